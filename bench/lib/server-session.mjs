@@ -1,0 +1,121 @@
+/**
+ * @module bench/lib/server-session
+ * Starts the built server as a child process through the SDK's stdio client transport,
+ * connects a real MCP `Client`, and exposes what the benchmark needs around it: the child's
+ * pid, its memory from /proc, the tail of its stderr, and a guaranteed kill.
+ */
+
+import { readFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+/** Pids of server children still alive, killed on any exit of the bench process. */
+const live = new Set();
+
+/** Sends SIGKILL to every server child this process started and has not closed. */
+export function killAllServers() {
+  for (const pid of live) killPid(pid);
+  live.clear();
+}
+
+/** VmHWM (peak RSS) and VmRSS of a process in bytes, from /proc/<pid>/status; null off Linux. */
+export function readMemory(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key) => {
+      const m = status.match(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm'));
+      return m ? Number(m[1]) * 1024 : null;
+    };
+    return { peakRss: kb('VmHWM'), rss: kb('VmRSS') };
+  } catch {
+    return null;
+  }
+}
+
+/** Child processes of pid (the server may spawn helpers whose memory VmHWM does not count). */
+export function childPids(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Spawns `node <serverPath> --notes-dir <vault>` and connects a Client.
+ * `startedAt` is taken just before the spawn, so callers time from spawn.
+ */
+export async function startServer({ serverPath, vault, connectTimeoutMs }) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [serverPath, '--notes-dir', vault],
+    stderr: 'pipe',
+  });
+  const tail = [];
+  let partial = '';
+  transport.stderr?.on('data', (chunk) => {
+    const lines = (partial + chunk.toString('utf8')).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      tail.push(line);
+      if (tail.length > 40) tail.shift();
+    }
+  });
+  const stderrTail = () => [...tail, partial].filter((l) => l !== '').join('\n');
+  const client = new Client({ name: 'noted-bench', version: '1.0.0' });
+  let pid = null;
+  // Register the pid as soon as the child exists, so a failed handshake leaves nothing running.
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    await start();
+    pid = transport.pid;
+    if (pid) live.add(pid);
+  };
+  const startedAt = performance.now();
+  try {
+    await client.connect(transport, { timeout: connectTimeoutMs });
+  } catch (err) {
+    if (pid) killPid(pid);
+    live.delete(pid);
+    err.stderrTail = stderrTail();
+    throw err;
+  }
+  const connectedAt = performance.now();
+
+  return {
+    client,
+    pid,
+    startedAt,
+    connectedAt,
+    stderrTail,
+    isAlive: () => isAlive(pid),
+    /** Closes the client (stdin end, then SIGTERM, then SIGKILL) and returns shutdown ms. */
+    async close() {
+      const t = performance.now();
+      try {
+        await client.close();
+      } finally {
+        if (pid && isAlive(pid)) killPid(pid);
+        live.delete(pid);
+      }
+      return performance.now() - t;
+    },
+  };
+}
+
+function killPid(pid) {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,416 @@
+#!/usr/bin/env node
+/**
+ * @module bench/run
+ * End-to-end benchmark: generates (or reuses) a vault, starts the built server
+ * `dist-mcp/index.cjs` over stdio through a real MCP client, and measures cold index build,
+ * warm start, search latency, the other read tools and the server's peak memory. Prints a
+ * table and one `BENCH_RESULT {...}` JSON line.
+ *
+ *   node bench/run.mjs --notes 10000 [--vault DIR] [--keep] [--seed 1] [--queries 50]
+ */
+
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { generateVault, MANIFEST_NAME } from './generate-vault.mjs';
+import { benchQueries } from './lib/queries.mjs';
+import { formatReport } from './lib/report.mjs';
+import { childPids, killAllServers, readMemory, startServer } from './lib/server-session.mjs';
+import { summarize } from './lib/stats.mjs';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const DEFAULT_SERVER = join(REPO, 'dist-mcp', 'index.cjs');
+const USAGE =
+  'usage: node bench/run.mjs --notes N [--vault DIR] [--keep] [--seed S] [--queries K] [--server FILE]';
+const CONNECT_TIMEOUT_MS = 10 * 60_000;
+const FIRST_SEARCH_TIMEOUT_MS = 30 * 60_000;
+const CALL_TIMEOUT_MS = 120_000;
+
+/** The running server session, so a failure can show its stderr. */
+let current = null;
+
+function parseOptions() {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        notes: { type: 'string' },
+        vault: { type: 'string' },
+        keep: { type: 'boolean', default: false },
+        seed: { type: 'string', default: '1' },
+        queries: { type: 'string', default: '50' },
+        server: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (err) {
+    console.error(`${err.message}\n${USAGE}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const opts = {
+    notes: values.notes === undefined ? undefined : Number(values.notes),
+    vault: values.vault ? resolve(values.vault) : undefined,
+    keep: values.keep,
+    seed: Number(values.seed),
+    rounds: Number(values.queries),
+    server: values.server ? resolve(values.server) : DEFAULT_SERVER,
+  };
+  const problems = [];
+  const reusing = opts.vault !== undefined && isNonEmptyDir(opts.vault);
+  if (opts.notes === undefined && !reusing) problems.push('--notes is required unless --vault names an existing vault');
+  if (opts.notes !== undefined && (!Number.isInteger(opts.notes) || opts.notes < 1)) {
+    problems.push('--notes must be a positive integer');
+  }
+  if (!Number.isInteger(opts.seed)) problems.push('--seed must be an integer');
+  if (!Number.isInteger(opts.rounds) || opts.rounds < 1) problems.push('--queries must be a positive integer');
+  if (problems.length > 0) {
+    console.error(`${problems.join('\n')}\n${USAGE}`);
+    process.exit(2);
+  }
+  return opts;
+}
+
+function isNonEmptyDir(dir) {
+  try {
+    return statSync(dir).isDirectory() && readdirSync(dir).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Size and count of the .md files below dir, skipping dot folders (for vaults without manifest). */
+function measureVault(dir) {
+  let notes = 0;
+  let bytes = 0;
+  const folders = new Set();
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const rel = join(e.parentPath ?? e.path, e.name).slice(dir.length + 1);
+    if (!e.isFile() || !e.name.endsWith('.md') || rel.split('/').some((s) => s.startsWith('.'))) continue;
+    notes++;
+    bytes += statSync(join(dir, rel)).size;
+    folders.add(dirname(rel));
+  }
+  return { notes, bytes, folders: folders.size };
+}
+
+/** Generates or reuses the vault; returns its facts and whether it is a temporary one. */
+function prepareVault(opts) {
+  if (opts.vault && isNonEmptyDir(opts.vault)) {
+    const manifestPath = join(opts.vault, MANIFEST_NAME);
+    if (existsSync(manifestPath)) {
+      const m = JSON.parse(readFileSync(manifestPath, 'utf8'));
+      if (opts.notes !== undefined && opts.notes !== m.notes) {
+        console.error(`note: reusing ${opts.vault} (${m.notes} notes, seed ${m.seed}); --notes ${opts.notes} ignored`);
+      }
+      return {
+        dir: opts.vault,
+        temp: false,
+        reused: true,
+        generated: true,
+        manifest: m,
+        facts: { notes: m.notes, bytes: m.bytes, folders: m.folders, seed: m.seed },
+      };
+    }
+    const facts = measureVault(opts.vault);
+    console.error(`note: reusing ${opts.vault} (${facts.notes} notes, not made by the generator)`);
+    return { dir: opts.vault, temp: false, reused: true, generated: false, manifest: null, facts };
+  }
+  const dir = opts.vault ?? mkdtempSync(join(os.tmpdir(), 'noted-bench-'));
+  console.error(`generating ${opts.notes} notes into ${dir} ...`);
+  const g = generateVault({ notes: opts.notes, out: dir, seed: opts.seed });
+  console.error(
+    `  ${g.notes} notes, ${(g.bytes / 1048576).toFixed(1)} MB, ${g.manifest.folders} folders in ${g.seconds.toFixed(1)} s`,
+  );
+  return {
+    dir,
+    temp: opts.vault === undefined,
+    reused: false,
+    generated: true,
+    manifest: g.manifest,
+    facts: { notes: g.notes, bytes: g.bytes, folders: g.manifest.folders, seed: opts.seed, generateSeconds: g.seconds },
+  };
+}
+
+/** Deletes the server's index state so the next start builds from scratch. */
+function resetIndex(vault) {
+  const state = join(vault.dir, '.noted');
+  if (vault.generated) {
+    rmSync(state, { recursive: true, force: true });
+    return;
+  }
+  // Not our vault: keep its policy, journal and trash; drop only the derived index.
+  for (const f of ['index.sqlite', 'index.sqlite-wal', 'index.sqlite-shm']) rmSync(join(state, f), { force: true });
+}
+
+function errorText(res) {
+  const text = (res.content ?? [])
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n');
+  return text.length > 600 ? `${text.slice(0, 600)}…` : text;
+}
+
+/** One timed tool call; protocol failures come back as `{ error }` rather than throwing. */
+async function timedCall(session, name, args, timeout = CALL_TIMEOUT_MS) {
+  const t = performance.now();
+  try {
+    const res = await session.client.callTool({ name, arguments: args }, { timeout });
+    const ms = performance.now() - t;
+    if (res.isError) return { ms, res, error: `isError: ${errorText(res)}` };
+    return { ms, res };
+  } catch (err) {
+    return { ms: performance.now() - t, error: `threw: ${err?.message ?? err}` };
+  }
+}
+
+/** Starts the server, lists tools and answers one search; returns the session and timings. */
+async function startAndSearch(server, vault, probeQuery, failures, label) {
+  const s = await startServer({ serverPath: server, vault: vault.dir, connectTimeoutMs: CONNECT_TIMEOUT_MS });
+  current = s;
+  const connectMs = s.connectedAt - s.startedAt;
+  const t1 = performance.now();
+  const { tools } = await s.client.listTools(undefined, { timeout: CONNECT_TIMEOUT_MS });
+  const toolsListMs = performance.now() - t1;
+  const t2 = performance.now();
+  const first = await timedCall(s, 'search_notes', { query: probeQuery }, FIRST_SEARCH_TIMEOUT_MS);
+  const end = performance.now();
+  if (first.error) failures.push(`${label}: first search_notes ${JSON.stringify(probeQuery)} → ${first.error}`);
+  return {
+    session: s,
+    tools: new Set(tools.map((t) => t.name)),
+    timing: {
+      ms: Math.round(end - s.startedAt),
+      connectMs: Math.round(connectMs),
+      toolsListMs: Math.round(toolsListMs),
+      firstSearchMs: Math.round(end - t2),
+      firstSearchTotal: first.res?.structuredContent?.total ?? null,
+    },
+  };
+}
+
+async function measureSearch(session, rounds, failures) {
+  const queries = benchQueries();
+  const byKind = queries.map((q) => ({ ...q, samples: [], errors: 0, total: null, firstError: null }));
+  const all = [];
+  for (let round = -1; round < rounds; round++) {
+    for (const q of byKind) {
+      const r = await timedCall(session, 'search_notes', { query: q.query });
+      if (r.error) {
+        q.errors++;
+        q.firstError ??= r.error;
+        continue;
+      }
+      q.total = r.res.structuredContent?.total ?? null;
+      if (round < 0) continue;
+      q.samples.push(r.ms);
+      all.push(r.ms);
+    }
+    if (!session.isAlive()) throw new Error('server exited during the search benchmark');
+  }
+  let errors = 0;
+  for (const q of byKind) {
+    errors += q.errors;
+    if (q.firstError) failures.push(`search_notes ${JSON.stringify(q.query)} (${q.errors} failed) → ${q.firstError}`);
+  }
+  return {
+    rounds,
+    errors,
+    overall: summarize(all),
+    byKind: byKind.map((q) => ({
+      kind: q.kind,
+      query: q.query,
+      why: q.why,
+      total: q.total,
+      errors: q.errors,
+      ...summarize(q.samples),
+    })),
+  };
+}
+
+/** Describes a tool result in a few words (how much came back). */
+function describe(name, sc) {
+  if (!sc || typeof sc !== 'object') return '';
+  const len = (v) => (Array.isArray(v) ? v.length : '?');
+  switch (name) {
+    case 'list_notes':
+      return `${len(sc.notes)} notes${sc.nextCursor ? ' + cursor' : ''}`;
+    case 'read_note':
+      return `${sc.sizeBytes ?? '?'} bytes`;
+    case 'get_backlinks':
+      return `${len(sc.backlinks)} backlinks`;
+    case 'list_tags':
+      return `${len(sc.tags)} tags`;
+    case 'list_tasks':
+      return `${len(sc.tasks)} tasks`;
+    case 'get_outgoing_links':
+      return `${len(sc.links)} links`;
+    default:
+      return '';
+  }
+}
+
+async function measureTools(session, offered, vault, rounds, failures) {
+  const sample = vault.manifest?.sample ?? [];
+  const mostLinked = vault.manifest?.mostLinked?.[0];
+  if (sample.length === 0 && offered.has('list_notes')) {
+    // A vault not made by the generator: take notes from the listing.
+    const r = await timedCall(session, 'list_notes', { limit: 50 });
+    for (const n of r.res?.structuredContent?.notes ?? []) sample.push(n.name);
+  }
+  const nth = (i) => sample[i % Math.max(1, sample.length)];
+  const plans = [
+    { tool: 'list_notes', args: () => ({ limit: 50 }), label: 'limit 50' },
+    { tool: 'read_note', args: (i) => ({ name: nth(i) }), label: `${sample.length} sampled notes` },
+    {
+      tool: 'get_backlinks',
+      args: () => ({ name: mostLinked ?? nth(0) }),
+      label: mostLinked ? 'most-linked note' : 'a listed note',
+    },
+    { tool: 'list_tags', args: () => ({}), label: '' },
+    {
+      tool: 'list_tasks',
+      args: () => ({ status: 'open', due_to: '2026-12-31', limit: 50 }),
+      label: 'open, due_to 2026-12-31, limit 50',
+    },
+    { tool: 'get_outgoing_links', args: (i) => ({ name: nth(i) }), label: `${sample.length} sampled notes` },
+  ];
+  const list = [];
+  for (const p of plans) {
+    if (!offered.has(p.tool)) {
+      list.push({ tool: p.tool, skipped: 'not offered' });
+      continue;
+    }
+    if (sample.length === 0 && p.label.includes('note')) {
+      list.push({ tool: p.tool, skipped: 'no note to ask about' });
+      continue;
+    }
+    const samples = [];
+    let errors = 0;
+    let firstError = null;
+    let detail = '';
+    for (let i = -1; i < rounds; i++) {
+      const r = await timedCall(session, p.tool, p.args(i + 1));
+      if (r.error) {
+        errors++;
+        firstError ??= `${JSON.stringify(p.args(i + 1))} → ${r.error}`;
+        continue;
+      }
+      if (i < 0) detail = describe(p.tool, r.res.structuredContent);
+      else samples.push(r.ms);
+    }
+    if (!session.isAlive()) throw new Error(`server exited while benchmarking ${p.tool}`);
+    if (firstError) failures.push(`${p.tool} (${errors} failed): ${firstError}`);
+    list.push({ tool: p.tool, args: p.label, detail, errors, ...summarize(samples) });
+  }
+  return { rounds, list };
+}
+
+function memoryOf(session) {
+  const mem = readMemory(session.pid);
+  return { peakRss: mem?.peakRss ?? null, rss: mem?.rss ?? null, children: childPids(session.pid).length };
+}
+
+async function bench(opts, vault) {
+  if (!existsSync(opts.server)) {
+    throw new Error(`${opts.server} not found: build it first with \`npm run build:mcp\``);
+  }
+  const failures = [];
+  const [probe, common] = [benchQueries()[1].query, benchQueries()[0].query];
+  const notes = vault.facts.notes;
+
+  // Cold build: no index, so the first answered search waits for the whole vault.
+  resetIndex(vault);
+  console.error('cold start ...');
+  const cold = await startAndSearch(opts.server, vault, probe, failures, 'cold build');
+  const check = await timedCall(cold.session, 'search_notes', { query: common, max_results: 1 }, FIRST_SEARCH_TIMEOUT_MS);
+  if (check.error) failures.push(`index check search ${JSON.stringify(common)} → ${check.error}`);
+  const coldMem = memoryOf(cold.session);
+  cold.timing.shutdownMs = Math.round(await cold.session.close());
+  cold.timing.notesPerSec = Math.round(notes / (cold.timing.ms / 1000));
+  cold.timing.commonQuery = common;
+  cold.timing.commonTotal = check.res?.structuredContent?.total ?? null;
+
+  // Warm start: the index exists and is up to date.
+  console.error('warm start ...');
+  const warm = await startAndSearch(opts.server, vault, probe, failures, 'warm start');
+  let search = null;
+  if (warm.tools.has('search_notes')) {
+    console.error(`search latency (${opts.rounds} rounds) ...`);
+    search = await measureSearch(warm.session, opts.rounds, failures);
+  } else {
+    failures.push('search_notes is not offered by the server');
+  }
+  console.error('other tools ...');
+  const tools = await measureTools(warm.session, warm.tools, vault, opts.rounds, failures);
+  const warmMem = memoryOf(warm.session);
+  if (failures.length > 0) console.error(`--- server stderr (tail) ---\n${warm.session.stderrTail()}`);
+  warm.timing.shutdownMs = Math.round(await warm.session.close());
+
+  const peaks = [coldMem.peakRss, warmMem.peakRss].filter((v) => v !== null);
+  return {
+    vault: { ...vault.facts, reused: vault.reused, path: vault.temp ? null : vault.dir },
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? 'unknown',
+      memGB: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      platform: os.platform(),
+      release: os.release(),
+      arch: os.arch(),
+    },
+    coldBuild: cold.timing,
+    warmStart: warm.timing,
+    search,
+    tools,
+    memory: {
+      peakRss: peaks.length ? Math.max(...peaks) : null,
+      coldPeakRss: coldMem.peakRss,
+      warmPeakRss: warmMem.peakRss,
+      warmRss: warmMem.rss,
+      childProcesses: Math.max(coldMem.children, warmMem.children),
+    },
+    offeredTools: [...warm.tools].sort(),
+    failures,
+  };
+}
+
+async function main() {
+  const opts = parseOptions();
+  let vault = null;
+  const cleanup = () => {
+    killAllServers();
+    if (vault?.temp && !opts.keep) rmSync(vault.dir, { recursive: true, force: true });
+  };
+  process.on('exit', killAllServers);
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(sig, () => {
+      cleanup();
+      process.exit(130);
+    });
+  }
+  let code = 0;
+  try {
+    vault = prepareVault(opts);
+    const result = await bench(opts, vault);
+    console.log(formatReport(result));
+    console.log(`BENCH_RESULT ${JSON.stringify(result)}`);
+    if (result.failures.length > 0) code = 1;
+  } catch (err) {
+    console.error(`bench failed: ${err?.stack ?? err}`);
+    const tail = err?.stderrTail ?? current?.stderrTail();
+    if (tail) console.error(`--- server stderr (tail) ---\n${tail}`);
+    code = 1;
+  } finally {
+    cleanup();
+    if (vault?.temp && opts.keep) console.error(`vault kept at ${vault.dir}`);
+  }
+  process.exit(code);
+}
+
+main();

@@ -1,0 +1,20 @@
+/**
+ * @module
+ * What every gate operation works with. Built once by the entry point.
+ */
+import type { NoteIndex } from '../index/note-index.js';
+import type { Vault } from '../vault/vault.js';
+
+export interface AccessContext {
+  readonly vault: Vault;
+  readonly index: NoteIndex;
+  readonly trashRetentionDays: number;
+  readonly now: () => Date;
+}
+
+/** The most a note body written through the tools may weigh (SPEC 3.3). */
+export const MAX_NOTE_BYTES = 5 * 1024 * 1024;
+
+export function iso(ms: number): string {
+  return new Date(Math.floor(ms)).toISOString();
+}

@@ -1,0 +1,58 @@
+/**
+ * @module
+ * The one gate every agent action goes through (ARCHITECTURE principle 3). Tools call these methods
+ * and nothing else, so none of them can bypass the rules applied here.
+ */
+import { purgeTrash } from '../vault/trash.js';
+import type { AccessContext } from './context.js';
+import { listNotes, readNote, search } from './read.js';
+import { deleteNote, listTrash, restoreNote } from './trash-ops.js';
+import type { AgentSession } from './types.js';
+import { type CreateInput, type EditInput, type UpdateInput, createNote, editNote, updateNote } from './write.js';
+
+export class VaultAccess {
+  constructor(readonly ctx: AccessContext) {}
+
+  listNotes(_session: AgentSession, options: Parameters<typeof listNotes>[1]) {
+    return listNotes(this.ctx, options);
+  }
+
+  readNote(_session: AgentSession, name: string, options?: Parameters<typeof readNote>[2]) {
+    return readNote(this.ctx, name, options);
+  }
+
+  search(_session: AgentSession, options: Parameters<typeof search>[1]) {
+    return search(this.ctx, options);
+  }
+
+  createNote(_session: AgentSession, input: CreateInput) {
+    return createNote(this.ctx, input);
+  }
+
+  updateNote(_session: AgentSession, input: UpdateInput) {
+    return updateNote(this.ctx, input);
+  }
+
+  editNote(_session: AgentSession, input: EditInput) {
+    return editNote(this.ctx, input);
+  }
+
+  deleteNote(_session: AgentSession, input: Parameters<typeof deleteNote>[1]) {
+    return deleteNote(this.ctx, input);
+  }
+
+  listTrash(_session: AgentSession) {
+    this.purgeExpiredTrash();
+    return { items: listTrash(this.ctx) };
+  }
+
+  restoreNote(_session: AgentSession, input: Parameters<typeof restoreNote>[1]) {
+    this.purgeExpiredTrash();
+    return restoreNote(this.ctx, input);
+  }
+
+  /** Drops deletions past the retention period; runs on start and before trash is shown. */
+  purgeExpiredTrash(): number {
+    return purgeTrash(this.ctx.vault, this.ctx.trashRetentionDays, this.ctx.now());
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * @module
+ * From a name an agent typed to the note it means (SPEC 1.3, 1.4): validate, then an exact path wins,
+ * else the wikilink reading picks a single note, and several are an error listing them.
+ */
+import { NotedError } from '../common/errors.js';
+import { nameCandidates } from '../index/notes-query.js';
+import { normalizeNoteName } from '../vault/names.js';
+import type { AccessContext } from './context.js';
+
+/** The canonical name of an existing note, or `not_found` / `ambiguous`. */
+export function resolveExisting(ctx: AccessContext, input: string): string {
+  const name = normalizeNoteName(input);
+  if (ctx.vault.exists(name)) return name;
+  ctx.index.refresh();
+  const candidates = nameCandidates(ctx.index.db, name).filter((c) => ctx.vault.exists(c));
+  if (candidates.length === 1) return candidates[0] as string;
+  if (candidates.length > 1) {
+    throw new NotedError(
+      'ambiguous',
+      `"${input}" matches ${candidates.length} notes: ${candidates.map((c) => `"${c}"`).join(', ')}. Call again with the full path of the one you mean.`,
+      { candidates },
+    );
+  }
+  throw notFound(name);
+}
+
+export function notFound(name: string): NotedError {
+  return new NotedError(
+    'not_found',
+    `No note named "${name}" exists. Use search_notes or list_notes to find the right name.`,
+    { name },
+  );
+}
+
+/**
+ * Validates a name for a new note and refuses one that exists, also in another letter case: on
+ * case-insensitive disks (and for Obsidian's links) `Plan.md` and `plan.md` are the same note.
+ */
+export function requireFree(ctx: AccessContext, name: string): void {
+  const existing = existingCaseVariant(ctx, name);
+  if (existing !== null) {
+    throw new NotedError(
+      'already_exists',
+      `A note "${existing}" already exists. Use update_note or edit_note to change it, or choose another name.`,
+      { name: existing },
+    );
+  }
+}
+
+/** The existing note whose name equals `name` ignoring case, or null. */
+export function existingCaseVariant(ctx: AccessContext, name: string): string | null {
+  if (ctx.vault.exists(name)) return name;
+  ctx.index.refresh();
+  const lower = name.toLowerCase();
+  const match = nameCandidates(ctx.index.db, name).find((c) => c.toLowerCase() === lower && ctx.vault.exists(c));
+  return match ?? null;
+}

@@ -1,0 +1,81 @@
+/**
+ * @module
+ * Deleting to the trash and restoring from it, through the gate (SPEC 2.5).
+ */
+import { NotedError } from '../common/errors.js';
+import { baseNameOf, normalizeNoteName } from '../vault/names.js';
+import { type TrashItem, listTrash as listTrashItems, moveToTrash, restoreFromTrash } from '../vault/trash.js';
+import type { AccessContext } from './context.js';
+import { existingCaseVariant, notFound, resolveExisting } from './resolve.js';
+import type { DeleteResult, RestoreResult } from './types.js';
+import { checkExpected } from './write.js';
+
+export async function deleteNote(
+  ctx: AccessContext,
+  input: { name: string; expectedEtag?: string },
+): Promise<DeleteResult> {
+  const name = resolveExisting(ctx, input.name);
+  const trashId = await ctx.vault.withNoteLock(name, () => {
+    const stored = ctx.vault.read(name);
+    if (stored === null) throw notFound(name);
+    checkExpected(stored, { expectedEtag: input.expectedEtag });
+    return moveToTrash(ctx.vault, name, ctx.now());
+  });
+  ctx.index.touched([name]);
+  return { name, trashId };
+}
+
+export function listTrash(ctx: AccessContext): TrashItem[] {
+  return listTrashItems(ctx.vault);
+}
+
+export async function restoreNote(ctx: AccessContext, input: { name: string; id?: string }): Promise<RestoreResult> {
+  const item = findTrashed(ctx, input.name, input.id);
+  const existing = existingCaseVariant(ctx, item.name);
+  if (existing !== null) {
+    throw new NotedError(
+      'already_exists',
+      `A note "${existing}" exists again, so the trashed version was not restored over it. Rename or delete the existing note first, or read both and merge them by hand.`,
+      { name: existing },
+    );
+  }
+  await ctx.vault.withNoteLock(item.name, () => restoreFromTrash(ctx.vault, item));
+  ctx.index.touched([item.name]);
+  const stored = ctx.vault.read(item.name);
+  if (stored === null) throw notFound(item.name);
+  return { name: item.name, etag: stored.etag, trashId: item.id };
+}
+
+/**
+ * The deletion to restore: by exact original path (case-insensitively), else by a bare file name
+ * that only one trashed path has; the latest deletion unless `id` picks one.
+ */
+function findTrashed(ctx: AccessContext, input: string, id: string | undefined): TrashItem {
+  const name = normalizeNoteName(input);
+  const all = listTrashItems(ctx.vault).filter((item) => id === undefined || item.id === id);
+  const lower = name.toLowerCase();
+  let matches = all.filter((item) => item.name === name);
+  if (matches.length === 0) matches = all.filter((item) => item.name.toLowerCase() === lower);
+  if (matches.length === 0 && !name.includes('/')) {
+    const base = baseNameOf(name).toLowerCase();
+    matches = all.filter((item) => baseNameOf(item.name).toLowerCase() === base);
+    const paths = [...new Set(matches.map((m) => m.name))];
+    if (paths.length > 1) {
+      throw new NotedError(
+        'ambiguous',
+        `Several trashed notes are called "${input}": ${paths.map((p) => `"${p}"`).join(', ')}. Call again with the full path.`,
+        { candidates: paths },
+      );
+    }
+  }
+  const latest = matches[0];
+  if (latest === undefined) {
+    const where = id === undefined ? 'in the trash' : `in the trash under id "${id}"`;
+    throw new NotedError(
+      'not_found',
+      `No deleted note named "${name}" is ${where}. Call list_trash to see what can be restored.`,
+      { name },
+    );
+  }
+  return latest;
+}

@@ -1,0 +1,75 @@
+/**
+ * @module
+ * What the access gate answers: plain data, shaped for the tools above it (SPEC section 10).
+ */
+import type { JsonValue } from '../markdown/frontmatter.js';
+
+/** One agent connection: who asked (self-declared, unverified) and which server run or HTTP session. */
+export interface AgentSession {
+  readonly id: string;
+  /** The client's self-declared name, when it gave one. */
+  clientName(): string | undefined;
+}
+
+export interface NoteSummary {
+  readonly name: string;
+  readonly title: string;
+  readonly modified: string;
+  readonly sizeBytes: number;
+}
+
+export interface NoteListPage {
+  readonly notes: NoteSummary[];
+  readonly nextCursor?: string;
+}
+
+export interface NoteContent {
+  readonly schemaVersion: 2;
+  readonly name: string;
+  readonly format: 'markdown';
+  readonly frontmatter: Record<string, JsonValue> | null;
+  readonly frontmatterRaw: string;
+  readonly frontmatterError?: string;
+  readonly body: string;
+  readonly etag: string;
+  readonly modified: string;
+  readonly sizeBytes: number;
+  /** Present when the body was cut to a page: read on from `nextOffset`. */
+  readonly truncated?: boolean;
+  readonly offset?: number;
+  readonly nextOffset?: number;
+  readonly totalChars?: number;
+}
+
+export interface WriteResult {
+  readonly name: string;
+  readonly etag: string;
+  readonly modified: string;
+  readonly created?: boolean;
+  /** False when the new text equals the stored text, so nothing was written. */
+  readonly changed?: boolean;
+}
+
+export interface SearchHit {
+  readonly name: string;
+  readonly title: string;
+  readonly score: number;
+  readonly excerpt: string;
+  readonly modified: string;
+}
+
+export interface SearchResult {
+  readonly results: SearchHit[];
+  readonly total: number;
+}
+
+export interface DeleteResult {
+  readonly name: string;
+  readonly trashId: string;
+}
+
+export interface RestoreResult {
+  readonly name: string;
+  readonly etag: string;
+  readonly trashId: string;
+}

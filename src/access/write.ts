@@ -1,0 +1,182 @@
+/**
+ * @module
+ * Writing through the gate: create, overwrite or append, and partial edits. Each write takes the
+ * note's cross-process lock, re-reads the note inside it, checks the caller's etag, writes
+ * atomically and refreshes the index before answering.
+ */
+import { NotedError } from '../common/errors.js';
+import { type EditOperation, applyEdit } from '../markdown/edit.js';
+import { withFrontmatterFields } from '../markdown/frontmatter.js';
+import { htmlToMarkdown, looksLikeHtml } from '../markdown/html.js';
+import { titleToFileName } from '../markdown/title.js';
+import { baseNameOf, normalizeNoteName } from '../vault/names.js';
+import type { StoredNote } from '../vault/vault.js';
+import { type AccessContext, MAX_NOTE_BYTES, iso } from './context.js';
+import { existingCaseVariant, notFound, requireFree, resolveExisting } from './resolve.js';
+import type { WriteResult } from './types.js';
+
+/** What `update_note` puts between the stored text and an appended part (SPEC 2.6). */
+export const APPEND_SEPARATOR = '\n\n---\n\n';
+
+export interface CreateInput {
+  readonly name?: string;
+  readonly title?: string;
+  readonly content: string;
+  readonly tags?: string[];
+}
+
+export async function createNote(ctx: AccessContext, input: CreateInput): Promise<WriteResult> {
+  const title = input.title?.trim() || undefined;
+  let name: string;
+  if (input.name !== undefined && input.name.trim() !== '') {
+    name = normalizeNoteName(input.name);
+  } else if (title !== undefined) {
+    name = freeNameFromTitle(ctx, title);
+  } else {
+    throw new NotedError(
+      'validation_error',
+      'create_note needs a name (a path such as "inbox/idea") or a title to derive the name from.',
+    );
+  }
+  let text = incoming(input.content);
+  const titleField = title !== undefined && title !== baseNameOf(name) ? title : undefined;
+  text = withFrontmatterFields(text, {
+    ...(titleField === undefined ? {} : { title: titleField }),
+    ...(input.tags && input.tags.length > 0 ? { tags: input.tags } : {}),
+  });
+  checkSize(text);
+  requireFree(ctx, name);
+  const written = await ctx.vault.withNoteLock(name, () => {
+    requireFree(ctx, name);
+    return ctx.vault.create(name, text);
+  });
+  if (written === null) {
+    throw new NotedError('already_exists', `A note "${name}" was created by someone else a moment ago. Read it first.`, {
+      name,
+    });
+  }
+  ctx.index.touched([name]);
+  return { name, etag: written.etag, modified: iso(written.mtimeMs), created: true };
+}
+
+/** `Title`, then `Title 2`, `Title 3`… at the vault root, whichever is free. */
+function freeNameFromTitle(ctx: AccessContext, title: string): string {
+  const base = titleToFileName(title);
+  for (let n = 1; n < 10_000; n++) {
+    const name = normalizeNoteName(n === 1 ? base : `${base} ${n}`);
+    if (existingCaseVariant(ctx, name) === null) return name;
+  }
+  throw new NotedError('already_exists', `Too many notes are named "${base}". Give the note a name of its own.`);
+}
+
+export interface UpdateInput {
+  readonly name: string;
+  readonly content: string;
+  readonly append?: boolean;
+  readonly expectedEtag?: string;
+}
+
+export async function updateNote(ctx: AccessContext, input: UpdateInput): Promise<WriteResult> {
+  const name = resolveExisting(ctx, input.name);
+  const addition = incoming(input.content);
+  return writeExisting(ctx, name, { expectedEtag: input.expectedEtag }, (stored) => {
+    if (!input.append) return addition;
+    requireLossless(stored);
+    return stored.text === '' ? addition : stored.text + APPEND_SEPARATOR + addition;
+  });
+}
+
+export interface EditInput {
+  readonly name: string;
+  readonly operation: EditOperation;
+  readonly expectedEtag?: string;
+  readonly expectedModified?: string;
+}
+
+export async function editNote(ctx: AccessContext, input: EditInput): Promise<WriteResult> {
+  if (input.expectedEtag === undefined && input.expectedModified === undefined) {
+    throw new NotedError(
+      'validation_error',
+      'edit_note needs expected_etag (the etag read_note returned) or expected_modified, so that an edit never lands on a version you have not seen. Read the note, then call again with its etag.',
+    );
+  }
+  const name = resolveExisting(ctx, input.name);
+  return writeExisting(ctx, name, input, (stored) => {
+    requireLossless(stored);
+    return applyEdit(stored.text, input.operation);
+  });
+}
+
+/** Lock, re-read, check the expected version, compute, write, index. */
+async function writeExisting(
+  ctx: AccessContext,
+  name: string,
+  expected: { expectedEtag?: string | undefined; expectedModified?: string | undefined },
+  compute: (stored: StoredNote) => string,
+): Promise<WriteResult> {
+  const result = await ctx.vault.withNoteLock(name, () => {
+    const stored = ctx.vault.read(name);
+    if (stored === null) throw notFound(name);
+    checkExpected(stored, expected);
+    const text = compute(stored);
+    checkSize(text);
+    if (text === stored.text && stored.lossless) {
+      return { name, etag: stored.etag, modified: iso(stored.mtimeMs), changed: false };
+    }
+    const written = ctx.vault.write(name, text);
+    return { name, etag: written.etag, modified: iso(written.mtimeMs), changed: true };
+  });
+  if (result.changed) ctx.index.touched([name]);
+  return result;
+}
+
+/** Refuses a stale write with the current text, so the agent can redo its change (SPEC 2.2). */
+export function checkExpected(
+  stored: StoredNote,
+  expected: { expectedEtag?: string | undefined; expectedModified?: string | undefined },
+): void {
+  let stale = false;
+  if (expected.expectedEtag !== undefined && expected.expectedEtag !== stored.etag) stale = true;
+  if (expected.expectedModified !== undefined) {
+    const ms = Date.parse(expected.expectedModified);
+    if (Number.isNaN(ms)) {
+      throw new NotedError(
+        'validation_error',
+        `expected_modified "${expected.expectedModified}" is not an ISO 8601 time. Pass the modified value read_note returned.`,
+      );
+    }
+    if (ms !== Math.floor(stored.mtimeMs)) stale = true;
+  }
+  if (stale) {
+    throw new NotedError(
+      'conflict',
+      `The note "${stored.name}" changed since you read it (its etag is now ${stored.etag}). Nothing was written. Its current text is included: redo your change on it and pass the new etag.`,
+      { name: stored.name, currentEtag: stored.etag, currentText: stored.text, committed: false },
+    );
+  }
+}
+
+/** Markdown as given; HTML sanitized and converted (SPEC 2.7). */
+function incoming(content: string): string {
+  return looksLikeHtml(content) ? htmlToMarkdown(content) : content;
+}
+
+function checkSize(text: string): void {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_NOTE_BYTES) {
+    throw new NotedError(
+      'too_large',
+      `The note would be ${(bytes / 1048576).toFixed(1)} MB; the most a note may hold is 5 MB. Split it into several notes.`,
+      { sizeBytes: bytes, maxBytes: MAX_NOTE_BYTES },
+    );
+  }
+}
+
+function requireLossless(stored: StoredNote): void {
+  if (!stored.lossless) {
+    throw new NotedError(
+      'not_supported',
+      `The note "${stored.name}" contains bytes that are not valid UTF-8, so a partial edit could not keep them. Nothing was written. Fix the file's encoding in an editor, or overwrite it whole with update_note.`,
+    );
+  }
+}

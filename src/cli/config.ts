@@ -1,0 +1,64 @@
+/**
+ * @module
+ * The frozen configuration of one run: argv, then the environment, then the vault's config file,
+ * then defaults. The only place that reads the environment.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { DEFAULT_TRASH_RETENTION_DAYS, readVaultConfig } from '../vault/config.js';
+import type { ParsedArgs } from './args.js';
+
+export interface Config {
+  readonly vaultDir: string;
+  /** Where the vault choice came from, for the start-up message. */
+  readonly vaultSource: string;
+  readonly trashRetentionDays: number;
+}
+
+export class ConfigError extends Error {}
+
+export function vaultDirFrom(args: ParsedArgs, env: NodeJS.ProcessEnv): { dir: string; source: string } {
+  if (args.notesDir !== undefined) return { dir: path.resolve(expandHome(args.notesDir, env)), source: '--notes-dir' };
+  for (const key of ['NOTED_VAULT', 'NOTES_VAULT'] as const) {
+    const value = env[key];
+    if (value !== undefined && value.trim() !== '') return { dir: path.resolve(expandHome(value, env)), source: `$${key}` };
+  }
+  return { dir: path.join(homeOf(env), 'notes'), source: 'default (~/notes)' };
+}
+
+/** Reads the vault's config file (it lives in the vault, so the vault folder must be known first). */
+export function buildConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, stateDir: string, vaultDir: string, source: string): Config {
+  const errors: string[] = [];
+  let retention: number | undefined = args.trashRetentionDays;
+  if (retention === undefined) {
+    const raw = env.NOTED_MCP_TRASH_RETENTION_DAYS;
+    if (raw !== undefined && raw.trim() !== '') {
+      if (!/^\d+$/.test(raw.trim())) {
+        errors.push(`NOTED_MCP_TRASH_RETENTION_DAYS must be a whole number of days, 0 or more (got "${raw}")`);
+      } else retention = Number(raw.trim());
+    }
+  }
+  if (retention === undefined) {
+    try {
+      retention = readVaultConfig(stateDir).trashRetentionDays;
+    } catch (err) {
+      errors.push((err as Error).message);
+    }
+  }
+  if (errors.length > 0) throw new ConfigError(errors.join('\n'));
+  return Object.freeze({
+    vaultDir,
+    vaultSource: source,
+    trashRetentionDays: retention ?? DEFAULT_TRASH_RETENTION_DAYS,
+  });
+}
+
+function homeOf(env: NodeJS.ProcessEnv): string {
+  return env.HOME && env.HOME.trim() !== '' ? env.HOME : os.homedir();
+}
+
+function expandHome(p: string, env: NodeJS.ProcessEnv): string {
+  if (p === '~') return homeOf(env);
+  if (p.startsWith('~/')) return path.join(homeOf(env), p.slice(2));
+  return p;
+}

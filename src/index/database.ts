@@ -1,0 +1,74 @@
+/**
+ * @module
+ * Opens `<vault>/.noted/index.sqlite`. The index is a cache: a corrupt, foreign or outdated file is
+ * deleted and rebuilt, never fatal (SPEC 1.6a).
+ */
+import fs from 'node:fs';
+import Database from 'better-sqlite3';
+import { APPLICATION_ID, SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
+
+export type Db = Database.Database;
+
+export interface OpenedIndex {
+  readonly db: Db;
+  /** Why an existing file was thrown away and rebuilt, if it was. */
+  readonly rebuiltBecause: string | null;
+}
+
+export function openIndexDatabase(file: string): OpenedIndex {
+  try {
+    return { db: openChecked(file), rebuiltBecause: null };
+  } catch (err) {
+    const reason = err instanceof ForeignIndex ? err.message : `unreadable (${(err as Error).message})`;
+    removeDatabaseFiles(file);
+    return { db: openChecked(file), rebuiltBecause: reason };
+  }
+}
+
+class ForeignIndex extends Error {}
+
+function openChecked(file: string): Db {
+  const db = new Database(file, { timeout: 15_000 });
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('cache_size = -32000');
+    db.pragma('temp_store = MEMORY');
+    const appId = db.pragma('application_id', { simple: true }) as number;
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (appId === 0 && version === 0) {
+      initialize(db);
+    } else if (appId !== APPLICATION_ID) {
+      throw new ForeignIndex('not a Noted index');
+    } else if (version !== SCHEMA_VERSION) {
+      throw new ForeignIndex(`index schema ${version}, this server uses ${SCHEMA_VERSION}`);
+    }
+    // Touch every table so a damaged file fails here rather than mid-request.
+    db.prepare('SELECT count(*) FROM notes').get();
+    db.prepare('SELECT count(*) FROM notes_fts WHERE notes_fts MATCH ?').get('"noted"');
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+function initialize(db: Db): void {
+  // Another process may be creating the same file: take the write lock, then look again.
+  db.transaction(() => {
+    const count = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
+    if (count.n > 0) {
+      if ((db.pragma('application_id', { simple: true }) as number) !== APPLICATION_ID) {
+        throw new ForeignIndex('not a Noted index');
+      }
+      return;
+    }
+    db.exec(SCHEMA_SQL);
+    db.pragma(`application_id = ${APPLICATION_ID}`);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}
+
+function removeDatabaseFiles(file: string): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(file + suffix, { force: true });
+}

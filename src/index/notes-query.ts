@@ -1,0 +1,96 @@
+/**
+ * @module
+ * Read queries over the notes table: newest-first listing with cursors, and name lookup candidates.
+ */
+import { NotedError } from '../common/errors.js';
+import type { Db } from './database.js';
+
+export interface NoteRow {
+  readonly path: string;
+  readonly title: string;
+  readonly mtime_ms: number;
+  readonly size: number;
+  readonly etag: string;
+}
+
+export interface ListOptions {
+  /** Lower-cased folder ('' or undefined for the whole vault); sub-folders are included. */
+  readonly folderLower?: string;
+  readonly limit: number;
+  readonly cursor?: string;
+}
+
+interface Cursor {
+  readonly m: number;
+  readonly p: string;
+}
+
+function encodeCursor(row: NoteRow): string {
+  return Buffer.from(JSON.stringify({ m: row.mtime_ms, p: row.path })).toString('base64url');
+}
+
+function decodeCursor(cursor: string): Cursor {
+  try {
+    const data = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Cursor;
+    if (typeof data.m === 'number' && typeof data.p === 'string') return data;
+  } catch {
+    // fall through to the error below
+  }
+  throw new NotedError(
+    'validation_error',
+    'The cursor is not one this server gave out. Pass the nextCursor of the previous page unchanged, or leave it out to start from the first page.',
+  );
+}
+
+export function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Newest first; ties by path. The cursor is keyset-based, so pages stay stable while notes change. */
+export function listNotes(db: Db, options: ListOptions): { rows: NoteRow[]; nextCursor?: string } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (options.folderLower) {
+    where.push("(folder_lower = ? OR folder_lower LIKE ? ESCAPE '\\')");
+    params.push(options.folderLower, `${escapeLike(options.folderLower)}/%`);
+  }
+  if (options.cursor !== undefined) {
+    const c = decodeCursor(options.cursor);
+    where.push('(mtime_ms < ? OR (mtime_ms = ? AND path > ?))');
+    params.push(c.m, c.m, c.p);
+  }
+  const sql = `SELECT path, title, mtime_ms, size, etag FROM notes ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+    ORDER BY mtime_ms DESC, path LIMIT ?`;
+  const rows = db.prepare<unknown[], NoteRow>(sql).all(...params, options.limit + 1);
+  const more = rows.length > options.limit;
+  const page = more ? rows.slice(0, options.limit) : rows;
+  const last = page[page.length - 1];
+  return more && last ? { rows: page, nextCursor: encodeCursor(last) } : { rows: page };
+}
+
+export function noteRow(db: Db, path: string): NoteRow | undefined {
+  return db.prepare<[string], NoteRow>('SELECT path, title, mtime_ms, size, etag FROM notes WHERE path = ?').get(path);
+}
+
+/**
+ * Notes a name could mean, the way a wikilink is read (SPEC 1.4): case-insensitive; a bare name
+ * matches a note of that file name in any folder, a name with folders matches on whole trailing
+ * path segments. An exact case-insensitive path match, when there is one, is the only candidate.
+ */
+export function nameCandidates(db: Db, name: string): string[] {
+  const lower = name.toLowerCase();
+  const exact = db.prepare<[string], { path: string }>('SELECT path FROM notes WHERE path_lower = ?').all(lower);
+  if (exact.length > 0) return exact.map((r) => r.path);
+  const file = lower.slice(lower.lastIndexOf('/') + 1);
+  const byFile = db
+    .prepare<[string], { path: string; path_lower: string }>(
+      'SELECT path, path_lower FROM notes WHERE file_lower = ? ORDER BY length(path), path',
+    )
+    .all(file);
+  if (!lower.includes('/')) return byFile.map((r) => r.path);
+  return byFile.filter((r) => r.path_lower.endsWith(`/${lower}`)).map((r) => r.path);
+}
+
+export function countNotes(db: Db): number {
+  return (db.prepare('SELECT count(*) AS n FROM notes').get() as { n: number }).n;
+}

@@ -1,0 +1,432 @@
+/**
+ * @module
+ * The `search_notes` query language, parsed into a small tree. It follows Obsidian's search: plain words
+ * must all match, `"exact phrase"`, `-term` / `-"phrase"` / `-(group)` exclude, upper-case `OR` (AND binds
+ * tighter), parentheses group, and the field operators `tag:`, `path:`, `file:` (value quoted when it has
+ * spaces). Anything else, FTS5 syntax included (`*`, `^`, `NEAR`, `AND`, `NOT`, `col:x`), is an ordinary
+ * word: the compiler sends every word to FTS5 as a quoted string, never as syntax.
+ *
+ * A word or phrase with no letter or digit (`&`, `--`) is dropped: the index keeps only letters and digits,
+ * so it could never be matched, and `rock & roll` should still find "rock and roll". Where dropping would
+ * change the meaning (an exclusion, one side of an OR, the whole query) the query is refused instead.
+ */
+
+import { NotedError } from '../common/errors.js';
+
+/** A word the note must contain (compared by token, case- and accent-insensitively). */
+export interface WordNode {
+  readonly kind: 'word';
+  readonly text: string;
+}
+
+/** `"exact phrase"`: these words, consecutive. `text` is what stood between the quotes. */
+export interface PhraseNode {
+  readonly kind: 'phrase';
+  readonly text: string;
+}
+
+export type SearchField = 'tag' | 'path' | 'file';
+
+/** `tag:x`, `path:x`, `file:x`. `value` is as typed, quotes removed (`#Work`, `my folder`); never empty. */
+export interface FieldNode {
+  readonly kind: 'field';
+  readonly field: SearchField;
+  readonly value: string;
+}
+
+/** `-x`: notes that do not match `operand`. */
+export interface NotNode {
+  readonly kind: 'not';
+  readonly operand: QueryNode;
+}
+
+/** All operands must match. Always two or more operands, none of them an `and`. */
+export interface AndNode {
+  readonly kind: 'and';
+  readonly operands: readonly QueryNode[];
+}
+
+/** At least one operand must match. Always two or more operands, none of them an `or`. */
+export interface OrNode {
+  readonly kind: 'or';
+  readonly operands: readonly QueryNode[];
+}
+
+export type QueryNode = WordNode | PhraseNode | FieldNode | NotNode | AndNode | OrNode;
+
+/** Longest query accepted, in UTF-16 units (what `string.length` counts). */
+export const MAX_QUERY_CHARS = 2000;
+/** Most words, phrases and field operators one query may hold. */
+export const MAX_QUERY_TERMS = 100;
+
+const FIELD_PREFIX = /(tag|path|file):/iy;
+/** What the unicode61 tokenizer keeps: letters, digits and private-use characters. */
+const SEARCHABLE = /[\p{L}\p{N}\p{Co}]/u;
+const SPACE = /\s/u;
+
+type Token =
+  | { readonly type: 'word' | 'phrase'; readonly pos: number; readonly end: number; readonly text: string }
+  | {
+      readonly type: 'field';
+      readonly pos: number;
+      readonly end: number;
+      readonly field: SearchField;
+      readonly value: string;
+    }
+  | { readonly type: 'or' | 'neg' | 'lparen' | 'rparen'; readonly pos: number; readonly end: number };
+
+/** A word or phrase with nothing searchable in it, kept only to explain a refusal. */
+interface Dropped {
+  readonly kind: 'dropped';
+  readonly pos: number;
+  readonly end: number;
+}
+
+type Parsed = QueryNode | Dropped;
+
+/**
+ * Parses a search query. Throws `NotedError('validation_error')` for a malformed query, naming the
+ * 1-based character position and quoting the spot, and `NotedError('too_large')` past
+ * {@link MAX_QUERY_CHARS} characters or {@link MAX_QUERY_TERMS} terms.
+ *
+ * @example
+ * parseSearchQuery('plan -draft OR tag:#work')
+ * // { kind: 'or', operands: [
+ * //   { kind: 'and', operands: [{ kind: 'word', text: 'plan' }, { kind: 'not', operand: { kind: 'word', text: 'draft' } }] },
+ * //   { kind: 'field', field: 'tag', value: '#work' } ] }
+ */
+export function parseSearchQuery(query: string): QueryNode {
+  if (query.length > MAX_QUERY_CHARS) {
+    throw new NotedError(
+      'too_large',
+      `The search query is ${query.length} characters long; the limit is ${MAX_QUERY_CHARS}. ` +
+        'Shorten it to the words that matter most.',
+      { limit: MAX_QUERY_CHARS, actual: query.length },
+    );
+  }
+  const tokens = tokenize(query);
+  if (tokens.length === 0) {
+    throw new NotedError(
+      'validation_error',
+      'The search query is empty: give at least one word, "exact phrase", or field such as tag:#project to look for.',
+    );
+  }
+  const terms = tokens.filter((t) => t.type === 'word' || t.type === 'phrase' || t.type === 'field').length;
+  if (terms > MAX_QUERY_TERMS) {
+    throw new NotedError(
+      'too_large',
+      `The search query has ${terms} terms (words, phrases and fields); the limit is ${MAX_QUERY_TERMS}. ` +
+        'Keep the most distinctive terms and search again.',
+      { limit: MAX_QUERY_TERMS, actual: terms },
+    );
+  }
+  const parser = new Parser(query, tokens);
+  const root = parser.parseQuery();
+  if (root.kind === 'dropped') {
+    throw parser.error(
+      root.pos,
+      `The query has nothing to search for: ${parser.describe(root.pos, root.end)} has no letters or digits, ` +
+        'and the index keeps only words. Search for at least one word.',
+    );
+  }
+  if (!hasPositiveTerm(root, false)) {
+    throw new NotedError(
+      'validation_error',
+      `The query ${JSON.stringify(query.trim())} only excludes; it needs at least one term to look for. ` +
+        'Add a word, "exact phrase" or field (tag:, path:, file:) that results must contain, as in: project -draft',
+    );
+  }
+  return root;
+}
+
+/** 1-based position of UTF-16 offset `offset`, counted in characters (code points) as a reader would. */
+function charPosition(query: string, offset: number): number {
+  let n = 1;
+  for (const _ of query.slice(0, offset)) n++;
+  return n;
+}
+
+function tokenize(query: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  // A term may start here: at the beginning, after a space or parenthesis, or after a leading '-'.
+  while (i < query.length) {
+    const ch = query[i]!;
+    if (SPACE.test(ch)) {
+      i++;
+    } else if (ch === '(' || ch === ')') {
+      tokens.push({ type: ch === '(' ? 'lparen' : 'rparen', pos: i, end: i + 1 });
+      i++;
+    } else if (ch === '-' && i + 1 < query.length && !SPACE.test(query[i + 1]!) && query[i + 1] !== ')') {
+      tokens.push({ type: 'neg', pos: i, end: i + 1 });
+      i++;
+    } else if (ch === '"') {
+      const close = closingQuote(query, i);
+      tokens.push({ type: 'phrase', pos: i, end: close + 1, text: query.slice(i + 1, close) });
+      i = close + 1;
+    } else {
+      FIELD_PREFIX.lastIndex = i;
+      const field = FIELD_PREFIX.exec(query);
+      if (field) {
+        const start = i + field[0].length;
+        if (query[start] === '"') {
+          const close = closingQuote(query, start);
+          tokens.push(fieldToken(query, i, close + 1, field[1]!, query.slice(start + 1, close)));
+          i = close + 1;
+        } else {
+          const end = wordEnd(query, start);
+          tokens.push(fieldToken(query, i, end, field[1]!, query.slice(start, end)));
+          i = end;
+        }
+      } else {
+        const end = wordEnd(query, i);
+        const text = query.slice(i, end);
+        tokens.push(text === 'OR' ? { type: 'or', pos: i, end } : { type: 'word', pos: i, end, text });
+        i = end;
+      }
+    }
+  }
+  return tokens;
+}
+
+/** A bare word or field value runs to the next space or parenthesis; quotes inside it are literal. */
+function wordEnd(query: string, start: number): number {
+  let end = start;
+  while (end < query.length) {
+    const c = query[end]!;
+    if (c === '(' || c === ')' || SPACE.test(c)) break;
+    end++;
+  }
+  return end;
+}
+
+function closingQuote(query: string, open: number): number {
+  const close = query.indexOf('"', open + 1);
+  if (close === -1) {
+    throw positionError(
+      query,
+      open,
+      `Unclosed quote at ${where(query, open, query.length)}: every " needs a closing ". ` +
+        'Add the closing quote, or remove the quote to search for the words separately.',
+    );
+  }
+  if (query.slice(open + 1, close).trim() === '') {
+    throw positionError(
+      query,
+      open,
+      `Empty quotes at ${where(query, open, close + 1)}: put the exact words to find between the quotes, or remove them.`,
+    );
+  }
+  return close;
+}
+
+function fieldToken(query: string, pos: number, end: number, name: string, raw: string): Token {
+  const field = name.toLowerCase() as SearchField;
+  const value = field === 'tag' ? tagValue(raw) : raw;
+  if (value.trim() === '') {
+    const example = field === 'tag' ? 'tag:#project' : field === 'path' ? 'path:"my folder"' : 'file:plan';
+    const grouped =
+      query[end] === '('
+        ? ` A field takes one value; to accept several, write (${field}:a OR ${field}:b).`
+        : '';
+    throw positionError(
+      query,
+      pos,
+      `"${name}:" at ${where(query, pos, Math.max(end, pos + name.length + 1))} has no ${field === 'tag' ? 'tag name' : 'value'}: ` +
+        `write it right after the colon, with no space, as in ${example} (quote a value that has spaces).${grouped}`,
+    );
+  }
+  return { type: 'field', pos, end, field, value: raw };
+}
+
+/** The tag name a `tag:` value stands for: one leading `#` and one trailing `/` do not count. */
+export function tagValue(raw: string): string {
+  const noHash = raw.startsWith('#') ? raw.slice(1) : raw;
+  return noHash.endsWith('/') ? noHash.slice(0, -1) : noHash;
+}
+
+/** `position 7 ("budget pl…")`. */
+function where(query: string, start: number, end: number): string {
+  const chars = Array.from(query.slice(start, end));
+  const quote = chars.length > 20 ? `${chars.slice(0, 20).join('')}…` : chars.join('');
+  return `position ${charPosition(query, start)} (${quote})`;
+}
+
+function positionError(query: string, offset: number, message: string): NotedError {
+  return new NotedError('validation_error', `Malformed search query. ${message}`, {
+    position: charPosition(query, offset),
+  });
+}
+
+/** Excluded terms inside an excluded group count as wanted again (`-(-a)` looks for a). */
+function hasPositiveTerm(node: QueryNode, negated: boolean): boolean {
+  switch (node.kind) {
+    case 'not':
+      return hasPositiveTerm(node.operand, !negated);
+    case 'and':
+    case 'or':
+      return node.operands.some((n) => hasPositiveTerm(n, negated));
+    default:
+      return !negated;
+  }
+}
+
+class Parser {
+  private next = 0;
+
+  constructor(
+    private readonly query: string,
+    private readonly tokens: readonly Token[],
+  ) {}
+
+  parseQuery(): Parsed {
+    const node = this.parseOr();
+    const stray = this.tokens[this.next];
+    // parseOr stops only at ')' or the end, so this is a ')' with no '(' before it.
+    if (stray) throw this.unmatched(stray);
+    return node;
+  }
+
+  private unmatched(tok: Token): NotedError {
+    return this.error(
+      tok.pos,
+      `Unmatched ")" at ${this.describe(tok.pos, tok.end)}: there is no "(" before it to close. ` +
+        'Remove it, or put text with parentheses in quotes.',
+    );
+  }
+
+  describe(pos: number, end: number): string {
+    return where(this.query, pos, end);
+  }
+
+  error(offset: number, message: string): NotedError {
+    return positionError(this.query, offset, message);
+  }
+
+  private peek(): Token | undefined {
+    return this.tokens[this.next];
+  }
+
+  private parseOr(): Parsed {
+    const first = this.peek();
+    if (first?.type === 'or') throw this.orMissing(first, 'before');
+    // Groups refuse '()' themselves, so a ')' here is one the query never opened.
+    if (!first || first.type === 'rparen')
+      throw this.unmatched(first ?? this.tokens[this.tokens.length - 1]!);
+    const operands = [this.parseAnd()];
+    for (let tok = this.peek(); tok?.type === 'or'; tok = this.peek()) {
+      this.next++;
+      const after = this.peek();
+      if (!after || after.type === 'or' || after.type === 'rparen') throw this.orMissing(tok, 'after');
+      operands.push(this.parseAnd());
+      this.checkOrSide(tok, operands[operands.length - 2]!, 'before');
+      this.checkOrSide(tok, operands[operands.length - 1]!, 'after');
+    }
+    if (operands.length === 1) return operands[0]!;
+    return {
+      kind: 'or',
+      operands: (operands as QueryNode[]).flatMap((n) => (n.kind === 'or' ? n.operands : [n])),
+    };
+  }
+
+  private orMissing(tok: Token, side: 'before' | 'after'): NotedError {
+    return this.error(
+      tok.pos,
+      `"OR" at ${this.describe(tok.pos, tok.end)} has nothing ${side} it: OR needs a term on each side, ` +
+        'as in draft OR final. To search for the word "or", write it in lower case.',
+    );
+  }
+
+  private checkOrSide(tok: Token, side: Parsed, which: 'before' | 'after'): void {
+    if (side.kind !== 'dropped') return;
+    throw this.error(
+      tok.pos,
+      `"OR" at ${this.describe(tok.pos, tok.end)} has nothing searchable ${which} it: ` +
+        `${this.describe(side.pos, side.end)} has no letters or digits, and the index keeps only words. ` +
+        'Replace it with a word, or remove the OR.',
+    );
+  }
+
+  /** One or more terms side by side, up to an OR, a ')' or the end. Never called at one of those. */
+  private parseAnd(): Parsed {
+    const operands: QueryNode[] = [];
+    let firstDropped: Dropped | undefined;
+    for (let tok = this.peek(); tok && tok.type !== 'or' && tok.type !== 'rparen'; tok = this.peek()) {
+      const node = this.parseUnary();
+      if (node.kind === 'dropped') firstDropped ??= node;
+      else if (node.kind === 'and') operands.push(...node.operands);
+      else operands.push(node);
+    }
+    if (operands.length === 0) return firstDropped!;
+    if (operands.length === 1) return operands[0]!;
+    return { kind: 'and', operands };
+  }
+
+  private parseUnary(): Parsed {
+    const tok = this.peek()!;
+    if (tok.type !== 'neg') return this.parsePrimary();
+    this.next++;
+    const target = this.peek();
+    if (!target || target.type === 'neg' || target.type === 'or') {
+      const found = target
+        ? ` found ${this.describe(target.pos, target.end)}`
+        : ' found the end of the query';
+      throw this.error(
+        tok.pos,
+        `"-" at ${this.describe(tok.pos, tok.end)} must be followed directly by the word, "phrase", field or ` +
+          `(group) to exclude, as in -draft;${found}.`,
+      );
+    }
+    const operand = this.parsePrimary();
+    if (operand.kind === 'dropped') {
+      throw this.error(
+        tok.pos,
+        `The exclusion at ${this.describe(tok.pos, operand.end)} has no letters or digits, so it cannot be ` +
+          'searched (the index keeps only words). Remove it, or exclude a word instead.',
+      );
+    }
+    return { kind: 'not', operand };
+  }
+
+  private parsePrimary(): Parsed {
+    const tok = this.peek()!;
+    this.next++;
+    switch (tok.type) {
+      case 'word':
+      case 'phrase':
+        return SEARCHABLE.test(tok.text)
+          ? { kind: tok.type, text: tok.text }
+          : { kind: 'dropped', pos: tok.pos, end: tok.end };
+      case 'field':
+        return { kind: 'field', field: tok.field, value: tok.value };
+      case 'lparen':
+        return this.parseGroup(tok);
+      default:
+        // parseUnary and parseAnd never call here at 'or', 'neg' or 'rparen'.
+        throw new Error(`parsePrimary reached a ${tok.type} token`);
+    }
+  }
+
+  private parseGroup(open: Token): Parsed {
+    const first = this.peek();
+    if (first?.type === 'rparen') {
+      throw this.error(
+        open.pos,
+        `Empty parentheses at ${this.describe(open.pos, first.end)}: put at least one term inside, or remove them.`,
+      );
+    }
+    if (!first) throw this.unclosed(open);
+    const inner = this.parseOr();
+    if (this.peek()?.type !== 'rparen') throw this.unclosed(open);
+    this.next++;
+    return inner;
+  }
+
+  private unclosed(open: Token): NotedError {
+    return this.error(
+      open.pos,
+      `"(" at ${this.describe(open.pos, this.query.length)} is never closed: add ")" after the group, ` +
+        'or put text with parentheses in quotes.',
+    );
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * @module
+ * Keeps the index in step with the files: a full scan that re-reads only files whose size, mtime or
+ * inode changed, and a partial sync of the paths a watcher reported.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { etagOf } from '../vault/etag.js';
+import { type FileEntry, isNoteFile, walkVault } from '../vault/walk.js';
+import type { Db } from './database.js';
+import { deriveNote } from './derive.js';
+import { type IndexedFile, IndexWriter } from './store.js';
+
+export interface SyncStats {
+  /** Notes in the index after the sync. */
+  readonly notes: number;
+  /** Notes read and (re)indexed. */
+  readonly reindexed: number;
+  /** Notes removed from the index. */
+  readonly removed: number;
+  readonly ms: number;
+}
+
+const BATCH = 500;
+
+/** Reads and indexes one note file; returns false when it vanished or cannot be read. */
+function indexFile(root: string, writer: IndexWriter, file: FileEntry): boolean {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(path.join(root, ...file.name.split('/')));
+  } catch {
+    return false;
+  }
+  const text = bytes.toString('utf8');
+  writer.putNote(file, etagOf(bytes), deriveNote(file.name, text));
+  return true;
+}
+
+function unchanged(row: IndexedFile | undefined, file: FileEntry): boolean {
+  return row !== undefined && row.size === file.size && row.mtime_ms === file.mtimeMs && row.ino === file.ino;
+}
+
+/** Brings the whole index in line with the vault (or with one folder of it). */
+export function syncAll(db: Db, root: string, sub = ''): SyncStats {
+  const started = performance.now();
+  const walked = walkVault(root, sub);
+  const writer = new IndexWriter(db);
+  const prefix = sub === '' ? '' : `${sub}/`;
+  const rows = new Map<string, IndexedFile>();
+  const found = db
+    .prepare<[{ p: string }], IndexedFile>(
+      "SELECT id, path, size, mtime_ms, ino FROM notes WHERE @p = '' OR substr(path, 1, length(@p)) = @p",
+    )
+    .all({ p: prefix });
+  for (const row of found) rows.set(row.path, row);
+
+  const stale = walked.notes.filter((file) => !unchanged(rows.get(file.name), file));
+  const seen = new Set(walked.notes.map((f) => f.name));
+  const gone = [...rows.values()].filter((row) => !seen.has(row.path));
+
+  let reindexed = 0;
+  for (let i = 0; i < stale.length; i += BATCH) {
+    const batch = stale.slice(i, i + BATCH);
+    db.transaction(() => {
+      for (const file of batch) if (indexFile(root, writer, file)) reindexed++;
+    })();
+  }
+  db.transaction(() => {
+    for (const row of gone) writer.removeNote(row.id);
+    syncAttachments(db, writer, walked.attachments, sub);
+  })();
+  const count = db.prepare('SELECT count(*) AS n FROM notes').get() as { n: number };
+  return { notes: count.n, reindexed, removed: gone.length, ms: performance.now() - started };
+}
+
+function syncAttachments(db: Db, writer: IndexWriter, files: FileEntry[], sub: string): void {
+  const prefix = sub === '' ? '' : `${sub}/`;
+  const existing = db
+    .prepare<[{ p: string }], { path: string }>(
+      "SELECT path FROM attachments WHERE @p = '' OR substr(path, 1, length(@p)) = @p",
+    )
+    .all({ p: prefix });
+  const seen = new Set(files.map((f) => f.name));
+  for (const row of existing) if (!seen.has(row.path)) writer.removeAttachment(row.path);
+  for (const file of files) writer.putAttachment(file);
+}
+
+/**
+ * Syncs the paths a watcher reported: a changed file is re-read when its stat differs, a folder is
+ * walked, and a path that no longer exists is removed with everything below it.
+ */
+export function syncPaths(db: Db, root: string, paths: Iterable<string>): number {
+  const writer = new IndexWriter(db);
+  const selectOne = db.prepare<[string], IndexedFile>('SELECT id, path, size, mtime_ms, ino FROM notes WHERE path = ?');
+  const selectUnder = db.prepare<[{ p: string }], IndexedFile>(
+    'SELECT id, path, size, mtime_ms, ino FROM notes WHERE substr(path, 1, length(@p)) = @p',
+  );
+  let changed = 0;
+  const folders: string[] = [];
+  db.transaction(() => {
+    for (const rel of new Set(paths)) {
+      const abs = path.join(root, ...rel.split('/'));
+      const st = statInside(root, abs);
+      if (st?.isDirectory()) {
+        folders.push(rel);
+        continue;
+      }
+      if (st === null || !st.isFile()) {
+        if (writer.removeNoteByPath(rel)) changed++;
+        writer.removeAttachment(rel);
+        for (const row of selectUnder.all({ p: `${rel}/` })) {
+          writer.removeNote(row.id);
+          changed++;
+        }
+        continue;
+      }
+      if (hasHiddenSegment(rel)) continue;
+      const file: FileEntry = {
+        name: rel,
+        size: st.size,
+        mtimeMs: st.mtimeMs,
+        ctimeMs: st.ctimeMs,
+        birthtimeMs: st.birthtimeMs,
+        ino: st.ino,
+      };
+      if (!isNoteFile(rel)) {
+        writer.putAttachment(file);
+        continue;
+      }
+      if (unchanged(selectOne.get(rel), file)) continue;
+      if (indexFile(root, writer, file)) changed++;
+    }
+  })();
+  for (const folder of folders) changed += syncAll(db, root, folder).reindexed;
+  return changed;
+}
+
+/** Stats a path, following a symbolic link only when its real target is inside the vault. */
+function statInside(root: string, abs: string): fs.Stats | null {
+  try {
+    const st = fs.lstatSync(abs);
+    if (!st.isSymbolicLink()) return st;
+    const real = fs.realpathSync(abs);
+    // Security: a link that leads out of the vault is treated as if the file were not there.
+    if (real !== root && !real.startsWith(root + path.sep)) return null;
+    return fs.statSync(abs);
+  } catch {
+    return null;
+  }
+}
+
+function hasHiddenSegment(rel: string): boolean {
+  return rel.startsWith('.') || rel.includes('/.');
+}

@@ -1,0 +1,104 @@
+/**
+ * @module
+ * Shapes tool results (SPEC 3.1, 3.2): text for the model, structuredContent for the client, and a
+ * last text block repeating the structured data as one JSON line for clients that pass only text.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { type NotedError, isNotedError } from '../common/errors.js';
+
+/** Above this the JSON line is shortened: fields the text already shows are replaced, then big ones left out. */
+export const LINE_LIMIT = 16 * 1024;
+const BIG_FIELD = 1024;
+export const SHOWN_ABOVE = '[shown in full above]';
+/** A result stays under 8 MB, text and structuredContent together (stdio clients drop larger messages). */
+export const RESULT_LIMIT = 8 * 1024 * 1024;
+
+type Data = Record<string, unknown>;
+
+/**
+ * The JSON line for `data`. `shown` names the top-level fields whose content the text above already
+ * gives in full; they are the first to be replaced when the line is too long.
+ */
+export function structuredLine(data: Data, shown: readonly string[] = []): string {
+  let json = JSON.stringify(data);
+  if (json.length <= LINE_LIMIT) return json;
+  const out: Data = { ...data };
+  for (const key of shown) {
+    if (key in out && JSON.stringify(out[key]).length > BIG_FIELD) out[key] = SHOWN_ABOVE;
+  }
+  json = JSON.stringify(out);
+  if (json.length <= LINE_LIMIT) return json;
+  const omitted: string[] = [];
+  const bySize = Object.keys(out)
+    .filter((k) => out[k] !== SHOWN_ABOVE)
+    .map((k) => [k, JSON.stringify(out[k]).length] as const)
+    .filter(([, size]) => size > BIG_FIELD)
+    .sort((a, b) => b[1] - a[1]);
+  for (const [key] of bySize) {
+    delete out[key];
+    omitted.push(key);
+    json = JSON.stringify({ ...out, _omitted: omitted });
+    if (json.length <= LINE_LIMIT) break;
+  }
+  return JSON.stringify({ ...out, _omitted: omitted });
+}
+
+export function toolResult(text: string, data: Data, shown: readonly string[] = []): CallToolResult {
+  const result: CallToolResult = {
+    content: [
+      { type: 'text', text },
+      { type: 'text', text: `structuredContent: ${structuredLine(data, shown)}` },
+    ],
+    structuredContent: data,
+  };
+  const size = text.length + JSON.stringify(data).length;
+  if (size > RESULT_LIMIT) {
+    return errorResult({
+      code: 'too_large',
+      message:
+        'The answer would exceed the 8 MB a result may carry. Ask for less: a smaller limit, a folder, or (for read_note) max_chars with offset.',
+      committed: false,
+    });
+  }
+  return result;
+}
+
+export interface ErrorData extends Data {
+  code: string;
+  message: string;
+  committed?: boolean;
+}
+
+export function errorResult(data: ErrorData, extraText = '', shown: readonly string[] = []): CallToolResult {
+  const text = extraText === '' ? data.message : `${data.message}\n\n${extraText}`;
+  return {
+    content: [
+      { type: 'text', text },
+      { type: 'text', text: `structuredContent: ${structuredLine(data, shown)}` },
+    ],
+    structuredContent: data,
+    isError: true,
+  };
+}
+
+/** A typed error as a tool result; the conflict's current text is shown so text-only clients get it too. */
+export function notedErrorResult(err: NotedError, writes: boolean): CallToolResult {
+  const data: ErrorData = { code: err.code, message: err.message, ...err.details };
+  if (writes && data.committed === undefined) data.committed = false;
+  if (typeof err.details.currentText === 'string') {
+    return errorResult(data, `Current text (etag ${String(err.details.currentEtag)}):\n${err.details.currentText}`, [
+      'currentText',
+    ]);
+  }
+  return errorResult(data);
+}
+
+/** Runs a tool body: typed errors become results, anything else is a bug and propagates. */
+export async function runTool(writes: boolean, body: () => Promise<CallToolResult> | CallToolResult) {
+  try {
+    return await body();
+  } catch (err) {
+    if (isNotedError(err)) return notedErrorResult(err, writes);
+    throw err;
+  }
+}

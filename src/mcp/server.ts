@@ -1,0 +1,86 @@
+/**
+ * @module
+ * Builds the MCP server for one connection from the gate. No side effects until a transport connects.
+ */
+import { randomUUID } from 'node:crypto';
+import { McpServer } from '@modelcontextprotocol/server';
+import type { VaultAccess } from '../access/gate.js';
+import type { AgentSession } from '../access/types.js';
+import type { ToolDeps } from './tool-context.js';
+import * as createNote from './tools/create-note.js';
+import * as deleteNote from './tools/delete-note.js';
+import * as editNote from './tools/edit-note.js';
+import * as listNotes from './tools/list-notes.js';
+import * as listTrash from './tools/list-trash.js';
+import * as readNote from './tools/read-note.js';
+import * as restoreNote from './tools/restore-note.js';
+import * as searchNotes from './tools/search-notes.js';
+import * as updateNote from './tools/update-note.js';
+
+/** Every tool, in the order clients list them. */
+export const TOOLS = [
+  listNotes,
+  readNote,
+  searchNotes,
+  createNote,
+  updateNote,
+  editNote,
+  deleteNote,
+  listTrash,
+  restoreNote,
+] as const;
+
+export interface ServerInfo {
+  readonly name: string;
+  readonly version: string;
+}
+
+const INSTRUCTIONS = `Noted gives you the owner's vault of Markdown notes (Obsidian-style: YAML frontmatter, [[wikilinks]], #tags, - [ ] tasks).
+Find notes with search_notes (ranked full text) or list_notes (newest first), then read_note.
+Every write needs care: read first and pass the etag you got as expected_etag, so you never overwrite a change you have not seen.
+Prefer edit_note for small changes. Deleted notes go to a trash and can be restored.`;
+
+export function createMcpServer(
+  access: VaultAccess,
+  info: ServerInfo,
+  options: { sessionId?: string } = {},
+): McpServer {
+  const server = new McpServer(
+    { name: info.name, version: info.version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  shapeInputErrors(server);
+  const session: AgentSession = {
+    id: options.sessionId ?? randomUUID(),
+    clientName: () => server.server.getClientVersion()?.name,
+  };
+  const deps: ToolDeps = { server, access, session };
+  for (const tool of TOOLS) tool.register(deps);
+  return server;
+}
+
+/**
+ * The SDK answers arguments that fail a tool's input schema with a bare text error. Give those the
+ * stable shape of every other tool error (SPEC 3.2): `code: "validation_error"` and the JSON line.
+ * Trigger: the SDK builds that result in McpServer#createToolError, which it has no option for.
+ * Outcome: input errors carry structuredContent; other SDK-level errors are left as they are.
+ */
+function shapeInputErrors(server: McpServer): void {
+  const target = server as unknown as { createToolError: (message: string) => unknown };
+  const original = target.createToolError.bind(server);
+  target.createToolError = (message: string) => {
+    if (!message.startsWith('Input validation error')) return original(message);
+    const data = {
+      code: 'validation_error',
+      message: `${message}. Check the tool's input schema and call again with corrected arguments.`,
+    };
+    return {
+      content: [
+        { type: 'text', text: data.message },
+        { type: 'text', text: `structuredContent: ${JSON.stringify(data)}` },
+      ],
+      structuredContent: data,
+      isError: true,
+    };
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * @module
+ * create_note: a new note; never overwrites.
+ */
+import * as z from 'zod';
+import { WriteShape, withErrors } from '../schemas.js';
+import { runTool, toolResult } from '../result.js';
+import type { ToolDeps } from '../tool-context.js';
+import { describeWrite } from './write-text.js';
+
+export const name = 'create_note';
+
+export const inputSchema = z.object({
+  name: z
+    .string()
+    .max(4096)
+    .optional()
+    .describe('Path of the new note, e.g. "inbox/idea" (.md is added); omit to derive it from the title'),
+  title: z
+    .string()
+    .max(1000)
+    .optional()
+    .describe('Title; names the note when name is omitted, and is stored as the title property when it differs from the file name'),
+  content: z
+    .string()
+    .describe('The note text in Markdown (frontmatter allowed). HTML is accepted, sanitized and converted to Markdown'),
+  tags: z.array(z.string().max(200)).max(100).optional().describe('Tags to add to the frontmatter tags list, without #'),
+});
+
+export const outputSchema = withErrors(WriteShape);
+
+export function register({ server, access, session }: ToolDeps): void {
+  server.registerTool(
+    name,
+    {
+      title: 'Create a note',
+      description:
+        'Creates a new note and fails with already_exists if one exists at that name (also in another letter case). Give a name (a path like "projects/plan"), or only a title: the name is then the title without \\ / : * ? " < > | # ^ [ ], with " 2", " 3"… added when taken. Use update_note or edit_note to change an existing note.',
+      inputSchema,
+      outputSchema,
+      annotations: {
+        title: 'Create a note',
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+    },
+    (args) =>
+      runTool(true, async () => {
+        const result = await access.createNote(session, args);
+        return toolResult(describeWrite('Created', result), { ...result });
+      }),
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * @module
+ * list_notes: the vault's notes, newest first, paged.
+ */
+import * as z from 'zod';
+import { readOnlyTool, withErrors } from '../schemas.js';
+import { runTool, toolResult } from '../result.js';
+import type { ToolDeps } from '../tool-context.js';
+
+export const name = 'list_notes';
+
+export const inputSchema = z.object({
+  folder: z
+    .string()
+    .max(4096)
+    .optional()
+    .describe('Only notes in this folder and its sub-folders, e.g. "projects/alpha"; omit for the whole vault'),
+  limit: z.number().int().min(1).max(500).optional().describe('How many notes per page (default 50, at most 500)'),
+  cursor: z.string().max(1000).optional().describe('The nextCursor of the previous page, to read the next one'),
+});
+
+export const outputSchema = withErrors(
+  z.object({
+    notes: z.array(
+      z.object({
+        name: z.string(),
+        title: z.string(),
+        modified: z.string(),
+        sizeBytes: z.number(),
+      }),
+    ),
+    nextCursor: z.string().optional().describe('Present when there are more notes: pass it as cursor'),
+  }),
+);
+
+export function register({ server, access, session }: ToolDeps): void {
+  server.registerTool(
+    name,
+    {
+      title: 'List notes',
+      description:
+        'Lists notes newest first (by modification time) with name, title, modified time and size. A folder includes its sub-folders. Pages with cursor. Use it to browse or to find recently changed notes; use search_notes to find notes by their content.',
+      inputSchema,
+      outputSchema,
+      annotations: { title: 'List notes', ...readOnlyTool },
+    },
+    (args) =>
+      runTool(false, () => {
+        const page = access.listNotes(session, args);
+        const lines = page.notes.map((n) => `- ${n.name} — ${n.title} (modified ${n.modified}, ${n.sizeBytes} bytes)`);
+        const head =
+          page.notes.length === 0
+            ? 'No notes found.'
+            : `${page.notes.length} note${page.notes.length === 1 ? '' : 's'}, newest first:`;
+        const more = page.nextCursor ? `\nMore notes: call again with cursor "${page.nextCursor}".` : '';
+        return toolResult([head, ...lines].join('\n') + more, { ...page }, ['notes']);
+      }),
+  );
+}

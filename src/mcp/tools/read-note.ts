@@ -1,0 +1,86 @@
+/**
+ * @module
+ * read_note: one note, its frontmatter parsed and its body (SPEC 2.1), paged when very large.
+ */
+import { stringify } from 'yaml';
+import * as z from 'zod';
+import { noteName, readOnlyTool, withErrors } from '../schemas.js';
+import { runTool, toolResult } from '../result.js';
+import type { ToolDeps } from '../tool-context.js';
+
+export const name = 'read_note';
+
+export const inputSchema = z.object({
+  name: noteName,
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('For a very large note: the body character to start at (the nextOffset of the previous page)'),
+  max_chars: z
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .optional()
+    .describe('For a very large note: at most this many body characters (default and most: 1,000,000)'),
+});
+
+export const outputSchema = withErrors(
+  z.object({
+    schemaVersion: z.literal(2),
+    name: z.string().describe('Canonical name, with .md'),
+    format: z.literal('markdown'),
+    frontmatter: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe('Parsed YAML properties; null when there is no frontmatter or it does not parse; {} when empty'),
+    frontmatterRaw: z.string().describe('The frontmatter block exactly as stored, delimiters included; "" when none'),
+    frontmatterError: z.string().optional().describe('Why the frontmatter does not parse, when it does not'),
+    body: z.string().describe('The text after the frontmatter; frontmatterRaw + body is the stored text'),
+    etag: z.string().describe('Pass as expected_etag to edit_note, update_note or delete_note'),
+    modified: z.string(),
+    sizeBytes: z.number(),
+    truncated: z.boolean().optional().describe('true when the body continues past this page'),
+    offset: z.number().optional(),
+    nextOffset: z.number().optional().describe('Where the next page starts'),
+    totalChars: z.number().optional().describe('Length of the whole body in characters, for a paged read'),
+  }),
+);
+
+export function register({ server, access, session }: ToolDeps): void {
+  server.registerTool(
+    name,
+    {
+      title: 'Read a note',
+      description:
+        'Reads one note: its frontmatter properties (parsed YAML) and its Markdown body, with the etag to pass to edit_note/update_note/delete_note. A bare name like "idea" finds the note in any folder when only one note has that name. frontmatterRaw + body is exactly the stored text. Very large notes come in pages: follow nextOffset while truncated is true.',
+      inputSchema,
+      outputSchema,
+      annotations: { title: 'Read a note', ...readOnlyTool },
+    },
+    (args) =>
+      runTool(false, () => {
+        const note = access.readNote(session, args.name, {
+          ...(args.offset === undefined ? {} : { offset: args.offset }),
+          ...(args.max_chars === undefined ? {} : { maxChars: args.max_chars }),
+        });
+        const parts = [`# ${note.name}`, `etag: ${note.etag} · modified: ${note.modified} · ${note.sizeBytes} bytes`];
+        if (note.frontmatterError !== undefined) {
+          parts.push(`Frontmatter does not parse (${note.frontmatterError}); as stored:\n${note.frontmatterRaw}`);
+        } else if (note.frontmatter !== null) {
+          parts.push(`Frontmatter:\n\`\`\`yaml\n${stringify(note.frontmatter).trimEnd()}\n\`\`\``);
+        }
+        if (note.offset !== undefined) {
+          const end = note.offset + note.body.length;
+          parts.push(
+            `Body characters ${note.offset}–${end} of ${note.totalChars}${note.truncated ? ` (continue with offset ${note.nextOffset})` : ''}:`,
+          );
+        } else {
+          parts.push('Body:');
+        }
+        return toolResult(`${parts.join('\n\n')}\n${note.body}`, { ...note }, ['body', 'frontmatter']);
+      }),
+  );
+}

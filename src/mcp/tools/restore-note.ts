@@ -1,0 +1,51 @@
+/**
+ * @module
+ * restore_note: put a trashed note back where it was, never over an existing note.
+ */
+import * as z from 'zod';
+import { noteName, withErrors } from '../schemas.js';
+import { runTool, toolResult } from '../result.js';
+import type { ToolDeps } from '../tool-context.js';
+
+export const name = 'restore_note';
+
+export const inputSchema = z.object({
+  name: noteName.describe('The original path of the deleted note, as list_trash shows it'),
+  id: z.string().max(100).optional().describe('A deletion id from list_trash; omit to restore the latest deletion'),
+});
+
+export const outputSchema = withErrors(
+  z.object({
+    name: z.string(),
+    etag: z.string(),
+    trashId: z.string().describe('The deletion that was restored'),
+  }),
+);
+
+export function register({ server, access, session }: ToolDeps): void {
+  server.registerTool(
+    name,
+    {
+      title: 'Restore a deleted note',
+      description:
+        'Puts a note from the trash back at its original path. Without id, the latest deletion of that name. Refused with already_exists when a note exists at that path again (nothing is overwritten).',
+      inputSchema,
+      outputSchema,
+      annotations: {
+        title: 'Restore a deleted note',
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+    },
+    (args) =>
+      runTool(true, async () => {
+        const result = await access.restoreNote(session, {
+          name: args.name,
+          ...(args.id === undefined ? {} : { id: args.id }),
+        });
+        return toolResult(`Restored ${result.name} (etag ${result.etag}).`, { ...result });
+      }),
+  );
+}

@@ -1,0 +1,55 @@
+/**
+ * @module
+ * update_note: overwrite a note whole, or append to it after a horizontal rule.
+ */
+import * as z from 'zod';
+import { WriteShape, etagField, noteName, withErrors } from '../schemas.js';
+import { runTool, toolResult } from '../result.js';
+import type { ToolDeps } from '../tool-context.js';
+import { describeWrite } from './write-text.js';
+
+export const name = 'update_note';
+
+export const inputSchema = z.object({
+  name: noteName,
+  content: z
+    .string()
+    .describe('The new text (replaces the whole note, frontmatter included) or, with append, the text to add. HTML is converted to Markdown'),
+  append: z
+    .boolean()
+    .optional()
+    .describe('true: keep the stored text exactly and add content after a horizontal rule ("\\n\\n---\\n\\n")'),
+  expected_etag: etagField.optional(),
+});
+
+export const outputSchema = withErrors(WriteShape);
+
+export function register({ server, access, session }: ToolDeps): void {
+  server.registerTool(
+    name,
+    {
+      title: 'Overwrite or append to a note',
+      description:
+        'Replaces the whole text of an existing note, or with append: true adds content at its end after a horizontal rule, leaving the stored text as it was. Pass expected_etag (from read_note) so that a note changed meanwhile is not overwritten: that is refused with conflict and the current text. To change only part of a note use edit_note; to make a new note use create_note.',
+      inputSchema,
+      outputSchema,
+      annotations: {
+        title: 'Overwrite or append to a note',
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+    },
+    (args) =>
+      runTool(true, async () => {
+        const result = await access.updateNote(session, {
+          name: args.name,
+          content: args.content,
+          ...(args.append === undefined ? {} : { append: args.append }),
+          ...(args.expected_etag === undefined ? {} : { expectedEtag: args.expected_etag }),
+        });
+        return toolResult(describeWrite(args.append ? 'Appended to' : 'Updated', result), { ...result });
+      }),
+  );
+}

@@ -1,0 +1,42 @@
+/**
+ * @module
+ * The vault's own settings file, `<vault>/.noted/config.json`. Read once by the entry point.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface VaultFileConfig {
+  readonly trashRetentionDays?: number;
+}
+
+export const DEFAULT_TRASH_RETENTION_DAYS = 30;
+
+/** Reads `config.json` from the state folder; a missing file is an empty config, a broken one an error. */
+export function readVaultConfig(stateDir: string): VaultFileConfig {
+  const file = path.join(stateDir, 'config.json');
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw err;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    throw new Error(`${file} must hold a JSON object, like {"trashRetentionDays": 30}`);
+  }
+  const out: { trashRetentionDays?: number } = {};
+  const days = (data as Record<string, unknown>).trashRetentionDays;
+  if (days !== undefined) {
+    if (typeof days !== 'number' || !Number.isInteger(days) || days < 0) {
+      throw new Error(`${file}: trashRetentionDays must be a whole number of days, 0 or more (0 keeps trash forever)`);
+    }
+    out.trashRetentionDays = days;
+  }
+  return out;
+}

@@ -1,0 +1,152 @@
+/**
+ * @module
+ * Path confinement, the file-system half (SPEC 1.3): a name already checked by `names.ts` is
+ * resolved through symbolic links from its nearest existing ancestor and must stay inside the
+ * vault's real root. This is the only place that turns a note name into a path for I/O.
+ *
+ * Known limit: a check and the I/O that follows are two steps. Returning the resolved real path
+ * (not `root + name`) means every link that existed at check time is already followed, but a folder
+ * swapped for a symbolic link between the check and the write is not caught here.
+ */
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { NotedError } from '../common/errors.js';
+import { quoteName } from './names.js';
+
+type EscapeReason = 'outside' | 'dangling_symlink' | 'symlink_loop' | 'too_long';
+
+/** Attempts when a path vanishes between the lstat and the realpath of one resolution. */
+const RACE_ATTEMPTS = 3;
+
+/** The vault folder's real path (symbolic links and `..` resolved). The folder must exist. */
+export function realVaultRoot(dir: string): string {
+  return fs.realpathSync.native(dir);
+}
+
+/**
+ * The absolute path to use for I/O on the canonical name `rel` (`""` is the vault root itself).
+ * `root` must come from `realVaultRoot`. The deepest existing prefix of the path is resolved with
+ * realpath (a final component that is a link is followed too) and must equal `root` or lie below
+ * `root + path.sep`; the missing rest of the name is appended. A dangling link or a link loop on
+ * the way counts as an escape. Escapes throw `NotedError('invalid_name')` with `details.reason`;
+ * nothing is created or changed either way.
+ *
+ * The result may be a hidden real location (a link inside the vault pointing into `.noted/`);
+ * callers check `isHiddenPath(relativeToRoot(root, result))` before offering it to an agent.
+ *
+ * @example
+ * resolveInside('/home/me/notes', 'inbox/idea.md') // '/home/me/notes/inbox/idea.md'
+ * resolveInside('/home/me/notes', 'link/x.md') // throws invalid_name when link -> /etc
+ */
+export function resolveInside(root: string, rel: string): string {
+  const segments = canonicalSegments(rel);
+  for (let attempt = 1; ; attempt++) {
+    const existing = countExisting(root, segments, rel);
+    const prefix = path.join(root, ...segments.slice(0, existing));
+    let real: string;
+    try {
+      real = fs.realpathSync.native(prefix);
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === 'ELOOP') refuse(rel, 'symlink_loop');
+      if (code === 'ENAMETOOLONG') refuse(rel, 'too_long');
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+      // Security: lstat found the prefix but realpath cannot follow it, so it is a link to nowhere.
+      // Creating through it would write wherever the link points, which may be outside the vault.
+      if (lstatOrNull(prefix, rel)?.isSymbolicLink()) refuse(rel, 'dangling_symlink');
+      // Otherwise the prefix vanished between the two calls (a concurrent delete): look again.
+      if (attempt < RACE_ATTEMPTS) continue;
+      throw error;
+    }
+    // Security: compare with root + separator, never a bare string prefix (/vault-evil vs /vault).
+    if (!isInside(root, real)) refuse(rel, 'outside');
+    return path.join(real, ...segments.slice(existing));
+  }
+}
+
+/**
+ * The `/`-separated vault-relative path of an absolute path, `""` for the root itself, or `null`
+ * when the path is not inside `root` (tested segment-wise, not as a string prefix).
+ *
+ * @example
+ * relativeToRoot('/vault', '/vault/a/b.md') // 'a/b.md'
+ * relativeToRoot('/vault', '/vault-evil/b.md') // null
+ */
+export function relativeToRoot(root: string, abs: string): string | null {
+  if (!path.isAbsolute(abs)) return null;
+  // Security: resolve `..` lexically first so `/vault/../etc` is not taken for a path below /vault.
+  const target = path.resolve(abs);
+  const base = path.resolve(root);
+  if (target === base) return '';
+  const prefix = withSep(base);
+  if (!target.startsWith(prefix)) return null;
+  return target.slice(prefix.length).split(path.sep).join('/');
+}
+
+function isInside(root: string, real: string): boolean {
+  return real === root || real.startsWith(withSep(root));
+}
+
+function withSep(dir: string): string {
+  return dir.endsWith(path.sep) ? dir : dir + path.sep;
+}
+
+/** `rel` must already be canonical; anything else reaching this point is a bug in the caller. */
+function canonicalSegments(rel: string): string[] {
+  if (rel === '') return [];
+  const segments = rel.split('/');
+  const broken =
+    path.isAbsolute(rel) || rel.includes('\0') || segments.some((s) => s === '' || s === '.' || s === '..');
+  if (broken) throw new Error(`resolveInside expects a normalized name, got ${quoteName(rel)}`);
+  return segments;
+}
+
+/**
+ * How many leading segments exist on disk (lstat succeeds), searching from the full path upward
+ * since the common case is a note or folder that exists.
+ */
+function countExisting(root: string, segments: readonly string[], rel: string): number {
+  for (let n = segments.length; n > 0; n--) {
+    if (lstatOrNull(path.join(root, ...segments.slice(0, n)), rel)) return n;
+  }
+  return 0;
+}
+
+/** lstat, or null when the path does not exist (ENOENT, or a file where a folder was expected). */
+function lstatOrNull(p: string, rel: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(p);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    // A loop in a middle link surfaces here rather than in realpath.
+    if (code === 'ELOOP') refuse(rel, 'symlink_loop');
+    if (code === 'ENAMETOOLONG') refuse(rel, 'too_long');
+    throw error;
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+}
+
+const REASONS: Record<EscapeReason, string> = {
+  outside: 'it resolves to a location outside the vault through a symbolic link',
+  dangling_symlink:
+    'it passes through a symbolic link whose target does not exist, so where it leads cannot be checked and it is treated as leaving the vault',
+  symlink_loop: 'it passes through a loop of symbolic links',
+  too_long: 'the resulting path is longer than the file system allows',
+};
+
+function refuse(rel: string, reason: EscapeReason): never {
+  const next =
+    reason === 'too_long'
+      ? 'use a shorter name'
+      : 'use a note whose real location is inside the vault, or ask the vault owner to fix the link';
+  throw new NotedError(
+    'invalid_name',
+    `The name ${quoteName(rel)} cannot be used: ${REASONS[reason]}. Nothing was read or written; ${next}.`,
+    { name: rel, reason },
+  );
+}

@@ -1,0 +1,91 @@
+/**
+ * @module
+ * Cross-process locks on lock files. Writes to one note are serialized across every server process on
+ * the vault (SPEC 1.6): each holder creates `<dir>/<key>.lock` exclusively and removes it when done.
+ * Critical sections are synchronous, so inside one process a lock is never contended; waiting only
+ * happens when another process holds it.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { NotedError } from '../common/errors.js';
+import { processAlive } from './atomic-write.js';
+
+/** A holder that has not let go after this long has crashed or hung; its lock is taken over. */
+const STALE_AFTER_MS = 15_000;
+
+export interface LockOptions {
+  /** How long to wait for another process before answering `busy`. */
+  readonly timeoutMs?: number;
+}
+
+export class LockDir {
+  constructor(private readonly dir: string) {}
+
+  /** The lock file for a key; keys are hashed so any note name makes a safe file name. */
+  pathFor(key: string): string {
+    const digest = createHash('sha1').update(key).digest('hex').slice(0, 24);
+    return path.join(this.dir, `${digest}.lock`);
+  }
+
+  /**
+   * Runs `fn` while holding the lock for `key`. `fn` must be synchronous: the lock is released as
+   * soon as it returns or throws.
+   */
+  async withLock<T>(key: string, fn: () => T, options: LockOptions = {}): Promise<T> {
+    const file = this.pathFor(key);
+    const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+    let delay = 2;
+    while (!this.tryAcquire(file)) {
+      if (Date.now() > deadline) {
+        throw new NotedError(
+          'busy',
+          'Another Noted process is writing this note right now and did not finish in time. Nothing was written; try again in a moment.',
+        );
+      }
+      await sleep(delay);
+      delay = Math.min(delay * 2, 50);
+    }
+    try {
+      return fn();
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  }
+
+  private tryAcquire(file: string): boolean {
+    try {
+      fs.mkdirSync(this.dir, { recursive: true });
+      const fd = fs.openSync(file, 'wx');
+      fs.writeSync(fd, `${process.pid} ${Date.now()}`);
+      fs.closeSync(fd);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (this.isStale(file)) fs.rmSync(file, { force: true });
+      return false;
+    }
+  }
+
+  private isStale(file: string): boolean {
+    let content: string;
+    try {
+      content = fs.readFileSync(file, 'utf8');
+    } catch {
+      return false; // released between our attempt and this read
+    }
+    const [pidText, timeText] = content.split(' ');
+    const pid = Number(pidText);
+    const since = Number(timeText);
+    if (!Number.isInteger(pid) || !Number.isFinite(since)) {
+      // A holder may be between creating the file and writing its pid; judge by the file's age.
+      try {
+        return Date.now() - fs.statSync(file).mtimeMs > STALE_AFTER_MS;
+      } catch {
+        return false;
+      }
+    }
+    return !processAlive(pid) || Date.now() - since > STALE_AFTER_MS;
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * @module
+ * The recoverable trash (SPEC 2.5): `<vault>/.noted/trash/<id>/<original path>`, one folder a deletion,
+ * where the id is the UTC time of the deletion. Restoring never overwrites a note that exists again.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { NotedError } from '../common/errors.js';
+import { fsyncDir } from './atomic-write.js';
+import type { Vault } from './vault.js';
+import { walkVault } from './walk.js';
+
+export interface TrashItem {
+  /** The deletion's id, e.g. `2026-12-01T03-36-17-123Z` (with `_2`, `_3` for deletions in the same ms). */
+  readonly id: string;
+  /** The note's original vault-relative name. */
+  readonly name: string;
+  /** When it was deleted (ISO 8601). */
+  readonly deletedAt: string;
+}
+
+const ID_PATTERN = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z(?:_\d+)?$/;
+
+function trashRoot(vault: Vault): string {
+  return vault.statePath('trash');
+}
+
+/** The deletion time encoded in an id, or null for a folder that is not a deletion. */
+export function deletedAtOf(id: string): Date | null {
+  const m = ID_PATTERN.exec(id);
+  if (!m) return null;
+  const date = new Date(`${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** Moves a note into a new deletion folder and returns the deletion's id. */
+export function moveToTrash(vault: Vault, name: string, now: Date): string {
+  const root = trashRoot(vault);
+  fs.mkdirSync(root, { recursive: true });
+  const base = now.toISOString().replace(/[:.]/g, '-');
+  let id = base;
+  // mkdir without `recursive` fails on an existing folder, which makes each id unique across processes.
+  for (let n = 2; ; n++) {
+    try {
+      fs.mkdirSync(path.join(root, id));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      id = `${base}_${n}`;
+    }
+  }
+  const target = path.join(root, id, ...name.split('/'));
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  try {
+    fs.renameSync(vault.pathOf(name), target);
+  } catch (err) {
+    fs.rmSync(path.join(root, id), { recursive: true, force: true });
+    throw err;
+  }
+  fsyncDir(path.dirname(target));
+  return id;
+}
+
+/** Every trashed note, newest deletion first. */
+export function listTrash(vault: Vault): TrashItem[] {
+  const root = trashRoot(vault);
+  let ids: string[];
+  try {
+    ids = fs.readdirSync(root);
+  } catch {
+    return [];
+  }
+  const items: TrashItem[] = [];
+  for (const id of ids) {
+    const at = deletedAtOf(id);
+    if (!at) continue;
+    const walked = walkVault(path.join(root, id));
+    for (const note of walked.notes) items.push({ id, name: note.name, deletedAt: at.toISOString() });
+  }
+  items.sort((a, b) => (a.id === b.id ? a.name.localeCompare(b.name) : a.id < b.id ? 1 : -1));
+  return items;
+}
+
+/**
+ * Puts a trashed note back at its original path. Without `id`, the latest deletion of that name.
+ * Refuses with `already_exists` when a note is at that path again; nothing is overwritten.
+ */
+export function restoreFromTrash(vault: Vault, item: TrashItem): void {
+  const source = path.join(trashRoot(vault), item.id, ...item.name.split('/'));
+  const target = vault.pathOf(item.name);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  try {
+    // A hard link fails on an existing target, so a note created in the meantime is never replaced.
+    fs.linkSync(source, target);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw alreadyThere(item.name);
+    if (code === 'ENOENT') {
+      throw new NotedError('not_found', `The deletion ${item.id} of "${item.name}" is no longer in the trash.`);
+    }
+    // File systems without hard links: check, then rename (a narrow race, accepted there).
+    if (fs.existsSync(target)) throw alreadyThere(item.name);
+    fs.renameSync(source, target);
+    fsyncDir(path.dirname(target));
+    removeEmptyDeletion(vault, item.id);
+    return;
+  }
+  fs.rmSync(source, { force: true });
+  fsyncDir(path.dirname(target));
+  removeEmptyDeletion(vault, item.id);
+}
+
+function alreadyThere(name: string): NotedError {
+  return new NotedError(
+    'already_exists',
+    `A note "${name}" exists again, so the trashed version was not restored over it. Rename or delete the existing note first, or read both and merge them by hand.`,
+    { name },
+  );
+}
+
+function removeEmptyDeletion(vault: Vault, id: string): void {
+  const dir = path.join(trashRoot(vault), id);
+  if (walkVault(dir).notes.length === 0) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** Removes deletions older than `retentionDays` (0 keeps everything). Returns how many were purged. */
+export function purgeTrash(vault: Vault, retentionDays: number, now: Date): number {
+  if (retentionDays <= 0) return 0;
+  const root = trashRoot(vault);
+  let ids: string[];
+  try {
+    ids = fs.readdirSync(root);
+  } catch {
+    return 0;
+  }
+  const cutoff = now.getTime() - retentionDays * 86_400_000;
+  let purged = 0;
+  for (const id of ids) {
+    const at = deletedAtOf(id);
+    if (at && at.getTime() < cutoff) {
+      fs.rmSync(path.join(root, id), { recursive: true, force: true });
+      purged++;
+    }
+  }
+  return purged;
+}

@@ -1,0 +1,159 @@
+/**
+ * @module
+ * The vault: a folder of Markdown files and the server's state folder inside it. Reads and writes
+ * whole notes by canonical name, confined to the vault, atomically, under a per-note lock shared by
+ * every server process. Knows nothing of MCP, policy or the index.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { NotedError } from '../common/errors.js';
+import { createFileAtomic, writeFileAtomic } from './atomic-write.js';
+import { realVaultRoot, relativeToRoot, resolveInside } from './confine.js';
+import { etagOf } from './etag.js';
+import { excludeStateFromGit } from './git-exclude.js';
+import { LockDir } from './locks.js';
+import { isHiddenPath } from './names.js';
+
+/** The folder, inside the vault, that holds the server's own state. */
+export const STATE_DIR_NAME = '.noted';
+
+export interface StoredNote {
+  /** Canonical vault-relative name, e.g. `inbox/idea.md`. */
+  readonly name: string;
+  readonly text: string;
+  readonly etag: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly birthtimeMs: number;
+  /** False when the bytes are not valid UTF-8, so `text` does not give them back exactly. */
+  readonly lossless: boolean;
+}
+
+export interface WrittenNote {
+  readonly name: string;
+  readonly etag: string;
+  readonly mtimeMs: number;
+}
+
+const utf8Strict = new TextDecoder('utf-8', { fatal: true });
+
+export class Vault {
+  /** The vault folder's real path (symbolic links resolved). */
+  readonly root: string;
+  /** `<root>/.noted` */
+  readonly stateDir: string;
+  private readonly locks: LockDir;
+
+  private constructor(root: string) {
+    this.root = root;
+    this.stateDir = path.join(root, STATE_DIR_NAME);
+    this.locks = new LockDir(path.join(this.stateDir, 'locks'));
+  }
+
+  /** Opens the vault at `dir`, creating the folder and its state folder when missing. */
+  static open(dir: string): Vault {
+    fs.mkdirSync(dir, { recursive: true });
+    const root = realVaultRoot(dir);
+    if (!fs.statSync(root).isDirectory()) throw new Error(`The vault ${dir} is not a folder.`);
+    const vault = new Vault(root);
+    fs.mkdirSync(vault.stateDir, { recursive: true });
+    excludeStateFromGit(root);
+    return vault;
+  }
+
+  /** Absolute path of a canonical name, confined to the vault (throws `invalid_name` on escape). */
+  pathOf(name: string): string {
+    const abs = resolveInside(this.root, name);
+    const rel = relativeToRoot(this.root, abs);
+    // Security: a link inside the vault may point into `.noted/` (the HTTP token) or `.git/`.
+    if (rel === null || isHiddenPath(rel)) {
+      throw new NotedError(
+        'invalid_name',
+        `The name "${name}" leads through a symbolic link into a hidden folder of the vault. Nothing was read or written.`,
+        { name },
+      );
+    }
+    return abs;
+  }
+
+  /** Reads a note, or null when no such file exists. */
+  read(name: string): StoredNote | null {
+    const abs = this.pathOf(name);
+    let bytes: Buffer;
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(abs);
+      if (!st.isFile()) return null;
+      bytes = fs.readFileSync(abs);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+      if (code === 'EACCES' || code === 'EPERM') {
+        throw new NotedError('not_supported', `The note "${name}" cannot be read: the server has no permission for it.`);
+      }
+      throw err;
+    }
+    let text: string;
+    let lossless = true;
+    try {
+      text = utf8Strict.decode(bytes);
+    } catch {
+      text = bytes.toString('utf8');
+      lossless = false;
+    }
+    return {
+      name,
+      text,
+      etag: etagOf(bytes),
+      size: bytes.length,
+      mtimeMs: st.mtimeMs,
+      birthtimeMs: st.birthtimeMs,
+      lossless,
+    };
+  }
+
+  exists(name: string): boolean {
+    try {
+      return fs.statSync(this.pathOf(name)).isFile();
+    } catch (err) {
+      if (err instanceof NotedError) throw err;
+      return false;
+    }
+  }
+
+  /** Writes a note atomically and returns its new etag and time. */
+  write(name: string, text: string): WrittenNote {
+    const abs = this.pathOf(name);
+    const bytes = Buffer.from(text, 'utf8');
+    writeFileAtomic(abs, bytes);
+    const st = fs.statSync(abs);
+    return { name, etag: etagOf(bytes), mtimeMs: st.mtimeMs };
+  }
+
+  /** Creates a new note; returns null when a file already exists at that name. */
+  create(name: string, text: string): WrittenNote | null {
+    const abs = this.pathOf(name);
+    const bytes = Buffer.from(text, 'utf8');
+    if (!createFileAtomic(abs, bytes)) return null;
+    const st = fs.statSync(abs);
+    return { name, etag: etagOf(bytes), mtimeMs: st.mtimeMs };
+  }
+
+  /**
+   * Runs `fn` holding the note's lock. Keys fold case so that two names differing only in case
+   * (one file on a case-insensitive disk) share a lock.
+   */
+  withNoteLock<T>(name: string, fn: () => T): Promise<T> {
+    return this.locks.withLock(`note:${name.normalize('NFC').toLowerCase()}`, fn);
+  }
+
+  /** Runs `fn` holding a vault-wide named lock (the journal, the trash). */
+  withLock<T>(key: string, fn: () => T): Promise<T> {
+    return this.locks.withLock(`vault:${key}`, fn);
+  }
+
+  /** Path of a file or folder inside the state folder. */
+  statePath(...parts: string[]): string {
+    return path.join(this.stateDir, ...parts);
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * @module
+ * Lists the vault's files: notes (`.md`) and attachments, skipping every path segment that starts
+ * with `.` (the server's own `.noted/`, `.obsidian/`, `.git/`, temporary files). Symbolic links are
+ * followed only while they stay inside the vault, and each real folder is visited once.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { isOrphanTemp } from './atomic-write.js';
+import { MAX_FOLDER_DEPTH } from './names.js';
+
+export interface FileEntry {
+  /** Vault-relative path with `/` separators. */
+  readonly name: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  readonly birthtimeMs: number;
+  readonly ino: number;
+}
+
+export interface WalkResult {
+  readonly notes: FileEntry[];
+  readonly attachments: FileEntry[];
+  /** Files that could not be read (vanished or lost permission during the walk), with why. */
+  readonly skipped: { name: string; reason: string }[];
+}
+
+export function isNoteFile(name: string): boolean {
+  return name.length > 3 && name.slice(-3).toLowerCase() === '.md';
+}
+
+/**
+ * Walks `root` (a real path) or one folder of it. `sub` is a vault-relative folder ('' for all).
+ * Orphaned temporary files from crashed writers are removed on the way.
+ */
+export function walkVault(root: string, sub = ''): WalkResult {
+  const result: WalkResult = { notes: [], attachments: [], skipped: [] };
+  const seen = new Set<string>();
+  const rootPrefix = root.endsWith(path.sep) ? root : root + path.sep;
+  const inside = (real: string) => real === root || real.startsWith(rootPrefix);
+
+  const visit = (absDir: string, relDir: string, depth: number) => {
+    let real: string;
+    try {
+      real = fs.realpathSync(absDir);
+    } catch {
+      return;
+    }
+    if (!inside(real) || seen.has(real)) return;
+    seen.add(real);
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(absDir, { withFileTypes: true });
+    } catch (err) {
+      result.skipped.push({ name: relDir, reason: (err as NodeJS.ErrnoException).code ?? String(err) });
+      return;
+    }
+    for (const entry of entries) {
+      const fileName = entry.name;
+      if (fileName.startsWith('.')) {
+        if (entry.isFile() && isOrphanTemp(fileName)) fs.rmSync(path.join(absDir, fileName), { force: true });
+        continue;
+      }
+      const abs = path.join(absDir, fileName);
+      const rel = relDir === '' ? fileName : `${relDir}/${fileName}`;
+      let isDir = entry.isDirectory();
+      let isFile = entry.isFile();
+      if (entry.isSymbolicLink()) {
+        // Security: a link is followed only when its real target is inside the vault.
+        let target: string;
+        try {
+          target = fs.realpathSync(abs);
+        } catch {
+          continue;
+        }
+        if (!inside(target)) continue;
+        let st: fs.Stats;
+        try {
+          st = fs.statSync(abs);
+        } catch {
+          continue;
+        }
+        isDir = st.isDirectory();
+        isFile = st.isFile();
+      }
+      if (isDir) {
+        if (depth < MAX_FOLDER_DEPTH) visit(abs, rel, depth + 1);
+        continue;
+      }
+      if (!isFile) continue;
+      let st: fs.Stats;
+      try {
+        st = fs.statSync(abs);
+      } catch (err) {
+        result.skipped.push({ name: rel, reason: (err as NodeJS.ErrnoException).code ?? String(err) });
+        continue;
+      }
+      const item: FileEntry = {
+        name: rel,
+        size: st.size,
+        mtimeMs: st.mtimeMs,
+        ctimeMs: st.ctimeMs,
+        birthtimeMs: st.birthtimeMs,
+        ino: st.ino,
+      };
+      (isNoteFile(fileName) ? result.notes : result.attachments).push(item);
+    }
+  };
+
+  const startAbs = sub === '' ? root : path.join(root, ...sub.split('/'));
+  visit(startAbs, sub, sub === '' ? 0 : sub.split('/').length);
+  return result;
+}

@@ -1,0 +1,46 @@
+/**
+ * @module
+ * Watches the vault for changes made outside the server (an editor, git, a sync tool) and reports
+ * the vault-relative paths that changed. The index drains these before answering (SPEC 1.7).
+ */
+import watcher from '@parcel/watcher';
+
+export interface VaultWatcher {
+  close(): Promise<void>;
+}
+
+export interface WatchHandlers {
+  /** Paths (vault-relative, `/`-separated) that were created, changed or deleted. */
+  onChange(paths: string[]): void;
+  /** The watcher failed after starting; the caller should fall back to rescanning. */
+  onError(err: Error): void;
+}
+
+function hasHiddenSegment(rel: string): boolean {
+  return rel.startsWith('.') || rel.includes('/.');
+}
+
+/** Starts watching `root` (a real path). Rejects when the platform cannot watch it. */
+export async function watchVault(root: string, handlers: WatchHandlers): Promise<VaultWatcher> {
+  const prefix = root.endsWith('/') ? root : `${root}/`;
+  const subscription = await watcher.subscribe(
+    root,
+    (err, events) => {
+      if (err) {
+        handlers.onError(err);
+        return;
+      }
+      const paths: string[] = [];
+      for (const event of events) {
+        if (!event.path.startsWith(prefix)) continue;
+        const rel = event.path.slice(prefix.length).split('\\').join('/');
+        if (rel === '' || hasHiddenSegment(rel)) continue;
+        paths.push(rel);
+      }
+      if (paths.length > 0) handlers.onChange(paths);
+    },
+    // Hidden folders (.noted, .git, .obsidian) are never indexed, so they are not watched at all.
+    { ignore: ['**/.*', '**/.*/**'] },
+  );
+  return { close: () => subscription.unsubscribe() };
+}

@@ -1,0 +1,262 @@
+import { describe, expect, it } from 'vitest';
+import { NotedError } from '../../src/common/errors.js';
+import type { QueryNode } from '../../src/index/search-query.js';
+import { MAX_QUERY_CHARS, MAX_QUERY_TERMS, parseSearchQuery } from '../../src/index/search-query.js';
+
+const word = (text: string): QueryNode => ({ kind: 'word', text });
+const phrase = (text: string): QueryNode => ({ kind: 'phrase', text });
+const not = (operand: QueryNode): QueryNode => ({ kind: 'not', operand });
+const and = (...operands: QueryNode[]): QueryNode => ({ kind: 'and', operands });
+const or = (...operands: QueryNode[]): QueryNode => ({ kind: 'or', operands });
+const field = (f: 'tag' | 'path' | 'file', value: string): QueryNode => ({ kind: 'field', field: f, value });
+
+/** The NotedError a query is refused with. */
+function refusal(query: string): NotedError {
+  try {
+    parseSearchQuery(query);
+  } catch (err) {
+    if (err instanceof NotedError) return err;
+    throw err;
+  }
+  throw new Error(`expected ${JSON.stringify(query)} to be refused`);
+}
+
+describe('parseSearchQuery: constructs', () => {
+  it('reads one word as a word', () => {
+    expect(parseSearchQuery('budget')).toEqual(word('budget'));
+  });
+
+  it('reads words side by side as AND', () => {
+    expect(parseSearchQuery('  budget   review ')).toEqual(and(word('budget'), word('review')));
+  });
+
+  it('reads "…" as one phrase', () => {
+    expect(parseSearchQuery('"budget review" 2026')).toEqual(and(phrase('budget review'), word('2026')));
+  });
+
+  it('reads -term, -"phrase" and -(group) as exclusions', () => {
+    expect(parseSearchQuery('plan -draft')).toEqual(and(word('plan'), not(word('draft'))));
+    expect(parseSearchQuery('plan -"old draft"')).toEqual(and(word('plan'), not(phrase('old draft'))));
+    expect(parseSearchQuery('plan -(draft OR old)')).toEqual(
+      and(word('plan'), not(or(word('draft'), word('old')))),
+    );
+  });
+
+  it('keeps a hyphen inside a word as part of the word', () => {
+    expect(parseSearchQuery('e-mail follow-up')).toEqual(and(word('e-mail'), word('follow-up')));
+  });
+
+  it('reads upper-case OR as OR, with AND binding tighter', () => {
+    expect(parseSearchQuery('a OR b')).toEqual(or(word('a'), word('b')));
+    expect(parseSearchQuery('a b OR c')).toEqual(or(and(word('a'), word('b')), word('c')));
+    expect(parseSearchQuery('a OR b c')).toEqual(or(word('a'), and(word('b'), word('c'))));
+    expect(parseSearchQuery('a OR b OR c')).toEqual(or(word('a'), word('b'), word('c')));
+  });
+
+  it('reads lower-case or as a word, as Obsidian does', () => {
+    expect(parseSearchQuery('this or that')).toEqual(and(word('this'), word('or'), word('that')));
+  });
+
+  it('groups with parentheses', () => {
+    expect(parseSearchQuery('a (b OR c)')).toEqual(and(word('a'), or(word('b'), word('c'))));
+    expect(parseSearchQuery('(a b) OR c')).toEqual(or(and(word('a'), word('b')), word('c')));
+    expect(parseSearchQuery('((a))')).toEqual(word('a'));
+  });
+
+  it('flattens nested groups of the same operator', () => {
+    expect(parseSearchQuery('a (b c)')).toEqual(and(word('a'), word('b'), word('c')));
+    expect(parseSearchQuery('a OR (b OR c)')).toEqual(or(word('a'), word('b'), word('c')));
+  });
+
+  it('reads tag:, path: and file: as fields, value as typed', () => {
+    expect(parseSearchQuery('tag:#Work')).toEqual(field('tag', '#Work'));
+    expect(parseSearchQuery('tag:work/x')).toEqual(field('tag', 'work/x'));
+    expect(parseSearchQuery('path:Projects/2026')).toEqual(field('path', 'Projects/2026'));
+    expect(parseSearchQuery('file:plan')).toEqual(field('file', 'plan'));
+  });
+
+  it('accepts a quoted field value with spaces', () => {
+    expect(parseSearchQuery('path:"my folder" notes')).toEqual(and(field('path', 'my folder'), word('notes')));
+  });
+
+  it('accepts field names in any case', () => {
+    expect(parseSearchQuery('TAG:work')).toEqual(field('tag', 'work'));
+  });
+
+  it('combines fields with text, OR and exclusion', () => {
+    expect(parseSearchQuery('budget -tag:archive OR file:plan')).toEqual(
+      or(and(word('budget'), not(field('tag', 'archive'))), field('file', 'plan')),
+    );
+  });
+
+  it('treats an unknown field as a plain word', () => {
+    expect(parseSearchQuery('foo:bar')).toEqual(word('foo:bar'));
+    expect(parseSearchQuery('https://example.com/x')).toEqual(word('https://example.com/x'));
+  });
+
+  it('reads FTS5 syntax as plain words', () => {
+    expect(parseSearchQuery('NEAR AND NOT budget*')).toEqual(
+      and(word('NEAR'), word('AND'), word('NOT'), word('budget*')),
+    );
+    expect(parseSearchQuery('^start title:x')).toEqual(and(word('^start'), word('title:x')));
+  });
+
+  it('keeps a quote inside a word as a literal character', () => {
+    expect(parseSearchQuery('don"t 5"')).toEqual(and(word('don"t'), word('5"')));
+  });
+
+  it('reads accented and CJK words as words', () => {
+    expect(parseSearchQuery('café 東京 서울')).toEqual(and(word('café'), word('東京'), word('서울')));
+  });
+
+  it('drops a word or phrase with no letter or digit inside an AND', () => {
+    expect(parseSearchQuery('rock & roll')).toEqual(and(word('rock'), word('roll')));
+    expect(parseSearchQuery('a - b')).toEqual(and(word('a'), word('b')));
+    expect(parseSearchQuery('a "..." 🎉')).toEqual(word('a'));
+  });
+});
+
+describe('parseSearchQuery: malformed queries say what and where', () => {
+  it('refuses an empty or blank query', () => {
+    for (const q of ['', '   ', '\n\t']) {
+      const err = refusal(q);
+      expect(err.code).toBe('validation_error');
+      expect(err.message).toMatch(/empty/);
+    }
+  });
+
+  it('refuses an unclosed quote, at the quote', () => {
+    const err = refusal('plan "budget review');
+    expect(err.code).toBe('validation_error');
+    expect(err.details.position).toBe(6);
+    expect(err.message).toContain('Unclosed quote at position 6 ("budget review)');
+  });
+
+  it('refuses an unclosed quote in a field value', () => {
+    const err = refusal('path:"my folder');
+    expect(err.details.position).toBe(6);
+    expect(err.message).toContain('Unclosed quote');
+  });
+
+  it('refuses empty quotes', () => {
+    const err = refusal('a ""');
+    expect(err.details.position).toBe(3);
+    expect(err.message).toContain('Empty quotes at position 3');
+  });
+
+  it('refuses an unclosed parenthesis, at the parenthesis', () => {
+    const err = refusal('a (b OR c');
+    expect(err.details.position).toBe(3);
+    expect(err.message).toContain('"(" at position 3');
+    expect(err.message).toContain('never closed');
+  });
+
+  it('refuses an unmatched closing parenthesis', () => {
+    const err = refusal('a b) c');
+    expect(err.details.position).toBe(4);
+    expect(err.message).toContain('Unmatched ")" at position 4');
+    expect(refusal(')').details.position).toBe(1);
+  });
+
+  it('refuses empty parentheses', () => {
+    const err = refusal('a () b');
+    expect(err.details.position).toBe(3);
+    expect(err.message).toContain('Empty parentheses at position 3');
+  });
+
+  it('refuses OR with nothing before it', () => {
+    for (const [q, pos] of [
+      ['OR a', 1],
+      ['a (OR b)', 4],
+    ] as const) {
+      const err = refusal(q);
+      expect(err.details.position).toBe(pos);
+      expect(err.message).toContain(`"OR" at position ${pos} (OR) has nothing before it`);
+    }
+  });
+
+  it('refuses OR with nothing after it', () => {
+    for (const [q, pos] of [
+      ['a OR', 3],
+      ['a OR OR b', 3],
+      ['(a OR) b', 4],
+    ] as const) {
+      const err = refusal(q);
+      expect(err.details.position).toBe(pos);
+      expect(err.message).toContain(`"OR" at position ${pos} (OR) has nothing after it`);
+    }
+  });
+
+  it('refuses a field with an empty value', () => {
+    for (const q of ['tag:', 'x path:', 'file: plan', 'tag:#']) {
+      const err = refusal(q);
+      expect(err.code).toBe('validation_error');
+      expect(err.message).toMatch(/has no (value|tag name)/);
+    }
+    expect(refusal('x path:').details.position).toBe(3);
+  });
+
+  it('suggests OR between fields when a field is followed by a group', () => {
+    expect(refusal('tag:(a OR b)').message).toContain('(tag:a OR tag:b)');
+  });
+
+  it('refuses a minus sign with nothing to exclude after it', () => {
+    expect(refusal('a -OR b').message).toContain('"-" at position 3');
+    expect(refusal('--a').message).toContain('must be followed directly');
+  });
+
+  it('refuses a query that only excludes', () => {
+    for (const q of ['-draft', '-a -b', '-"x y"', '-(a OR b)', '-a OR -b', '-tag:x']) {
+      const err = refusal(q);
+      expect(err.code).toBe('validation_error');
+      expect(err.message).toContain('needs at least one term to look for');
+    }
+  });
+
+  it('accepts a query whose only wanted term is a field', () => {
+    expect(parseSearchQuery('tag:x -draft')).toEqual(and(field('tag', 'x'), not(word('draft'))));
+  });
+
+  it('refuses a query with nothing searchable in it', () => {
+    const err = refusal('* & ^');
+    expect(err.details.position).toBe(1);
+    expect(err.message).toContain('nothing to search for');
+    expect(err.message).toContain('no letters or digits');
+  });
+
+  it('refuses excluding something with no letters or digits', () => {
+    const err = refusal('plan -&');
+    expect(err.details.position).toBe(6);
+    expect(err.message).toContain('no letters or digits');
+  });
+
+  it('refuses OR when one side has nothing searchable', () => {
+    expect(refusal('a OR &').message).toContain('nothing searchable after it');
+    expect(refusal('(*) OR a').message).toContain('nothing searchable before it');
+  });
+
+  it('counts positions in characters, not UTF-16 units', () => {
+    // The emoji is two UTF-16 units but one character.
+    expect(refusal('🎉 a "b').details.position).toBe(5);
+  });
+
+  it('refuses a query over the character limit as too_large', () => {
+    const err = refusal('a'.repeat(MAX_QUERY_CHARS + 1));
+    expect(err.code).toBe('too_large');
+    expect(err.message).toContain(String(MAX_QUERY_CHARS));
+    expect(() => parseSearchQuery(`${'a'.repeat(MAX_QUERY_CHARS - 1)} `)).not.toThrow();
+  });
+
+  it('refuses a query over the term limit as too_large', () => {
+    const terms = Array.from({ length: MAX_QUERY_TERMS + 1 }, (_, i) => `w${i}`).join(' ');
+    const err = refusal(terms);
+    expect(err.code).toBe('too_large');
+    expect(err.message).toContain(`${MAX_QUERY_TERMS + 1} terms`);
+    expect(() => parseSearchQuery(terms.slice(0, terms.lastIndexOf(' ')))).not.toThrow();
+  });
+
+  it('parses deeply nested groups without overflowing the stack', () => {
+    const depth = 900;
+    expect(parseSearchQuery(`${'('.repeat(depth)}a${')'.repeat(depth)}`)).toEqual(word('a'));
+  });
+});
