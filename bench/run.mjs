@@ -63,12 +63,14 @@ function parseOptions() {
   };
   const problems = [];
   const reusing = opts.vault !== undefined && isNonEmptyDir(opts.vault);
-  if (opts.notes === undefined && !reusing) problems.push('--notes is required unless --vault names an existing vault');
+  if (opts.notes === undefined && !reusing)
+    problems.push('--notes is required unless --vault names an existing vault');
   if (opts.notes !== undefined && (!Number.isInteger(opts.notes) || opts.notes < 1)) {
     problems.push('--notes must be a positive integer');
   }
   if (!Number.isInteger(opts.seed)) problems.push('--seed must be an integer');
-  if (!Number.isInteger(opts.rounds) || opts.rounds < 1) problems.push('--queries must be a positive integer');
+  if (!Number.isInteger(opts.rounds) || opts.rounds < 1)
+    problems.push('--queries must be a positive integer');
   if (problems.length > 0) {
     console.error(`${problems.join('\n')}\n${USAGE}`);
     process.exit(2);
@@ -106,7 +108,9 @@ function prepareVault(opts) {
     if (existsSync(manifestPath)) {
       const m = JSON.parse(readFileSync(manifestPath, 'utf8'));
       if (opts.notes !== undefined && opts.notes !== m.notes) {
-        console.error(`note: reusing ${opts.vault} (${m.notes} notes, seed ${m.seed}); --notes ${opts.notes} ignored`);
+        console.error(
+          `note: reusing ${opts.vault} (${m.notes} notes, seed ${m.seed}); --notes ${opts.notes} ignored`,
+        );
       }
       return {
         dir: opts.vault,
@@ -133,7 +137,13 @@ function prepareVault(opts) {
     reused: false,
     generated: true,
     manifest: g.manifest,
-    facts: { notes: g.notes, bytes: g.bytes, folders: g.manifest.folders, seed: opts.seed, generateSeconds: g.seconds },
+    facts: {
+      notes: g.notes,
+      bytes: g.bytes,
+      folders: g.manifest.folders,
+      seed: opts.seed,
+      generateSeconds: g.seconds,
+    },
   };
 }
 
@@ -145,7 +155,8 @@ function resetIndex(vault) {
     return;
   }
   // Not our vault: keep its policy, journal and trash; drop only the derived index.
-  for (const f of ['index.sqlite', 'index.sqlite-wal', 'index.sqlite-shm']) rmSync(join(state, f), { force: true });
+  for (const f of ['index.sqlite', 'index.sqlite-wal', 'index.sqlite-shm'])
+    rmSync(join(state, f), { force: true });
 }
 
 function errorText(res) {
@@ -180,7 +191,8 @@ async function startAndSearch(server, vault, probeQuery, failures, label) {
   const t2 = performance.now();
   const first = await timedCall(s, 'search_notes', { query: probeQuery }, FIRST_SEARCH_TIMEOUT_MS);
   const end = performance.now();
-  if (first.error) failures.push(`${label}: first search_notes ${JSON.stringify(probeQuery)} → ${first.error}`);
+  if (first.error)
+    failures.push(`${label}: first search_notes ${JSON.stringify(probeQuery)} → ${first.error}`);
   return {
     session: s,
     tools: new Set(tools.map((t) => t.name)),
@@ -216,7 +228,8 @@ async function measureSearch(session, rounds, failures) {
   let errors = 0;
   for (const q of byKind) {
     errors += q.errors;
-    if (q.firstError) failures.push(`search_notes ${JSON.stringify(q.query)} (${q.errors} failed) → ${q.firstError}`);
+    if (q.firstError)
+      failures.push(`search_notes ${JSON.stringify(q.query)} (${q.errors} failed) → ${q.firstError}`);
   }
   return {
     rounds,
@@ -328,7 +341,12 @@ async function bench(opts, vault) {
   resetIndex(vault);
   console.error('cold start ...');
   const cold = await startAndSearch(opts.server, vault, probe, failures, 'cold build');
-  const check = await timedCall(cold.session, 'search_notes', { query: common, max_results: 1 }, FIRST_SEARCH_TIMEOUT_MS);
+  const check = await timedCall(
+    cold.session,
+    'search_notes',
+    { query: common, max_results: 1 },
+    FIRST_SEARCH_TIMEOUT_MS,
+  );
   if (check.error) failures.push(`index check search ${JSON.stringify(common)} → ${check.error}`);
   const coldMem = memoryOf(cold.session);
   cold.timing.shutdownMs = Math.round(await cold.session.close());

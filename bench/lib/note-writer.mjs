@@ -27,7 +27,9 @@ export const SECTION_NAMES = [
 const CODE_LANGS = ['js', 'ts', 'python', 'bash', 'sql', 'json', ''];
 const DAY_MS = 86400000;
 const FIRST_DAY = Date.UTC(2022, 0, 1);
-const DAYS = Array.from({ length: 6 * 366 }, (_, d) => new Date(FIRST_DAY + d * DAY_MS).toISOString().slice(0, 10));
+const DAYS = Array.from({ length: 6 * 366 }, (_, d) =>
+  new Date(FIRST_DAY + d * DAY_MS).toISOString().slice(0, 10),
+);
 /** Day index of 2023-01-01 and 2024-01-01 in DAYS. */
 const D2023 = 365;
 const D2024 = 730;
@@ -183,7 +185,8 @@ export function createNoteWriter(plan) {
         const r = rand();
         if (r < pLink) extra = link(rand, i);
         else if (r < pLink + pTag) extra = `#${tags[sampleTag(rand)]}`;
-        else if (r < pLink + pTag + pExternal) extra = `[docs](https://example.com/${words[2000 + (i % 9000)]})`;
+        else if (r < pLink + pTag + pExternal)
+          extra = `[docs](https://example.com/${words[2000 + (i % 9000)]})`;
         const len = randInt(rand, 6, 20);
         sentences.push(sentence(rand, len, extra));
         count += len;

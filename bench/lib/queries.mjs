@@ -16,7 +16,11 @@ export function benchQueries() {
   return [
     { kind: 'common', query: words[0], why: 'rank 1: in every note' },
     { kind: 'rare', query: rare, why: 'rank 20000' },
-    { kind: 'two-words', query: `${real(0)} ${real(7)}`, why: `ranks ${rankOf(real(0))}, ${rankOf(real(7))}` },
+    {
+      kind: 'two-words',
+      query: `${real(0)} ${real(7)}`,
+      why: `ranks ${rankOf(real(0))}, ${rankOf(real(7))}`,
+    },
     {
       kind: 'three-words',
       query: `${real(1)} ${real(4)} ${real(5)}`,
@@ -26,6 +30,10 @@ export function benchQueries() {
     { kind: 'accented', query: ACCENTED_WORDS[11], why: `rank ${rankOf(ACCENTED_WORDS[11])}` },
     { kind: 'cjk', query: CJK_PHRASES[0], why: 'in ~3% of paragraphs' },
     { kind: 'or', query: `${real(7)} OR ${mid}`, why: `ranks ${rankOf(real(7))}, 5000` },
-    { kind: 'exclusion', query: `${real(0)} -${real(1)}`, why: `ranks ${rankOf(real(0))}, ${rankOf(real(1))}` },
+    {
+      kind: 'exclusion',
+      query: `${real(0)} -${real(1)}`,
+      why: `ranks ${rankOf(real(0))}, ${rankOf(real(1))}`,
+    },
   ];
 }

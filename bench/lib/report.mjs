@@ -20,7 +20,11 @@ export function checkTargets(r) {
     add('search median < 25 ms', search?.median != null && search.median < 25, fmtMs(search?.median));
     add('warm start to first search < 2 s', r.warmStart.ms < 2000, fmtS(r.warmStart.ms));
     add('cold build >= 3,000 notes/s', r.coldBuild.notesPerSec >= 3000, `${r.coldBuild.notesPerSec} notes/s`);
-    add('peak RSS < 500 MB', r.memory.peakRss !== null && r.memory.peakRss < 500 * 1048576, fmtMB(r.memory.peakRss));
+    add(
+      'peak RSS < 500 MB',
+      r.memory.peakRss !== null && r.memory.peakRss < 500 * 1048576,
+      fmtMB(r.memory.peakRss),
+    );
   } else if (r.vault.notes >= 5000) {
     add('search median < 5 ms', search?.median != null && search.median < 5, fmtMs(search?.median));
     add('search p95 < 20 ms', search?.p95 != null && search.p95 < 20, fmtMs(search?.p95));
@@ -28,12 +32,23 @@ export function checkTargets(r) {
   return checks;
 }
 
+/** Terminal columns of a string: East Asian wide characters take two. */
+function displayWidth(s) {
+  let w = 0;
+  for (const ch of s)
+    w += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/u.test(ch) ? 2 : 1;
+  return w;
+}
+
+function pad(s, width, left) {
+  const fill = ' '.repeat(Math.max(0, width - displayWidth(s)));
+  return left ? s + fill : fill + s;
+}
+
 function table(rows) {
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
-  return rows
-    .map((r) => r.map((cell, c) => (c === 0 ? String(cell).padEnd(widths[c]) : String(cell).padStart(widths[c]))))
-    .map((cells) => `  ${cells.join('  ')}`)
-    .join('\n');
+  const text = rows.map((r) => r.map(String));
+  const widths = text[0].map((_, c) => Math.max(...text.map((r) => displayWidth(r[c]))));
+  return text.map((r) => `  ${r.map((cell, c) => pad(cell, widths[c], c === 0)).join('  ')}`).join('\n');
 }
 
 /** Returns the human-readable report. */
@@ -44,7 +59,9 @@ export function formatReport(r) {
     `Noted MCP bench — ${r.vault.notes} notes, ${fmtMB(r.vault.bytes)} in ${r.vault.folders ?? '?'} folders` +
       ` (seed ${r.vault.seed ?? '?'}${r.vault.reused ? ', reused vault' : ''})`,
   );
-  out.push(`machine: ${m.cpus} CPUs (${m.cpuModel}), ${m.memGB} GB RAM, ${m.platform} ${m.release}, node ${m.node}`);
+  out.push(
+    `machine: ${m.cpus} CPUs (${m.cpuModel}), ${m.memGB} GB RAM, ${m.platform} ${m.release}, node ${m.node}`,
+  );
   out.push('');
   const c = r.coldBuild;
   const w = r.warmStart;
@@ -52,8 +69,24 @@ export function formatReport(r) {
   out.push(
     table([
       ['', 'total', 'initialize', 'tools/list', 'first search', 'notes/s', 'shutdown'],
-      ['cold build', fmtS(c.ms), fmtS(c.connectMs), fmtS(c.toolsListMs), fmtS(c.firstSearchMs), c.notesPerSec, fmtS(c.shutdownMs)],
-      ['warm start', fmtS(w.ms), fmtS(w.connectMs), fmtS(w.toolsListMs), fmtS(w.firstSearchMs), '', fmtS(w.shutdownMs)],
+      [
+        'cold build',
+        fmtS(c.ms),
+        fmtS(c.connectMs),
+        fmtS(c.toolsListMs),
+        fmtS(c.firstSearchMs),
+        c.notesPerSec,
+        fmtS(c.shutdownMs),
+      ],
+      [
+        'warm start',
+        fmtS(w.ms),
+        fmtS(w.connectMs),
+        fmtS(w.toolsListMs),
+        fmtS(w.firstSearchMs),
+        '',
+        fmtS(w.shutdownMs),
+      ],
     ]),
   );
   if (c.commonTotal !== undefined) {

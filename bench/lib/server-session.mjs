@@ -35,7 +35,11 @@ export function readMemory(pid) {
 /** Child processes of pid (the server may spawn helpers whose memory VmHWM does not count). */
 export function childPids(pid) {
   try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }

@@ -68,9 +68,10 @@ export function tagList() {
     'marketing sales support onboarding training workshop conference podcast video course paper quote ' +
     'café naïve-ideas'
   ).split(' ');
-  const areas = 'work home health finance learning family garden music sport travel writing career community tech admin house'.split(
-    ' ',
-  );
+  const areas =
+    'work home health finance learning family garden music sport travel writing career community tech admin house'.split(
+      ' ',
+    );
   const topics = REAL_WORDS.filter((w) => !w.includes(' ') && /^[a-z]+$/.test(w)).slice(40, 80);
   const nested = [];
   for (let i = 0; i < 20; i++) nested.push(`topic/${topics[i]}/${topics[(i * 7 + 3) % topics.length]}`);

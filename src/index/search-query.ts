@@ -125,7 +125,8 @@ export function parseSearchQuery(query: string): QueryNode {
   if (root.kind === 'dropped') {
     throw parser.error(
       root.pos,
-      `The query has nothing to search for: ${parser.describe(root.pos, root.end)} has no letters or digits, ` +
+      `The query has nothing to search for: ${parser.quote(root)} at ${parser.describe(root.pos)} has no ` +
+        'letters or digits, ' +
         'and the index keeps only words. Search for at least one word.',
     );
   }
@@ -206,7 +207,7 @@ function closingQuote(query: string, open: number): number {
     throw positionError(
       query,
       open,
-      `Unclosed quote at ${where(query, open, query.length)}: every " needs a closing ". ` +
+      `Unclosed quote at ${where(query, open)}: every " needs a closing ". ` +
         'Add the closing quote, or remove the quote to search for the words separately.',
     );
   }
@@ -214,7 +215,7 @@ function closingQuote(query: string, open: number): number {
     throw positionError(
       query,
       open,
-      `Empty quotes at ${where(query, open, close + 1)}: put the exact words to find between the quotes, or remove them.`,
+      `Empty quotes at ${where(query, open)}: put the exact words to find between the quotes, or remove them.`,
     );
   }
   return close;
@@ -232,7 +233,7 @@ function fieldToken(query: string, pos: number, end: number, name: string, raw: 
     throw positionError(
       query,
       pos,
-      `"${name}:" at ${where(query, pos, Math.max(end, pos + name.length + 1))} has no ${field === 'tag' ? 'tag name' : 'value'}: ` +
+      `"${name}:" at ${where(query, pos)} has no ${field === 'tag' ? 'tag name' : 'value'}: ` +
         `write it right after the colon, with no space, as in ${example} (quote a value that has spaces).${grouped}`,
     );
   }
@@ -245,11 +246,13 @@ export function tagValue(raw: string): string {
   return noHash.endsWith('/') ? noHash.slice(0, -1) : noHash;
 }
 
-/** `position 7 ("budget pl…")`. */
-function where(query: string, start: number, end: number): string {
-  const chars = Array.from(query.slice(start, end));
-  const quote = chars.length > 20 ? `${chars.slice(0, 20).join('')}…` : chars.join('');
-  return `position ${charPosition(query, start)} (${quote})`;
+/** `position 7 (near `plan "budget rev…`)`: the position, and the query around it to show the spot. */
+function where(query: string, offset: number): string {
+  const before = Array.from(query.slice(0, offset));
+  const after = Array.from(query.slice(offset));
+  const head = before.length > 12 ? `…${before.slice(-12).join('')}` : before.join('');
+  const tail = after.length > 18 ? `${after.slice(0, 18).join('')}…` : after.join('');
+  return `position ${before.length + 1} (near \`${head}${tail}\`)`;
 }
 
 function positionError(query: string, offset: number, message: string): NotedError {
@@ -290,13 +293,18 @@ class Parser {
   private unmatched(tok: Token): NotedError {
     return this.error(
       tok.pos,
-      `Unmatched ")" at ${this.describe(tok.pos, tok.end)}: there is no "(" before it to close. ` +
+      `Unmatched ")" at ${this.describe(tok.pos)}: there is no "(" before it to close. ` +
         'Remove it, or put text with parentheses in quotes.',
     );
   }
 
-  describe(pos: number, end: number): string {
-    return where(this.query, pos, end);
+  describe(offset: number): string {
+    return where(this.query, offset);
+  }
+
+  /** The text of a token, in double quotes. */
+  quote(span: { pos: number; end: number }): string {
+    return JSON.stringify(this.query.slice(span.pos, span.end));
   }
 
   error(offset: number, message: string): NotedError {
@@ -332,7 +340,7 @@ class Parser {
   private orMissing(tok: Token, side: 'before' | 'after'): NotedError {
     return this.error(
       tok.pos,
-      `"OR" at ${this.describe(tok.pos, tok.end)} has nothing ${side} it: OR needs a term on each side, ` +
+      `"OR" at ${this.describe(tok.pos)} has nothing ${side} it: OR needs a term on each side, ` +
         'as in draft OR final. To search for the word "or", write it in lower case.',
     );
   }
@@ -341,8 +349,8 @@ class Parser {
     if (side.kind !== 'dropped') return;
     throw this.error(
       tok.pos,
-      `"OR" at ${this.describe(tok.pos, tok.end)} has nothing searchable ${which} it: ` +
-        `${this.describe(side.pos, side.end)} has no letters or digits, and the index keeps only words. ` +
+      `"OR" at ${this.describe(tok.pos)} has nothing searchable ${which} it: ` +
+        `${this.quote(side)} has no letters or digits, and the index keeps only words. ` +
         'Replace it with a word, or remove the OR.',
     );
   }
@@ -368,12 +376,10 @@ class Parser {
     this.next++;
     const target = this.peek();
     if (!target || target.type === 'neg' || target.type === 'or') {
-      const found = target
-        ? ` found ${this.describe(target.pos, target.end)}`
-        : ' found the end of the query';
+      const found = target ? ` found ${this.quote(target)}` : ' found the end of the query';
       throw this.error(
         tok.pos,
-        `"-" at ${this.describe(tok.pos, tok.end)} must be followed directly by the word, "phrase", field or ` +
+        `"-" at ${this.describe(tok.pos)} must be followed directly by the word, "phrase", field or ` +
           `(group) to exclude, as in -draft;${found}.`,
       );
     }
@@ -381,7 +387,7 @@ class Parser {
     if (operand.kind === 'dropped') {
       throw this.error(
         tok.pos,
-        `The exclusion at ${this.describe(tok.pos, operand.end)} has no letters or digits, so it cannot be ` +
+        `The exclusion at ${this.describe(tok.pos)} has no letters or digits, so it cannot be ` +
           'searched (the index keeps only words). Remove it, or exclude a word instead.',
       );
     }
@@ -412,7 +418,7 @@ class Parser {
     if (first?.type === 'rparen') {
       throw this.error(
         open.pos,
-        `Empty parentheses at ${this.describe(open.pos, first.end)}: put at least one term inside, or remove them.`,
+        `Empty parentheses at ${this.describe(open.pos)}: put at least one term inside, or remove them.`,
       );
     }
     if (!first) throw this.unclosed(open);
@@ -425,7 +431,7 @@ class Parser {
   private unclosed(open: Token): NotedError {
     return this.error(
       open.pos,
-      `"(" at ${this.describe(open.pos, this.query.length)} is never closed: add ")" after the group, ` +
+      `The "(" at ${this.describe(open.pos)} is never closed: add ")" after the group, ` +
         'or put text with parentheses in quotes.',
     );
   }

@@ -129,7 +129,7 @@ describe('parseSearchQuery: malformed queries say what and where', () => {
     const err = refusal('plan "budget review');
     expect(err.code).toBe('validation_error');
     expect(err.details.position).toBe(6);
-    expect(err.message).toContain('Unclosed quote at position 6 ("budget review)');
+    expect(err.message).toContain('Unclosed quote at position 6 (near `plan "budget review`)');
   });
 
   it('refuses an unclosed quote in a field value', () => {
@@ -147,14 +147,13 @@ describe('parseSearchQuery: malformed queries say what and where', () => {
   it('refuses an unclosed parenthesis, at the parenthesis', () => {
     const err = refusal('a (b OR c');
     expect(err.details.position).toBe(3);
-    expect(err.message).toContain('"(" at position 3');
-    expect(err.message).toContain('never closed');
+    expect(err.message).toContain('"(" at position 3 (near `a (b OR c`) is never closed');
   });
 
   it('refuses an unmatched closing parenthesis', () => {
     const err = refusal('a b) c');
     expect(err.details.position).toBe(4);
-    expect(err.message).toContain('Unmatched ")" at position 4');
+    expect(err.message).toContain('Unmatched ")" at position 4 (near `a b) c`)');
     expect(refusal(')').details.position).toBe(1);
   });
 
@@ -171,7 +170,7 @@ describe('parseSearchQuery: malformed queries say what and where', () => {
     ] as const) {
       const err = refusal(q);
       expect(err.details.position).toBe(pos);
-      expect(err.message).toContain(`"OR" at position ${pos} (OR) has nothing before it`);
+      expect(err.message).toContain(`"OR" at position ${pos} (near \`${q}\`) has nothing before it`);
     }
   });
 
@@ -183,7 +182,7 @@ describe('parseSearchQuery: malformed queries say what and where', () => {
     ] as const) {
       const err = refusal(q);
       expect(err.details.position).toBe(pos);
-      expect(err.message).toContain(`"OR" at position ${pos} (OR) has nothing after it`);
+      expect(err.message).toContain(`"OR" at position ${pos} (near \`${q}\`) has nothing after it`);
     }
   });
 
@@ -201,7 +200,7 @@ describe('parseSearchQuery: malformed queries say what and where', () => {
   });
 
   it('refuses a minus sign with nothing to exclude after it', () => {
-    expect(refusal('a -OR b').message).toContain('"-" at position 3');
+    expect(refusal('a -OR b').message).toContain('"-" at position 3 (near `a -OR b`)');
     expect(refusal('--a').message).toContain('must be followed directly');
   });
 
@@ -220,7 +219,7 @@ describe('parseSearchQuery: malformed queries say what and where', () => {
   it('refuses a query with nothing searchable in it', () => {
     const err = refusal('* & ^');
     expect(err.details.position).toBe(1);
-    expect(err.message).toContain('nothing to search for');
+    expect(err.message).toContain('nothing to search for: "*" at position 1');
     expect(err.message).toContain('no letters or digits');
   });
 
@@ -231,8 +230,13 @@ describe('parseSearchQuery: malformed queries say what and where', () => {
   });
 
   it('refuses OR when one side has nothing searchable', () => {
-    expect(refusal('a OR &').message).toContain('nothing searchable after it');
+    expect(refusal('a OR &').message).toContain('nothing searchable after it: "&" has no letters or digits');
     expect(refusal('(*) OR a').message).toContain('nothing searchable before it');
+  });
+
+  it('shortens the quoted context of a long query', () => {
+    const err = refusal(`${'word '.repeat(10)}"unclosed ${'more '.repeat(10)}`);
+    expect(err.message).toContain('position 51 (near `…d word word "unclosed more mor…`)');
   });
 
   it('counts positions in characters, not UTF-16 units', () => {

@@ -77,7 +77,12 @@ describe('wikilinks (LNK-06, LNK-08, LNK-09)', () => {
 
 describe('embeds (LNK-07)', () => {
   it('LNK-07: ![[Note]] and ![[Note#Heading]] are embeds with raw including !', () => {
-    expect(one('![[Note#Intro]]')).toMatchObject({ raw: '![[Note#Intro]]', linkpath: 'Note', heading: 'Intro', embed: true });
+    expect(one('![[Note#Intro]]')).toMatchObject({
+      raw: '![[Note#Intro]]',
+      linkpath: 'Note',
+      heading: 'Intro',
+      embed: true,
+    });
   });
 
   it('LNK-07: for a non-Markdown embed the part after | is a size, so alias is null', () => {
@@ -126,12 +131,16 @@ describe('Markdown links (LNK-01, LNK-03)', () => {
   });
 
   it('LNK-06: a Markdown link subpath is split: [Section](Example.md#Details)', () => {
-    expect(one('[Section name](Example.md#Details)')).toMatchObject({ linkpath: 'Example.md', heading: 'Details' });
+    expect(one('[Section name](Example.md#Details)')).toMatchObject({
+      linkpath: 'Example.md',
+      heading: 'Details',
+    });
     expect(one('[b](Example.md#^blk)')).toMatchObject({ linkpath: 'Example.md', block: 'blk' });
   });
 
   it('LNK-03: destinations with a URI scheme are external and ignored', () => {
-    const body = '[a](https://x.com/a.md) [b](mailto:me@x.com) [c](obsidian://open?vault=x) ![d](http://x/y.png) [e](//cdn/x)';
+    const body =
+      '[a](https://x.com/a.md) [b](mailto:me@x.com) [c](obsidian://open?vault=x) ![d](http://x/y.png) [e](//cdn/x)';
     expect(linksOf(body)).toEqual([]);
   });
 
@@ -192,7 +201,14 @@ describe('frontmatter links (LNK-11)', () => {
   });
 
   it('LNK-11: a link inside other text, a Markdown link, an embed and an unquoted [[Note]] (a nested list) are not links', () => {
-    const data = { a: 'see [[A]]', b: '[x](y.md)', c: '![[img.png]]', d: [['Note']], e: '[[A]] and [[B]]', f: 42 };
+    const data = {
+      a: 'see [[A]]',
+      b: '[x](y.md)',
+      c: '![[img.png]]',
+      d: [['Note']],
+      e: '[[A]] and [[B]]',
+      f: 42,
+    };
     expect(frontmatterLinks(data)).toEqual([]);
   });
 

@@ -9,7 +9,9 @@ describe('block ids (LNK-42)', () => {
   });
 
   it('LNK-42: ^id alone on a line (after a list, quote or table), trailing spaces allowed', () => {
-    expect(scanBody('- a\n- b\n\n^list-id  ', { lineOffset: 2 }).blockIds).toEqual([{ id: 'list-id', line: 6 }]);
+    expect(scanBody('- a\n- b\n\n^list-id  ', { lineOffset: 2 }).blockIds).toEqual([
+      { id: 'list-id', line: 6 },
+    ]);
   });
 
   it('LNK-42: ^id at the end of a list item applies to the item', () => {
@@ -21,7 +23,18 @@ describe('block ids (LNK-42)', () => {
   });
 
   it('LNK-42: no block ids in code, comments or links', () => {
-    const body = ['```', 'code ^c1', '```', 'a `x ^c2`', '%% ^c3 %%', '%%', '^c4', '%%', '[[Note#^c5]]', 'real ^c6'].join('\n');
+    const body = [
+      '```',
+      'code ^c1',
+      '```',
+      'a `x ^c2`',
+      '%% ^c3 %%',
+      '%%',
+      '^c4',
+      '%%',
+      '[[Note#^c5]]',
+      'real ^c6',
+    ].join('\n');
     expect(idsOf(body)).toEqual(['c6']);
   });
 
@@ -32,21 +45,31 @@ describe('block ids (LNK-42)', () => {
 
 describe('one pass over the body', () => {
   it('collects tags, links, tasks and block ids together, lines shifted by lineOffset', () => {
-    const body = ['# Plans #work', '', '- [ ] call [[Bo]] 📅 2024-05-01 ^call', 'See [doc](Docs/Spec.md).'].join('\n');
+    const body = [
+      '# Plans #work',
+      '',
+      '- [ ] call [[Bo]] 📅 2024-05-01 ^call',
+      'See [doc](Docs/Spec.md).',
+    ].join('\n');
     const scan = scanBody(body, { lineOffset: 3 });
     expect(scan.tags).toEqual([{ tag: 'work', line: 4 }]);
     expect(scan.links.map((l) => [l.linkpath, l.line])).toEqual([
       ['Bo', 6],
       ['Docs/Spec.md', 7],
     ]);
-    expect(scan.tasks).toEqual([{ line: 6, status: ' ', text: 'call [[Bo]] 📅 2024-05-01 ^call', due: '2024-05-01', indent: 0 }]);
+    expect(scan.tasks).toEqual([
+      { line: 6, status: ' ', text: 'call [[Bo]] 📅 2024-05-01 ^call', due: '2024-05-01', indent: 0 },
+    ]);
     expect(scan.blockIds).toEqual([{ id: 'call', line: 6 }]);
   });
 
   it('CRLF line endings give the same result as LF', () => {
     const lf = '#a [[B]]\n- [x] c ^d\n';
     const crlf = lf.replaceAll('\n', '\r\n');
-    const strip = (s: ReturnType<typeof scanBody>) => ({ ...s, links: s.links.map((l) => ({ ...l, start: 0, end: 0 })) });
+    const strip = (s: ReturnType<typeof scanBody>) => ({
+      ...s,
+      links: s.links.map((l) => ({ ...l, start: 0, end: 0 })),
+    });
     expect(strip(scanBody(crlf))).toEqual(strip(scanBody(lf)));
   });
 
@@ -56,7 +79,12 @@ describe('one pass over the body', () => {
   });
 
   it('an unclosed %% comment hides the rest of the note', () => {
-    expect(scanBody('#a %% open\n#b [[C]]\n- [ ] d')).toEqual({ tags: [{ tag: 'a', line: 1 }], links: [], tasks: [], blockIds: [] });
+    expect(scanBody('#a %% open\n#b [[C]]\n- [ ] d')).toEqual({
+      tags: [{ tag: 'a', line: 1 }],
+      links: [],
+      tasks: [],
+      blockIds: [],
+    });
   });
 
   it('an empty body yields nothing', () => {

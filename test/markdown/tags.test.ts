@@ -18,7 +18,7 @@ describe('inline tags (OBSIDIAN.md §2.1)', () => {
     expect(tagsOf('#two words')).toEqual(['two']);
   });
 
-  it("TAG-02: a tag ends at each of ' ! \" # $ % & ( ) * + , . : ; < = > ? @ ^ ` { | } ~ [ ] \\", () => {
+  it('TAG-02: a tag ends at each of \' ! " # $ % & ( ) * + , . : ; < = > ? @ ^ ` { | } ~ [ ] \\', () => {
     const ends = `'!"#$%&()*+,.:;<=>?@^\`{|}~[]\\`;
     for (const ch of ends) {
       expect(tagsOf(`#ab${ch}cd`), `ending at ${ch}`).toEqual(['ab']);
@@ -26,7 +26,12 @@ describe('inline tags (OBSIDIAN.md §2.1)', () => {
   });
 
   it('TAG-02: a tag ends at general punctuation U+2000–U+206F (em dash, curly quote, ellipsis, ZWSP)', () => {
-    expect(tagsOf('#dash\u2014more #quote\u201dx #dots\u2026 #zw\u200bx')).toEqual(['dash', 'quote', 'dots', 'zw']);
+    expect(tagsOf('#dash\u2014more #quote\u201dx #dots\u2026 #zw\u200bx')).toEqual([
+      'dash',
+      'quote',
+      'dots',
+      'zw',
+    ]);
   });
 
   it('TAG-02: a tag ends at supplemental punctuation U+2E00–U+2E7F', () => {
@@ -70,7 +75,15 @@ describe('inline tags (OBSIDIAN.md §2.1)', () => {
   });
 
   it('TAG-04: tags in fenced code blocks and inline code spans are ignored', () => {
-    const body = ['```', '#fenced', '```', '~~~md', '#tilde', '~~~', 'a `#span` b ``x ` #inner`` #after'].join('\n');
+    const body = [
+      '```',
+      '#fenced',
+      '```',
+      '~~~md',
+      '#tilde',
+      '~~~',
+      'a `#span` b ``x ` #inner`` #after',
+    ].join('\n');
     expect(tagsOf(body)).toEqual(['after']);
   });
 
@@ -83,9 +96,15 @@ describe('inline tags (OBSIDIAN.md §2.1)', () => {
   });
 
   it('TAG-06: tags in %%comments%% and <!-- comments --> are ignored, on one line or across lines', () => {
-    const body = ['a %% #hidden %% #shown', '%% start', '#inside', 'end %% #after', '<!-- #html', '#more -->', '#last'].join(
-      '\n',
-    );
+    const body = [
+      'a %% #hidden %% #shown',
+      '%% start',
+      '#inside',
+      'end %% #after',
+      '<!-- #html',
+      '#more -->',
+      '#last',
+    ].join('\n');
     expect(tagsOf(body)).toEqual(['shown', 'after', 'last']);
   });
 

@@ -38,7 +38,9 @@ describe('task lines (TSK-01, TSK-04, TSK-05)', () => {
   });
 
   it('TSK-05: tasks inside blockquotes and callouts count', () => {
-    const body = ['> [!todo] Callout', '> - [ ] in callout', '>- [x] tight', '> > 1. [ ] nested quote'].join('\n');
+    const body = ['> [!todo] Callout', '> - [ ] in callout', '>- [x] tight', '> > 1. [ ] nested quote'].join(
+      '\n',
+    );
     expect(tasksOf(body).map((t) => [t.status, t.text, t.indent])).toEqual([
       [' ', 'in callout', 0],
       ['x', 'tight', 0],
@@ -47,11 +49,15 @@ describe('task lines (TSK-01, TSK-04, TSK-05)', () => {
   });
 
   it('TSK-05: task syntax inside fenced code is not a task', () => {
-    expect(tasksOf('```\n- [ ] in code\n```\n~~~\n- [x] tilde\n~~~\n- [ ] real').map((t) => t.text)).toEqual(['real']);
+    expect(tasksOf('```\n- [ ] in code\n```\n~~~\n- [x] tilde\n~~~\n- [ ] real').map((t) => t.text)).toEqual([
+      'real',
+    ]);
   });
 
   it('task syntax inside a %% or <!-- --> comment is not a task', () => {
-    expect(tasksOf('%%\n- [ ] hidden\n%%\n<!--\n- [ ] html\n-->\n- [ ] shown').map((t) => t.text)).toEqual(['shown']);
+    expect(tasksOf('%%\n- [ ] hidden\n%%\n<!--\n- [ ] html\n-->\n- [ ] shown').map((t) => t.text)).toEqual([
+      'shown',
+    ]);
   });
 
   it('§8 open question: "- [ ]" ending the line is no task; "- [ ] " with trailing whitespace is an empty task', () => {
@@ -72,7 +78,9 @@ describe('due dates (§4.3)', () => {
   });
 
   it('Tasks emoji form: found past other trailing fields, tags and a trailing ^block-id', () => {
-    expect(one('- [ ] pay 📅 2024-05-01 ⏫ 🔁 every week ➕ 2024-04-01 #money #home ^rent').due).toBe('2024-05-01');
+    expect(one('- [ ] pay 📅 2024-05-01 ⏫ 🔁 every week ➕ 2024-04-01 #money #home ^rent').due).toBe(
+      '2024-05-01',
+    );
     expect(one('- [ ] pay 📅 2024-05-01 🆔 abc123 ⛔ x1,y2 ✅ 2024-05-02').due).toBe('2024-05-01');
   });
 
