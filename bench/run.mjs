@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { generateVault, MANIFEST_NAME } from './generate-vault.mjs';
 import { benchQueries } from './lib/queries.mjs';
 import { formatReport } from './lib/report.mjs';
-import { childPids, killAllServers, readMemory, startServer } from './lib/server-session.mjs';
+import { childProcesses, killAllServers, readMemory, startServer } from './lib/server-session.mjs';
 import { summarize } from './lib/stats.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -326,13 +326,14 @@ async function measureTools(session, offered, vault, rounds, failures) {
 
 function memoryOf(session) {
   const mem = readMemory(session.pid);
-  return { peakRss: mem?.peakRss ?? null, rss: mem?.rss ?? null, children: childPids(session.pid).length };
+  return { peakRss: mem?.peakRss ?? null, rss: mem?.rss ?? null, children: childProcesses(session.pid) };
 }
 
 async function bench(opts, vault) {
   if (!existsSync(opts.server)) {
     throw new Error(`${opts.server} not found: build it first with \`npm run build:mcp\``);
   }
+  const loadBefore = os.loadavg();
   const failures = [];
   const [probe, common] = [benchQueries()[1].query, benchQueries()[0].query];
   const notes = vault.facts.notes;
@@ -371,7 +372,9 @@ async function bench(opts, vault) {
   warm.timing.shutdownMs = Math.round(await warm.session.close());
 
   const peaks = [coldMem.peakRss, warmMem.peakRss].filter((v) => v !== null);
+  const built = statSync(opts.server);
   return {
+    server: { path: opts.server, bytes: built.size, modified: built.mtime.toISOString() },
     vault: { ...vault.facts, reused: vault.reused, path: vault.temp ? null : vault.dir },
     machine: {
       cpus: os.cpus().length,
@@ -381,6 +384,7 @@ async function bench(opts, vault) {
       platform: os.platform(),
       release: os.release(),
       arch: os.arch(),
+      loadAvg: loadBefore.map((v) => Math.round(v * 100) / 100),
     },
     coldBuild: cold.timing,
     warmStart: warm.timing,
@@ -391,7 +395,9 @@ async function bench(opts, vault) {
       coldPeakRss: coldMem.peakRss,
       warmPeakRss: warmMem.peakRss,
       warmRss: warmMem.rss,
-      childProcesses: Math.max(coldMem.children, warmMem.children),
+      childProcesses: Math.max(coldMem.children.live, warmMem.children.live),
+      childPeakRss: Math.max(coldMem.children.peakRss, warmMem.children.peakRss),
+      zombieChildren: Math.max(coldMem.children.zombies, warmMem.children.zombies),
     },
     offeredTools: [...warm.tools].sort(),
     failures,

@@ -60,8 +60,10 @@ export function formatReport(r) {
       ` (seed ${r.vault.seed ?? '?'}${r.vault.reused ? ', reused vault' : ''})`,
   );
   out.push(
-    `machine: ${m.cpus} CPUs (${m.cpuModel}), ${m.memGB} GB RAM, ${m.platform} ${m.release}, node ${m.node}`,
+    `machine: ${m.cpus} CPUs (${m.cpuModel}), ${m.memGB} GB RAM, ${m.platform} ${m.release}, node ${m.node},` +
+      ` load average ${m.loadAvg.join(' ')} before the run`,
   );
+  out.push(`server: ${r.server.path} (built ${r.server.modified})`);
   out.push('');
   const c = r.coldBuild;
   const w = r.warmStart;
@@ -119,7 +121,12 @@ export function formatReport(r) {
   out.push(
     `server peak RSS (VmHWM): ${fmtMB(mem.peakRss)}  [cold session ${fmtMB(mem.coldPeakRss)}, warm session ` +
       `${fmtMB(mem.warmPeakRss)}; current RSS at end ${fmtMB(mem.warmRss)}]` +
-      (mem.childProcesses > 0 ? `  (server had ${mem.childProcesses} child processes, not counted)` : ''),
+      (mem.childProcesses > 0
+        ? `\n  plus ${mem.childProcesses} live child process(es) of the server: peak RSS ${fmtMB(mem.childPeakRss)}`
+        : '') +
+      (mem.zombieChildren > 0
+        ? `\n  note: the server left ${mem.zombieChildren} zombie (exited, unreaped) child process(es)`
+        : ''),
   );
   const checks = checkTargets(r);
   if (checks.length > 0) {

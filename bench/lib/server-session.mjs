@@ -32,17 +32,38 @@ export function readMemory(pid) {
   }
 }
 
-/** Child processes of pid (the server may spawn helpers whose memory VmHWM does not count). */
-export function childPids(pid) {
+/**
+ * Live (non-zombie) child processes of pid with their peak RSS: memory the server spends in
+ * helper processes, which its own VmHWM does not count. Zombies are counted separately.
+ */
+export function childProcesses(pid) {
+  let pids = [];
   try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    pids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
       .trim()
       .split(/\s+/)
       .filter(Boolean)
       .map(Number);
   } catch {
-    return [];
+    return { live: 0, zombies: 0, peakRss: 0 };
   }
+  let live = 0;
+  let zombies = 0;
+  let peakRss = 0;
+  for (const child of pids) {
+    try {
+      const status = readFileSync(`/proc/${child}/status`, 'utf8');
+      if (/^State:\s+Z/m.test(status)) {
+        zombies++;
+        continue;
+      }
+      live++;
+      peakRss += readMemory(child)?.peakRss ?? 0;
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  return { live, zombies, peakRss };
 }
 
 /**

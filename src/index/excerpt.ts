@@ -20,8 +20,6 @@ const CJK_ONE = new RegExp(`^[${CJK_CLASS}]$`, 'u');
 /** A letter or digit that is not CJK: the only kind that can glue onto a word and make it another word. */
 const WORD_CHAR = `(?:(?![${CJK_CLASS}])[${TOKEN_CHAR}])`;
 const GAP = `[^${TOKEN_CHAR}]`;
-/** Characters whose folded form differs from `toLowerCase()`: accented Latin and combining marks. */
-const SPECIAL = /[\u00C0-\u024F\u1E00-\u1EFF\p{M}]/gu;
 const MARK = /^\p{M}$/u;
 const NOT_ASCII = /[^\x00-\x7F]/;
 
@@ -67,26 +65,46 @@ interface Match {
   term: number;
 }
 
-/** One alternation over all terms, longest first so a phrase wins over its own first word. */
+/**
+ * One alternation over all terms, longest first so a phrase wins over its own first word. The
+ * "no letter before" check is written once for all terms that start with a letter: repeated in each
+ * branch it made a 100-term scan of 5 MB take over a second instead of a few milliseconds.
+ */
 function termPattern(terms: readonly string[]): RegExp | null {
-  const sources = [...new Set(terms.map(termSource).filter((s): s is string => s !== null))];
-  if (sources.length === 0) return null;
-  sources.sort((a, b) => b.length - a.length);
-  return new RegExp(sources.map((s) => `(${s})`).join('|'), 'gu');
+  const wordLed = new Set<string>();
+  const cjkLed = new Set<string>();
+  for (const term of terms) {
+    const tokens = termTokens(term);
+    if (tokens.length > 0) (CJK_ONE.test(tokens[0]!) ? cjkLed : wordLed).add(termSource(tokens));
+  }
+  const branches = (set: Set<string>): string =>
+    [...set]
+      .sort((a, b) => b.length - a.length)
+      .map((src) => `(${src})`)
+      .join('|');
+  const alternatives: string[] = [];
+  if (wordLed.size > 0) alternatives.push(`(?<!${WORD_CHAR})(?:${branches(wordLed)})`);
+  if (cjkLed.size > 0) alternatives.push(branches(cjkLed));
+  return alternatives.length > 0 ? new RegExp(alternatives.join('|'), 'gu') : null;
 }
 
-/**
- * A term as a regex over folded text: its tokens in order with only separators between them (none
- * needed next to a CJK character), and no letter glued on at either end, as whole tokens match in FTS5.
- */
-function termSource(term: string): string | null {
+/** A term's tokens as the index sees them: runs of letters and digits, each CJK character alone. */
+function termTokens(term: string): string[] {
   const tokens: string[] = [];
   for (const run of fold(term).folded.match(TOKEN_RUN) ?? []) {
     for (const piece of run.split(CJK_SPLIT)) if (piece !== '') tokens.push(piece);
   }
-  if (tokens.length === 0) return null;
+  return tokens;
+}
+
+/**
+ * A term as a regex over folded text: its tokens in order with only separators between them (none
+ * needed next to a CJK character), and no letter glued on at the end, as whole tokens match in FTS5.
+ * (The check at the start is {@link termPattern}'s.)
+ */
+function termSource(tokens: readonly string[]): string {
   const isCjk = (t: string): boolean => CJK_ONE.test(t);
-  let source = isCjk(tokens[0]!) ? '' : `(?<!${WORD_CHAR})`;
+  let source = '';
   tokens.forEach((tok, i) => {
     if (i > 0) source += isCjk(tokens[i - 1]!) || isCjk(tok) ? `${GAP}*` : `${GAP}+`;
     // Tokens are letters and digits only: nothing in them is regex syntax.
@@ -100,7 +118,8 @@ function findMatches(text: string, pattern: RegExp): Match[] {
   const { folded, toOriginal } = fold(text);
   const out: Match[] = [];
   for (const m of folded.matchAll(pattern)) {
-    const term = m.findIndex((g, i) => i > 0 && g !== undefined) - 1;
+    // The capturing group that matched tells the terms apart (one group per term).
+    const term = m.findIndex((g, i) => i > 0 && g !== undefined);
     out.push({ start: toOriginal(m.index), end: toOriginal(m.index + m[0].length), term });
     if (out.length >= MAX_MATCHES) break;
   }
@@ -116,27 +135,34 @@ function fold(text: string): { folded: string; toOriginal: (i: number) => number
   const identity = (i: number): number => i;
   if (!NOT_ASCII.test(text)) return { folded: text.toLowerCase(), toOriginal: identity };
   const lower = text.toLowerCase();
-  // Rare letters (İ) grow when lower-cased whole; then fold letter by letter so offsets stay exact.
-  const base = lower.length === text.length ? lower : text;
-  const special = lower.length === text.length ? SPECIAL : /[A-Z\u0080-\u{10FFFF}]/gu;
-  const parts: string[] = [];
+  // A few letters (İ) grow when lower-cased; then lower only ASCII here and fold the rest one by one,
+  // so every offset still lines up with the original.
+  const base = lower.length === text.length ? lower : text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
+  // Built as code units: joining a million small slices took several times longer on accented text.
+  let out = new Uint16Array(base.length + 16);
+  let j = 0;
   // Offsets where the folded text stops running parallel to the original: [foldedAt, originalAt].
   const breaks: number[] = [0, 0];
-  let from = 0;
-  let shift = 0;
-  for (const m of base.matchAll(special)) {
-    const at = m.index;
-    const replacement = foldChar(m[0]);
-    if (replacement === m[0]) continue;
-    parts.push(base.slice(from, at), replacement);
-    from = at + m[0].length;
-    if (replacement.length !== m[0].length) {
-      shift += replacement.length - m[0].length;
-      breaks.push(from + shift, from);
+  for (let i = 0; i < base.length; i++) {
+    const c = base.charCodeAt(i);
+    if (c < 0xc0) {
+      out[j++] = c;
+      continue;
     }
+    const pair = c >= 0xd800 && c < 0xdc00 && isLowSurrogate(base, i + 1);
+    const width = pair ? 2 : 1;
+    const replacement = pair ? foldPair(base.slice(i, i + 2)) : foldBmp(c);
+    if (replacement === null) {
+      out[j++] = c;
+      if (pair) out[j++] = base.charCodeAt(i + 1);
+    } else {
+      if (j + replacement.length > out.length) out = grow(out, j + replacement.length + base.length - i);
+      for (let k = 0; k < replacement.length; k++) out[j++] = replacement.charCodeAt(k);
+      if (replacement.length !== width) breaks.push(j, i + width);
+    }
+    i += width - 1;
   }
-  parts.push(base.slice(from));
-  const folded = parts.join('');
+  const folded = fromCodeUnits(out, j);
   if (breaks.length === 2) return { folded, toOriginal: identity };
   const toOriginal = (i: number): number => {
     let lo = 0;
@@ -151,20 +177,56 @@ function fold(text: string): { folded: string; toOriginal: (i: number) => number
   return { folded, toOriginal };
 }
 
-const foldCache = new Map<string, string>();
+function grow(buf: Uint16Array, size: number): Uint16Array<ArrayBuffer> {
+  const bigger = new Uint16Array(size);
+  bigger.set(buf);
+  return bigger;
+}
+
+function fromCodeUnits(units: Uint16Array, length: number): string {
+  const chunks: string[] = [];
+  for (let at = 0; at < length; at += 8192) {
+    chunks.push(String.fromCharCode(...units.subarray(at, Math.min(length, at + 8192))));
+  }
+  return chunks.join('');
+}
+
+/**
+ * Folding a BMP character, remembered per code unit (filled as characters are met, never at import):
+ * a 5 MB note of accented or CJK text would otherwise normalize millions of characters one by one.
+ * State: 0 not seen yet, 1 folds to itself, 2 folds to its entry in `bmpReplacements`.
+ */
+let bmpState: Uint8Array | undefined;
+const bmpReplacements = new Map<number, string>();
+
+/** The folded form of BMP code unit `c`, or null when it folds to itself. */
+function foldBmp(c: number): string | null {
+  bmpState ??= new Uint8Array(0x10000);
+  const state = bmpState[c];
+  if (state === 1) return null;
+  if (state === 2) return bmpReplacements.get(c)!;
+  const ch = String.fromCharCode(c);
+  const folded = foldChar(ch);
+  if (folded === ch) {
+    bmpState[c] = 1;
+    return null;
+  }
+  bmpReplacements.set(c, folded);
+  bmpState[c] = 2;
+  return folded;
+}
+
+/** The folded form of a surrogate pair, or null when it folds to itself. */
+function foldPair(pair: string): string | null {
+  const folded = foldChar(pair);
+  return folded === pair ? null : folded;
+}
 
 function foldChar(ch: string): string {
-  const cached = foldCache.get(ch);
-  if (cached !== undefined) return cached;
-  let out: string;
-  if (MARK.test(ch)) out = '';
-  else {
-    const cp = ch.codePointAt(0)!;
-    const latin = cp < 0x250 || (cp >= 0x1e00 && cp < 0x1f00);
-    out = (latin ? ch.normalize('NFD').replace(/\p{M}/gu, '') : ch).toLowerCase();
-  }
-  if (foldCache.size < 4096) foldCache.set(ch, out);
-  return out;
+  if (MARK.test(ch)) return '';
+  const cp = ch.codePointAt(0)!;
+  const latin = cp < 0x250 || (cp >= 0x1e00 && cp < 0x1f00);
+  return (latin ? ch.normalize('NFD').replace(/\p{M}/gu, '') : ch).toLowerCase();
 }
 
 /**

@@ -12,6 +12,7 @@
  * query is text only). {@link searchSql} applies this contract; use it rather than assembling SQL.
  */
 
+import { NotedError } from '../common/errors.js';
 import { segmentCjk } from './cjk.js';
 import type { QueryNode } from './search-query.js';
 import { tagValue } from './search-query.js';
@@ -97,6 +98,12 @@ export function searchSql(compiled: CompiledSearch, opts: SearchSqlOptions): Sea
     filterParams.push(folder, `${escapeLike(folder)}/%`);
   }
   if (opts.tagLower !== undefined) {
+    if (tagValue(opts.tagLower) === '') {
+      throw new NotedError(
+        'validation_error',
+        `The tag filter ${JSON.stringify(opts.tagLower)} names no tag: give one such as project or #project/sub, or leave tag out.`,
+      );
+    }
     filters.push(tagSql(opts.tagLower, filterParams));
   }
   if (opts.extra) {

@@ -158,7 +158,7 @@ function tokenize(query: string): Token[] {
     } else if (ch === '(' || ch === ')') {
       tokens.push({ type: ch === '(' ? 'lparen' : 'rparen', pos: i, end: i + 1 });
       i++;
-    } else if (ch === '-' && i + 1 < query.length && !SPACE.test(query[i + 1]!) && query[i + 1] !== ')') {
+    } else if (ch === '-' && startsExclusion(query, i)) {
       tokens.push({ type: 'neg', pos: i, end: i + 1 });
       i++;
     } else if (ch === '"') {
@@ -188,6 +188,16 @@ function tokenize(query: string): Token[] {
     }
   }
   return tokens;
+}
+
+/**
+ * A '-' excludes what follows it directly: a phrase, a group, or a word with a letter or digit in it.
+ * Dashes in prose (`a -- b`, `a -> b`, `-&`) are punctuation, dropped like any other.
+ */
+function startsExclusion(query: string, dash: number): boolean {
+  const next = query[dash + 1];
+  if (next === '"' || next === '(') return true;
+  return SEARCHABLE.test(query.slice(dash + 1, wordEnd(query, dash + 1)));
 }
 
 /** A bare word or field value runs to the next space or parenthesis; quotes inside it are literal. */

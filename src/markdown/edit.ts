@@ -61,7 +61,9 @@ function replaceText(text: string, oldText: string, newText: string, replaceAll:
   const positions = findAll(text, oldText);
   if (positions.length === 0) {
     const crlfHint =
-      text.includes('\r\n') && !oldText.includes('\r\n') && findAll(text, oldText.replace(/\n/g, '\r\n')).length > 0
+      text.includes('\r\n') &&
+      !oldText.includes('\r\n') &&
+      findAll(text, oldText.replace(/\n/g, '\r\n')).length > 0
         ? ' The note uses Windows line breaks (\\r\\n) and old_text has \\n line breaks; send old_text with \\r\\n.'
         : '';
     throw new NotedError(

@@ -321,7 +321,7 @@ function mergeTags(doc: Document, pair: Pair, newTags: readonly string[]): boole
   if (!isScalar(value)) {
     throw new NotedError(
       'validation_error',
-      'The content\'s frontmatter has a `tags` property that is not a list or a single tag, so the tags cannot be merged into it. Make `tags` a YAML list (tags:\n  - one\n  - two) and try again.',
+      "The content's frontmatter has a `tags` property that is not a list or a single tag, so the tags cannot be merged into it. Make `tags` a YAML list (tags:\n  - one\n  - two) and try again.",
     );
   }
   // A single tag string becomes a list that starts with it; the original node keeps its quoting.

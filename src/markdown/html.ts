@@ -51,7 +51,8 @@ const HTML_START_TAGS = new Set([
 ]);
 
 /** Lines that only Markdown would write; such a line outside raw-text elements means "not HTML". */
-const MARKDOWN_BLOCK_LINE = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|```|~~~|[-*+][ \t]+\S|\d{1,9}[.)][ \t]+\S|>[ \t]?\S)/;
+const MARKDOWN_BLOCK_LINE =
+  /^ {0,3}(?:#{1,6}(?:[ \t]|$)|```|~~~|[-*+][ \t]+\S|\d{1,9}[.)][ \t]+\S|>[ \t]?\S)/;
 
 /**
  * True when `content` is an HTML document or fragment rather than Markdown. The rule, conservative so
@@ -86,17 +87,17 @@ export function looksLikeHtml(content: string): boolean {
 
 /** Removes elements whose text is not markup; linear, even with unclosed tags. */
 function withoutRawText(html: string): string {
-  const lower = html.toLowerCase();
-  const open = /<(pre|code|script|style|textarea)[\s>]/g;
+  const open = /<(pre|code|script|style|textarea)[\s>]/gi;
   let out = '';
   let from = 0;
-  for (let m = open.exec(lower); m !== null; m = open.exec(lower)) {
-    if (m.index < from) continue;
+  for (let m = open.exec(html); m !== null; m = open.exec(html)) {
     out += html.slice(from, m.index);
-    const close = lower.indexOf(`</${m[1]}`, m.index);
-    if (close === -1) return out;
-    from = close;
-    open.lastIndex = close;
+    const closing = new RegExp(`</${m[1]}`, 'gi');
+    closing.lastIndex = m.index;
+    const close = closing.exec(html);
+    if (!close) return out;
+    from = close.index;
+    open.lastIndex = close.index;
   }
   return out + html.slice(from);
 }
@@ -170,7 +171,10 @@ function createConverter(): TurndownService {
         const index = Array.prototype.indexOf.call(parent.children, item);
         prefix = `${(Number.isFinite(start) ? start : 1) + index}. `;
       }
-      const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n(?!$)/g, `\n${' '.repeat(prefix.length)}`);
+      const body = content
+        .replace(/^\n+/, '')
+        .replace(/\n+$/, '\n')
+        .replace(/\n(?!$)/g, `\n${' '.repeat(prefix.length)}`);
       return prefix + body + (item.nextSibling && !body.endsWith('\n') ? '\n' : '');
     },
   });

@@ -50,6 +50,10 @@ export function splitSubpath(target: string): LinkTarget {
     const block = sub.slice(1).trim();
     return { linkpath, heading: null, block: block === '' ? null : block };
   }
+  if (!sub.includes('#')) {
+    const heading = sub.trim();
+    return { linkpath, heading: heading === '' ? null : heading, block: null };
+  }
   const levels = sub
     .split('#')
     .map((s) => s.trim())

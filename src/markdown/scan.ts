@@ -70,9 +70,23 @@ const NO_COMMENT = 0;
 const PERCENT_COMMENT = 1;
 const HTML_COMMENT = 2;
 
-interface ScanState {
+/** Mutable state of one scan, reused across lines so the hot loop allocates nothing of its own. */
+interface Cursor {
+  /** Which comment the current line starts in. */
   comment: number;
   readonly out: BodyScan;
+  text: string;
+  lineNo: number;
+  /** Offset of the current line in the body. */
+  base: number;
+  /** Offset just past the last code span, comment or link on the line. */
+  opaqueEnd: number;
+  // Next `]]`, `[[` and `](` on the line, remembered between look-ups so the walk stays linear.
+  wikiClose: number;
+  wikiOpen: number;
+  mdCandidate: number;
+  /** `codeMisses[run]`: from this offset on, no closing backtick run of that length exists. */
+  codeMisses: number[];
 }
 
 /**
@@ -85,174 +99,200 @@ interface ScanState {
  */
 export function scanBody(body: string, opts: ScanOptions = {}): BodyScan {
   const offset = opts.lineOffset ?? 0;
-  const state: ScanState = { comment: NO_COMMENT, out: { tags: [], links: [], tasks: [], blockIds: [] } };
+  const cur: Cursor = {
+    comment: NO_COMMENT,
+    out: { tags: [], links: [], tasks: [], blockIds: [] },
+    text: '',
+    lineNo: 0,
+    base: 0,
+    opaqueEnd: 0,
+    wikiClose: -1,
+    wikiOpen: -1,
+    mdCandidate: -1,
+    codeMisses: [],
+  };
   for (const line of splitLines(body)) {
     // A fence line inside a comment neither opens nor closes the comment: the state carries over.
     if (line.inCode) continue;
     const lineNo = line.index + 1 + offset;
-    const startsInComment = state.comment !== NO_COMMENT;
-    const opaqueEnd = scanLine(line.text, lineNo, line.start, state);
+    const startsInComment = cur.comment !== NO_COMMENT;
+    const endsInComment = !scanLine(cur, line.text, lineNo, line.start);
     if (!startsInComment) {
       const task = parseTaskLine(line.text);
-      if (task) state.out.tasks.push({ line: lineNo, ...task, due: parseDueDate(task.text) });
+      if (task) {
+        cur.out.tasks.push({
+          line: lineNo,
+          status: task.status,
+          text: task.text,
+          due: parseDueDate(task.text),
+          indent: task.indent,
+        });
+      }
     }
-    if (opaqueEnd !== -1) {
-      const id = trailingBlockId(line.text, opaqueEnd);
-      if (id !== null) state.out.blockIds.push({ id, line: lineNo });
+    if (!endsInComment) {
+      const id = trailingBlockId(line.text, cur.opaqueEnd);
+      if (id !== null) cur.out.blockIds.push({ id, line: lineNo });
     }
   }
-  return state.out;
+  return cur.out;
 }
 
 /**
- * Walks one line, collecting tags and links into `state.out`. Returns the offset just past the last
- * code span, comment or link on the line (nothing before it can be a trailing block id), or -1 when
- * the line ends inside a comment.
+ * Walks one line, collecting tags and links. Returns false when the line ends inside a comment;
+ * otherwise `cur.opaqueEnd` tells where a trailing block id may start.
  */
-function scanLine(text: string, lineNo: number, base: number, state: ScanState): number {
-  const n = text.length;
-  let i = 0;
-  let opaqueEnd = 0;
-  if (state.comment !== NO_COMMENT) {
-    const percent = state.comment === PERCENT_COMMENT;
+function scanLine(cur: Cursor, text: string, lineNo: number, base: number): boolean {
+  cur.text = text;
+  cur.lineNo = lineNo;
+  cur.base = base;
+  cur.opaqueEnd = 0;
+  cur.wikiClose = -1;
+  cur.wikiOpen = -1;
+  cur.mdCandidate = -1;
+  cur.codeMisses.length = 0;
+  if (cur.comment !== NO_COMMENT) {
+    const percent = cur.comment === PERCENT_COMMENT;
     const close = text.indexOf(percent ? '%%' : '-->');
-    if (close === -1) return -1;
-    i = close + (percent ? 2 : 3);
-    opaqueEnd = i;
-    state.comment = NO_COMMENT;
+    if (close === -1) return false;
+    cur.opaqueEnd = close + (percent ? 2 : 3);
+    cur.comment = NO_COMMENT;
   }
+  const n = text.length;
   const contentStart = skipQuotePrefix(text);
-  const { tags, links } = state.out;
-  // Positions of the next `]]`, `[[` and `](`, kept between look-ups so the walk stays linear.
-  let wikiClose = -1;
-  let wikiOpen = -1;
-  let mdCandidate = -1;
-  const codeMisses: number[] = [];
-
-  const tryWikilink = (open: number, embed: boolean): boolean => {
-    if (wikiClose !== n && wikiClose < open + 2) wikiClose = indexOrEnd(text, ']]', open + 2);
-    if (wikiClose === n || wikiClose === open + 2) return false;
-    if (wikiOpen !== n && wikiOpen < open + 2) wikiOpen = indexOrEnd(text, '[[', open + 2);
-    if (wikiOpen < wikiClose) return false;
-    const parsed = parseWikilinkInner(text.slice(open + 2, wikiClose), embed);
-    if (!parsed) return false;
-    const start = embed ? open - 1 : open;
-    const end = wikiClose + 2;
-    links.push({
-      raw: text.slice(start, end),
-      ...parsed,
-      embed,
-      kind: 'wikilink',
-      line: lineNo,
-      start: base + start,
-      end: base + end,
-    });
-    i = end;
-    opaqueEnd = end;
-    return true;
-  };
-
-  const tryMarkdownLink = (open: number, image: boolean): boolean => {
-    if (mdCandidate !== n && mdCandidate < open) mdCandidate = indexOrEnd(text, '](', open);
-    if (mdCandidate === n) return false;
-    const m = matchMarkdownLink(text, open);
-    if (!m) return false;
-    i = m.end;
-    opaqueEnd = m.end;
-    if (isExternalDestination(m.dest)) return true;
-    const target = decodeMarkdownDestination(m.dest);
-    if (target === '') return true;
-    const start = image ? open - 1 : open;
-    const alias = m.text.trim();
-    links.push({
-      raw: text.slice(start, m.end),
-      ...splitSubpath(target),
-      alias: alias === '' ? null : alias,
-      embed: image,
-      kind: 'markdown',
-      line: lineNo,
-      start: base + start,
-      end: base + m.end,
-    });
-    return true;
-  };
-
+  let i = cur.opaqueEnd;
   while (i < n) {
-    const c = text.charCodeAt(i);
-    switch (c) {
+    // Most characters start nothing: let the regex engine skip them (`test` allocates no match).
+    SPECIAL.lastIndex = i;
+    if (!SPECIAL.test(text)) return true;
+    i = SPECIAL.lastIndex - 1;
+    switch (text.charCodeAt(i)) {
       case 0x5c /* \ */:
         i += isAsciiPunctuation(text.charCodeAt(i + 1)) ? 2 : 1;
         break;
-      case 0x60 /* ` */:
-        {
-          let run = 1;
-          while (text.charCodeAt(i + run) === 0x60) run++;
-          const close = findCodeSpanClose(text, i + run, run, codeMisses);
-          i = close === -1 ? i + run : close + run;
-          if (close !== -1) opaqueEnd = i;
-          break;
-        }
+      case 0x60 /* ` */: {
+        let run = 1;
+        while (text.charCodeAt(i + run) === 0x60) run++;
+        const close = findCodeSpanClose(text, i + run, run, cur.codeMisses);
+        if (close === -1) i += run;
+        else i = cur.opaqueEnd = close + run;
+        break;
+      }
       case 0x25 /* % */:
-        {
-          if (text.charCodeAt(i + 1) !== 0x25) {
-            i++;
-            break;
-          }
-          const close = text.indexOf('%%', i + 2);
-          if (close === -1) {
-            state.comment = PERCENT_COMMENT;
-            return -1;
-          }
-          i = close + 2;
-          opaqueEnd = i;
-          break;
+        if (text.charCodeAt(i + 1) !== 0x25) i++;
+        else {
+          i = skipComment(cur, '%%', i + 2, PERCENT_COMMENT);
+          if (i === -1) return false;
         }
+        break;
       case 0x3c /* < */:
-        {
-          if (!text.startsWith('<!--', i)) {
-            i++;
-            break;
-          }
-          const close = text.indexOf('-->', i + 4);
-          if (close === -1) {
-            state.comment = HTML_COMMENT;
-            return -1;
-          }
-          i = close + 3;
-          opaqueEnd = i;
+        if (!text.startsWith('<!--', i)) i++;
+        else {
+          i = skipComment(cur, '-->', i + 4, HTML_COMMENT);
+          if (i === -1) return false;
+        }
+        break;
+      case 0x21 /* ! */: {
+        if (text.charCodeAt(i + 1) !== 0x5b) {
+          i++;
           break;
         }
-      case 0x21 /* ! */:
-        {
-          const open = i + 1;
-          if (text.charCodeAt(open) !== 0x5b) i++;
-          else if (text.charCodeAt(open + 1) === 0x5b) {
-            if (!tryWikilink(open, true)) i = open;
-          } else if (!tryMarkdownLink(open, true)) i = open + 1;
+        const wiki = text.charCodeAt(i + 2) === 0x5b;
+        const end = wiki ? tryWikilink(cur, i + 1, true) : tryMarkdownLink(cur, i + 1, true);
+        i = end !== -1 ? end : wiki ? i + 1 : i + 2;
+        break;
+      }
+      case 0x5b /* [ */: {
+        const end = text.charCodeAt(i + 1) === 0x5b ? tryWikilink(cur, i, false) : tryMarkdownLink(cur, i, false);
+        i = end !== -1 ? end : i + 1;
+        break;
+      }
+      default /* # */: {
+        if (i !== contentStart && (i === 0 || !isWhitespace(text.charCodeAt(i - 1)))) {
+          i++;
           break;
         }
-      case 0x5b /* [ */:
-        {
-          const handled = text.charCodeAt(i + 1) === 0x5b ? tryWikilink(i, false) : tryMarkdownLink(i, false);
-          if (!handled) i++;
-          break;
-        }
-      case 0x23 /* # */:
-        {
-          if (i === contentStart || (i > 0 && isWhitespace(text.charCodeAt(i - 1)))) {
-            let j = i + 1;
-            while (j < n && isTagChar(text.charCodeAt(j))) j++;
-            const tag = tagBody(text, i + 1, j);
-            if (tag !== null) tags.push({ tag, line: lineNo });
-            i = Math.max(j, i + 1);
-          } else i++;
-          break;
-        }
-      default:
-        i++;
+        let j = i + 1;
+        while (j < n && isTagChar(text.charCodeAt(j))) j++;
+        const tag = tagBody(text, i + 1, j);
+        if (tag !== null) cur.out.tags.push({ tag, line: lineNo });
+        i = Math.max(j, i + 1);
+      }
     }
   }
-  return opaqueEnd;
+  return true;
+}
+
+// The characters the line walk stops at. Global, so `lastIndex` says where the match ended.
+const SPECIAL = /[\\`%<![#]/g;
+
+/** The offset past a comment that opened before `from`, or -1 (the comment stays open) if it runs on. */
+function skipComment(cur: Cursor, closer: string, from: number, kind: number): number {
+  const close = cur.text.indexOf(closer, from);
+  if (close === -1) {
+    cur.comment = kind;
+    return -1;
+  }
+  cur.opaqueEnd = close + closer.length;
+  return cur.opaqueEnd;
+}
+
+/** Records the wikilink whose `[[` is at `open`; returns the offset past it, or -1. */
+function tryWikilink(cur: Cursor, open: number, embed: boolean): number {
+  const text = cur.text;
+  const n = text.length;
+  if (cur.wikiClose !== n && cur.wikiClose < open + 2) cur.wikiClose = indexOrEnd(text, ']]', open + 2);
+  const close = cur.wikiClose;
+  if (close === n || close === open + 2) return -1;
+  if (cur.wikiOpen !== n && cur.wikiOpen < open + 2) cur.wikiOpen = indexOrEnd(text, '[[', open + 2);
+  if (cur.wikiOpen < close) return -1;
+  const parsed = parseWikilinkInner(text.slice(open + 2, close), embed);
+  if (!parsed) return -1;
+  const start = embed ? open - 1 : open;
+  const end = close + 2;
+  cur.out.links.push({
+    raw: text.slice(start, end),
+    linkpath: parsed.linkpath,
+    heading: parsed.heading,
+    block: parsed.block,
+    alias: parsed.alias,
+    embed,
+    kind: 'wikilink',
+    line: cur.lineNo,
+    start: cur.base + start,
+    end: cur.base + end,
+  });
+  cur.opaqueEnd = end;
+  return end;
+}
+
+/** Records the Markdown link or image whose `[` is at `open`; returns the offset past it, or -1. */
+function tryMarkdownLink(cur: Cursor, open: number, image: boolean): number {
+  const text = cur.text;
+  const n = text.length;
+  if (cur.mdCandidate !== n && cur.mdCandidate < open) cur.mdCandidate = indexOrEnd(text, '](', open);
+  if (cur.mdCandidate === n) return -1;
+  const m = matchMarkdownLink(text, open);
+  if (!m) return -1;
+  cur.opaqueEnd = m.end;
+  if (isExternalDestination(m.dest)) return m.end;
+  const target = decodeMarkdownDestination(m.dest);
+  if (target === '') return m.end;
+  const sub = splitSubpath(target);
+  const start = image ? open - 1 : open;
+  const alias = m.text.trim();
+  cur.out.links.push({
+    raw: text.slice(start, m.end),
+    linkpath: sub.linkpath,
+    heading: sub.heading,
+    block: sub.block,
+    alias: alias === '' ? null : alias,
+    embed: image,
+    kind: 'markdown',
+    line: cur.lineNo,
+    start: cur.base + start,
+    end: cur.base + m.end,
+  });
+  return m.end;
 }
 
 /**

@@ -35,7 +35,9 @@ export interface WrittenNote {
   readonly mtimeMs: number;
 }
 
-const utf8Strict = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a leading BOM in the text: without it the decoder drops it, and the text would no
+// longer be the stored bytes (SPEC 2.1), nor would a write give them back.
+const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export class Vault {
   /** The vault folder's real path (symbolic links resolved). */

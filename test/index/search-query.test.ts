@@ -114,6 +114,12 @@ describe('parseSearchQuery: constructs', () => {
     expect(parseSearchQuery('a - b')).toEqual(and(word('a'), word('b')));
     expect(parseSearchQuery('a "..." 🎉')).toEqual(word('a'));
   });
+
+  it('reads dashes in prose as punctuation, not as exclusions', () => {
+    expect(parseSearchQuery('a -- b')).toEqual(and(word('a'), word('b')));
+    expect(parseSearchQuery('a -> b -')).toEqual(and(word('a'), word('b')));
+    expect(parseSearchQuery('plan -&')).toEqual(word('plan'));
+  });
 });
 
 describe('parseSearchQuery: malformed queries say what and where', () => {
@@ -202,6 +208,7 @@ describe('parseSearchQuery: malformed queries say what and where', () => {
   it('refuses a minus sign with nothing to exclude after it', () => {
     expect(refusal('a -OR b').message).toContain('"-" at position 3 (near `a -OR b`)');
     expect(refusal('--a').message).toContain('must be followed directly');
+    expect(refusal('a -"b" --c').details.position).toBe(8);
   });
 
   it('refuses a query that only excludes', () => {
@@ -223,10 +230,12 @@ describe('parseSearchQuery: malformed queries say what and where', () => {
     expect(err.message).toContain('no letters or digits');
   });
 
-  it('refuses excluding something with no letters or digits', () => {
-    const err = refusal('plan -&');
+  it('refuses excluding a phrase or group with no letters or digits', () => {
+    const err = refusal('plan -"&"');
     expect(err.details.position).toBe(6);
+    expect(err.message).toContain('The exclusion at position 6');
     expect(err.message).toContain('no letters or digits');
+    expect(refusal('plan -(&)').message).toContain('no letters or digits');
   });
 
   it('refuses OR when one side has nothing searchable', () => {

@@ -14,7 +14,11 @@ describe('splitFrontmatter (PROP-01)', () => {
 
   it('keeps CRLF line breaks inside raw, byte for byte', () => {
     const text = '---\r\na: 1\r\n---\r\nBody\r\n';
-    expect(splitFrontmatter(text)).toEqual({ raw: '---\r\na: 1\r\n---\r\n', body: 'Body\r\n', yaml: 'a: 1\r\n' });
+    expect(splitFrontmatter(text)).toEqual({
+      raw: '---\r\na: 1\r\n---\r\n',
+      body: 'Body\r\n',
+      yaml: 'a: 1\r\n',
+    });
   });
 
   it('allows a leading BOM, which stays in raw', () => {
@@ -65,14 +69,30 @@ describe('splitFrontmatter (PROP-01)', () => {
   });
 
   it('raw + body is the text, byte for byte, for any text', () => {
-    const piece = fc.constantFrom('---', '\n', '\r\n', '\r', ' ', '\t', 'a: 1', '\uFEFF', '#', 'x', '--- ', '-');
+    const piece = fc.constantFrom(
+      '---',
+      '\n',
+      '\r\n',
+      '\r',
+      ' ',
+      '\t',
+      'a: 1',
+      '\uFEFF',
+      '#',
+      'x',
+      '--- ',
+      '-',
+    );
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 20 }).map((parts) => parts.join('')), (text) => {
-        const { raw, body, yaml } = splitFrontmatter(text);
-        expect(raw + body).toBe(text);
-        expect(yaml === null).toBe(raw === '');
-        if (yaml !== null) expect(raw.includes(yaml)).toBe(true);
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 20 }).map((parts) => parts.join('')),
+        (text) => {
+          const { raw, body, yaml } = splitFrontmatter(text);
+          expect(raw + body).toBe(text);
+          expect(yaml === null).toBe(raw === '');
+          if (yaml !== null) expect(raw.includes(yaml)).toBe(true);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -80,7 +100,12 @@ describe('splitFrontmatter (PROP-01)', () => {
   it('raw + body is the text for arbitrary strings', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (tail) => {
-        for (const text of [tail, `---\n${tail}`, `---\n${tail}\n---\n${tail}`, `\uFEFF---\r\n${tail}\r\n---`]) {
+        for (const text of [
+          tail,
+          `---\n${tail}`,
+          `---\n${tail}\n---\n${tail}`,
+          `\uFEFF---\r\n${tail}\r\n---`,
+        ]) {
           const { raw, body } = splitFrontmatter(text);
           expect(raw + body).toBe(text);
         }
@@ -104,7 +129,8 @@ describe('parseFrontmatter (PROP-03, PROP-20, PROP-21)', () => {
   });
 
   it('YAML 1.2 core: yes/no/on/off and dates stay strings; true/false/null/numbers are typed', () => {
-    const text = '---\na: yes\nb: no\nc: on\nd: 2020-08-21\ne: 2020-08-21T10:30:00\nf: true\ng: ~\nh:\ni: 1.5\nj: 0x10\n---\n';
+    const text =
+      '---\na: yes\nb: no\nc: on\nd: 2020-08-21\ne: 2020-08-21T10:30:00\nf: true\ng: ~\nh:\ni: 1.5\nj: 0x10\n---\n';
     expect(parseFrontmatter(text).data).toEqual({
       a: 'yes',
       b: 'no',
@@ -141,7 +167,9 @@ describe('parseFrontmatter (PROP-03, PROP-20, PROP-21)', () => {
 
   it('the error line counts the opening --- as line 1', () => {
     expect(parseFrontmatter('---\na: 1\nb: "open\n---\n').error).toMatch(/at line 4: Missing closing "quote/);
-    expect(parseFrontmatter('---\ngood: 1\nbad: x: y\n---\n').error).toMatch(/^frontmatter YAML is invalid at line 3: /);
+    expect(parseFrontmatter('---\ngood: 1\nbad: x: y\n---\n').error).toMatch(
+      /^frontmatter YAML is invalid at line 3: /,
+    );
   });
 
   it('duplicate keys are an error (PROP-21)', () => {
@@ -166,7 +194,9 @@ describe('parseFrontmatter (PROP-03, PROP-20, PROP-21)', () => {
   });
 
   it('a second YAML document inside the block is an error', () => {
-    expect(parseFrontmatter('---\na: 1\n--- b\nc: 2\n---\n').error).toMatch(/at line 3: .*multiple documents/);
+    expect(parseFrontmatter('---\na: 1\n--- b\nc: 2\n---\n').error).toMatch(
+      /at line 3: .*multiple documents/,
+    );
   });
 
   it('an alias bomb (billion laughs) is refused quickly', () => {
@@ -244,8 +274,10 @@ describe('withFrontmatterFields (create_note)', () => {
     );
   });
 
-  it('creates the block after a BOM, with the note\'s CRLF line breaks', () => {
-    expect(withFrontmatterFields('\uFEFFline\r\n', { tags: ['x'] })).toBe('\uFEFF---\r\ntags:\r\n  - x\r\n---\r\nline\r\n');
+  it("creates the block after a BOM, with the note's CRLF line breaks", () => {
+    expect(withFrontmatterFields('\uFEFFline\r\n', { tags: ['x'] })).toBe(
+      '\uFEFF---\r\ntags:\r\n  - x\r\n---\r\nline\r\n',
+    );
   });
 
   it('quotes a title that YAML would misread', () => {
@@ -262,7 +294,9 @@ describe('withFrontmatterFields (create_note)', () => {
   it('keeps an existing title', () => {
     const text = '---\ntitle: Mine\n---\nbody';
     expect(withFrontmatterFields(text, { title: 'Other' })).toBe(text);
-    expect(withFrontmatterFields('---\nTitle: Mine\n---\n', { title: 'Other' })).toBe('---\nTitle: Mine\n---\n');
+    expect(withFrontmatterFields('---\nTitle: Mine\n---\n', { title: 'Other' })).toBe(
+      '---\nTitle: Mine\n---\n',
+    );
   });
 
   it('fills an empty title in place', () => {
@@ -281,7 +315,9 @@ describe('withFrontmatterFields (create_note)', () => {
   it('merges into an existing list: keeps order and comments, dedupes case-insensitively, strips #', () => {
     const text = '---\n# top\ntags:\n  - Alpha # first\n  - "#beta"\nz: 1\n---\nbody';
     const result = withFrontmatterFields(text, { tags: ['alpha', '#Beta', 'gamma', 'GAMMA', '#delta'] });
-    expect(result).toBe('---\n# top\ntags:\n  - Alpha # first\n  - "#beta"\n  - gamma\n  - delta\nz: 1\n---\nbody');
+    expect(result).toBe(
+      '---\n# top\ntags:\n  - Alpha # first\n  - "#beta"\n  - gamma\n  - delta\nz: 1\n---\nbody',
+    );
   });
 
   it('matches the Tags key case-insensitively, as Obsidian does (TAG-11)', () => {
@@ -295,7 +331,9 @@ describe('withFrontmatterFields (create_note)', () => {
   });
 
   it('an empty tags value takes the new list', () => {
-    expect(parseFrontmatter(withFrontmatterFields('---\ntags:\n---\n', { tags: ['a'] })).data).toEqual({ tags: ['a'] });
+    expect(parseFrontmatter(withFrontmatterFields('---\ntags:\n---\n', { tags: ['a'] })).data).toEqual({
+      tags: ['a'],
+    });
   });
 
   it('all tags already present: unchanged', () => {

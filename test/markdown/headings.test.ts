@@ -74,7 +74,9 @@ describe('findHeadings: setext (HDG-02)', () => {
   });
 
   it('a list item, quote, heading or fence line is not setext heading text', () => {
-    expect(summary('- item\n---\n\n> quote\n---\n\n# Atx\n---\n\n```\ncode\n```\n---\n')).toEqual([[1, 'Atx']]);
+    expect(summary('- item\n---\n\n> quote\n---\n\n# Atx\n---\n\n```\ncode\n```\n---\n')).toEqual([
+      [1, 'Atx'],
+    ]);
   });
 
   it('lazy text after a list item is not setext heading text either', () => {
@@ -84,7 +86,13 @@ describe('findHeadings: setext (HDG-02)', () => {
   it('a multi-line paragraph becomes one heading that starts at its first line', () => {
     const text = 'first\nsecond\n===\nafter\n';
     const [h] = findHeadings(text);
-    expect(h).toEqual({ level: 1, text: 'first second', line: 0, start: 0, contentStart: text.indexOf('after') });
+    expect(h).toEqual({
+      level: 1,
+      text: 'first second',
+      line: 0,
+      start: 0,
+      contentStart: text.indexOf('after'),
+    });
   });
 
   it('=== without a paragraph above is plain text', () => {

@@ -19,7 +19,19 @@ function caught(fn: () => unknown): NotedError {
   throw new Error('expected a NotedError');
 }
 
-const NOTE = ['# Project', 'intro', '## Risks', 'r', '### Detail', 'd', '## Plan', 'p', '# Other', 'o', ''].join('\n');
+const NOTE = [
+  '# Project',
+  'intro',
+  '## Risks',
+  'r',
+  '### Detail',
+  'd',
+  '## Plan',
+  'p',
+  '# Other',
+  'o',
+  '',
+].join('\n');
 
 describe('parseHeadingSelector', () => {
   it('a bare name matches any level; # marks a level', () => {

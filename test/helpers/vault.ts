@@ -1,0 +1,236 @@
+/**
+ * @module
+ * Test vaults: a real temporary folder with given files, opened with `openVault` and served by a real
+ * `McpServer` to a real `Client` over `InMemoryTransport.createLinkedPair()`. `call` checks the result
+ * invariants of SPEC 3.1 and 3.2 on every answer, so each test gets them for free.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { expect } from 'vitest';
+import { type OpenedVault, openVault } from '../../src/access/open.js';
+import { ERROR_CODES } from '../../src/common/errors.js';
+import { createMcpServer } from '../../src/mcp/server.js';
+
+/** Files to put in a new vault: vault-relative path → text or bytes. */
+export type VaultFiles = Record<string, string | Uint8Array>;
+
+// biome-ignore lint/suspicious/noExplicitAny: structured results are checked field by field in tests
+export type Structured = Record<string, any>;
+
+export interface CallResult {
+  readonly structured: Structured;
+  /** Every text block but the last (the `structuredContent:` line), joined by a line break. */
+  readonly text: string;
+  readonly isError: boolean;
+  /** The JSON after `structuredContent: ` in the last block, parsed. */
+  readonly line: Structured;
+}
+
+/** The shape of tool results, without depending on the SDK's result types. */
+interface RawResult {
+  content?: unknown;
+  structuredContent?: unknown;
+  isError?: boolean;
+}
+
+export interface Connection {
+  readonly client: Client;
+  readonly opened: OpenedVault;
+  /** Calls a tool, checks SPEC 3.1/3.2 on the result, and returns its parts. */
+  call(name: string, args?: Record<string, unknown>): Promise<CallResult>;
+  close(): Promise<void>;
+}
+
+export interface TestVault extends Connection {
+  /** The vault folder (`<base>/vault`). */
+  readonly dir: string;
+  /** The temporary folder holding the vault; neighbours of the vault may be made here. */
+  readonly base: string;
+  /** Closes the client, the server and the vault, and removes `base`. */
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** Watch files for outside changes (default false: tests that need it say so). */
+  readonly watch?: boolean;
+  readonly trashRetentionDays?: number;
+  readonly now?: () => Date;
+}
+
+/** The structured line is shortened above this many bytes (SPEC 3.1). */
+export const LINE_LIMIT_BYTES = 16 * 1024;
+const LINE_PREFIX = 'structuredContent: ';
+const SHOWN_ABOVE = '[shown in full above]';
+
+/** Makes `<tmp>/noted-XXXX/vault` holding `files`. */
+export function makeVault(files: VaultFiles = {}): { base: string; dir: string } {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'noted-'));
+  const dir = path.join(base, 'vault');
+  fs.mkdirSync(dir);
+  writeFiles(dir, files);
+  return { base, dir };
+}
+
+export function writeFiles(dir: string, files: VaultFiles): void {
+  for (const [rel, data] of Object.entries(files)) {
+    const abs = path.join(dir, ...rel.split('/'));
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    fs.writeFileSync(abs, data);
+  }
+}
+
+/** Opens the vault in `dir` and connects a client to a server over it. */
+export async function connect(dir: string, options: ConnectOptions = {}): Promise<Connection> {
+  const opened = await openVault({
+    vaultDir: dir,
+    trashRetentionDays: options.trashRetentionDays ?? 30,
+    watch: options.watch ?? false,
+    log: { warn: () => undefined },
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
+  const server = createMcpServer(opened.access, { name: 'noted-mcp', version: 'test' });
+  const client = new Client({ name: 'noted-test', version: '0' });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  let closed = false;
+  return {
+    client,
+    opened,
+    call: async (name, args = {}) => checkResult(await client.callTool({ name, arguments: args })),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await client.close();
+      await server.close();
+      await opened.close();
+    },
+  };
+}
+
+/**
+ * A new temporary vault with `files`, served to a connected client. `prepare` runs on the folder
+ * before the server opens it (to set file times, make links, …).
+ */
+export async function openTestVault(
+  files: VaultFiles = {},
+  options: ConnectOptions & { prepare?: (dir: string, base: string) => void } = {},
+): Promise<TestVault> {
+  const { base, dir } = makeVault(files);
+  let connection: Connection;
+  try {
+    options.prepare?.(dir, base);
+    connection = await connect(dir, options);
+  } catch (err) {
+    fs.rmSync(base, { recursive: true, force: true });
+    throw err;
+  }
+  return {
+    ...connection,
+    dir,
+    base,
+    close: async () => {
+      await connection.close();
+      fs.rmSync(base, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Checks one tool result against SPEC 3.1 and 3.2 and splits it into its parts:
+ * - it has structuredContent, and its last content block is `structuredContent: <one JSON line>`;
+ * - that line parses to the structuredContent, or (over 16 KB) to a shortened form of it whose
+ *   fields are equal, `"[shown in full above]"` for a field over 1 KB, or left out and named in
+ *   `_omitted`;
+ * - an error has a known `code` and a `message`.
+ */
+export function checkResult(raw: RawResult): CallResult {
+  const content = raw.content as { type: string; text?: string }[];
+  expect(Array.isArray(content) && content.length >= 2, 'at least a text block and the JSON line').toBe(true);
+  for (const block of content) expect(block.type).toBe('text');
+  const structured = raw.structuredContent as Structured | undefined;
+  expect(structured, 'every result carries structuredContent').toBeTypeOf('object');
+  const last = content[content.length - 1]?.text ?? '';
+  expect(last.startsWith(LINE_PREFIX), `last block starts with "${LINE_PREFIX}"`).toBe(true);
+  const json = last.slice(LINE_PREFIX.length);
+  expect(json.includes('\n'), 'the structured line is one line').toBe(false);
+  const line = JSON.parse(json) as Structured;
+  const data = structured as Structured;
+  if (Buffer.byteLength(JSON.stringify(data), 'utf8') <= LINE_LIMIT_BYTES) {
+    expect(line).toEqual(data);
+  } else {
+    expect(Buffer.byteLength(json, 'utf8'), 'a shortened line stays within 16 KB').toBeLessThanOrEqual(
+      LINE_LIMIT_BYTES,
+    );
+    const omitted: unknown = line._omitted ?? [];
+    expect(Array.isArray(omitted)).toBe(true);
+    for (const key of omitted as string[]) {
+      expect(key in data, `omitted field ${key} exists in structuredContent`).toBe(true);
+      expect(key in line).toBe(false);
+    }
+    for (const [key, value] of Object.entries(line)) {
+      if (key === '_omitted') continue;
+      expect(key in data, `line field ${key} exists in structuredContent`).toBe(true);
+      if (value === SHOWN_ABOVE) {
+        expect(JSON.stringify(data[key]).length).toBeGreaterThan(1024);
+      } else {
+        expect(value).toEqual(data[key]);
+      }
+    }
+    for (const key of Object.keys(data)) {
+      const accounted = key in line || (omitted as string[]).includes(key);
+      expect(accounted, `field ${key} is in the line or named in _omitted`).toBe(true);
+    }
+  }
+  const isError = raw.isError === true;
+  if (isError) {
+    expect(ERROR_CODES as readonly string[]).toContain(data.code);
+    expect(typeof data.message === 'string' && data.message.length > 0, 'an error has a message').toBe(true);
+  }
+  const text = content
+    .slice(0, -1)
+    .map((b) => b.text ?? '')
+    .join('\n');
+  return { structured: data, text, isError, line };
+}
+
+/** The exact bytes of a vault file, or null when it does not exist. */
+export function readBytes(dir: string, rel: string): Buffer | null {
+  try {
+    return fs.readFileSync(path.join(dir, ...rel.split('/')));
+  } catch {
+    return null;
+  }
+}
+
+/** Every file and link below `dir` (outside `.noted/` unless asked), with its bytes or link target. */
+export function snapshot(dir: string, options: { includeState?: boolean } = {}): Map<string, string> {
+  const out = new Map<string, string>();
+  const visit = (abs: string, rel: string) => {
+    for (const entry of fs.readdirSync(abs, { withFileTypes: true })) {
+      const childRel = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      const childAbs = path.join(abs, entry.name);
+      if (!options.includeState && childRel.split('/').includes('.noted')) continue;
+      if (entry.isSymbolicLink()) out.set(childRel, `link -> ${fs.readlinkSync(childAbs)}`);
+      else if (entry.isDirectory()) {
+        out.set(`${childRel}/`, 'dir');
+        visit(childAbs, childRel);
+      } else out.set(childRel, fs.readFileSync(childAbs).toString('base64'));
+    }
+  };
+  visit(dir, '');
+  return out;
+}
+
+/** Polls `check` every 50 ms for up to `timeoutMs`; returns the delay when it passed, or null. */
+export async function within(timeoutMs: number, check: () => Promise<boolean> | boolean): Promise<number | null> {
+  const started = performance.now();
+  for (;;) {
+    if (await check()) return Math.round(performance.now() - started);
+    if (performance.now() - started >= timeoutMs) return null;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

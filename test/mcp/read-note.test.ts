@@ -1,0 +1,172 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { etagOf } from '../../src/vault/etag.js';
+import { openTestVault, readBytes, type TestVault } from '../helpers/vault.js';
+
+let vault: TestVault | undefined;
+afterEach(async () => {
+  await vault?.close();
+  vault = undefined;
+});
+
+const PLAN = '---\ntitle: The plan\ntags: [work, q3]\n---\n# Plan\n\nShip it.\n';
+
+describe('read_note', () => {
+  it('returns the SPEC 2.1 fields, and frontmatterRaw + body is byte for byte the stored text', async () => {
+    vault = await openTestVault({ 'projects/plan.md': PLAN });
+    const { structured, text, isError } = await vault.call('read_note', { name: 'projects/plan' });
+    expect(isError).toBe(false);
+    const stored = readBytes(vault.dir, 'projects/plan.md')!;
+    expect(structured).toMatchObject({
+      schemaVersion: 2,
+      name: 'projects/plan.md',
+      format: 'markdown',
+      frontmatter: { title: 'The plan', tags: ['work', 'q3'] },
+      frontmatterRaw: '---\ntitle: The plan\ntags: [work, q3]\n---\n',
+      body: '# Plan\n\nShip it.\n',
+      etag: etagOf(stored),
+      sizeBytes: stored.length,
+    });
+    expect(structured.frontmatterError).toBeUndefined();
+    expect(Buffer.from(structured.frontmatterRaw + structured.body, 'utf8').equals(stored)).toBe(true);
+    expect(new Date(structured.modified).toISOString()).toBe(structured.modified);
+    expect(text).toContain('Ship it.');
+    expect(text).toContain('The plan');
+  });
+
+  it('accepts the name with or without .md', async () => {
+    vault = await openTestVault({ 'projects/plan.md': PLAN });
+    const withEnding = await vault.call('read_note', { name: 'projects/plan.md' });
+    const without = await vault.call('read_note', { name: 'projects/plan' });
+    expect(withEnding.structured).toEqual(without.structured);
+  });
+
+  it('a note without frontmatter has frontmatter null and frontmatterRaw ""', async () => {
+    vault = await openTestVault({ 'plain.md': 'just text, no block\n' });
+    const { structured } = await vault.call('read_note', { name: 'plain' });
+    expect(structured.frontmatter).toBeNull();
+    expect(structured.frontmatterRaw).toBe('');
+    expect(structured.body).toBe('just text, no block\n');
+    expect(structured.frontmatterError).toBeUndefined();
+  });
+
+  it('an empty frontmatter block is {}', async () => {
+    vault = await openTestVault({ 'empty.md': '---\n---\nbody\n' });
+    const { structured } = await vault.call('read_note', { name: 'empty' });
+    expect(structured.frontmatter).toEqual({});
+    expect(structured.frontmatterRaw).toBe('---\n---\n');
+    expect(structured.body).toBe('body\n');
+  });
+
+  it('invalid YAML gives frontmatter null with frontmatterError, and the raw block kept exactly', async () => {
+    const text = '---\ntitle: [unclosed\nkey: : :\n---\nbody stays\n';
+    vault = await openTestVault({ 'broken.md': text });
+    const { structured, isError } = await vault.call('read_note', { name: 'broken' });
+    expect(isError).toBe(false);
+    expect(structured.frontmatter).toBeNull();
+    expect(typeof structured.frontmatterError).toBe('string');
+    expect(structured.frontmatterError.length).toBeGreaterThan(0);
+    expect(structured.frontmatterRaw + structured.body).toBe(text);
+    expect(structured.body).toBe('body stays\n');
+  });
+
+  it('keeps CRLF line breaks and a BOM exactly', async () => {
+    const text = '\uFEFF---\r\na: 1\r\n---\r\nline one\r\nline two\r\n';
+    vault = await openTestVault({ 'win.md': text });
+    const { structured } = await vault.call('read_note', { name: 'win' });
+    expect(Buffer.from(structured.frontmatterRaw + structured.body, 'utf8').equals(readBytes(vault.dir, 'win.md')!)).toBe(
+      true,
+    );
+    expect(structured.frontmatter).toEqual({ a: 1 });
+  });
+
+  it('a bare name finds a note in any folder and reports its canonical name', async () => {
+    vault = await openTestVault({ 'deep/down/there/idea.md': 'an idea\n', 'other.md': 'x' });
+    const { structured } = await vault.call('read_note', { name: 'idea' });
+    expect(structured.name).toBe('deep/down/there/idea.md');
+    expect(structured.body).toBe('an idea\n');
+  });
+
+  it('a trailing part of the path finds the note too', async () => {
+    vault = await openTestVault({ 'deep/down/idea.md': 'an idea\n' });
+    const { structured } = await vault.call('read_note', { name: 'down/idea' });
+    expect(structured.name).toBe('deep/down/idea.md');
+  });
+
+  it('a bare name shared by several notes is ambiguous and lists the candidates', async () => {
+    vault = await openTestVault({ 'a/idea.md': 'one', 'b/idea.md': 'two', 'c/Idea.md': 'three' });
+    const { structured, isError } = await vault.call('read_note', { name: 'idea' });
+    expect(isError).toBe(true);
+    expect(structured.code).toBe('ambiguous');
+    expect([...structured.candidates].sort()).toEqual(['a/idea.md', 'b/idea.md', 'c/Idea.md']);
+    expect(structured.message).toContain('a/idea.md');
+    expect(structured.committed).toBeUndefined();
+  });
+
+  it('an exact path wins over the wikilink reading even when the bare name is shared', async () => {
+    vault = await openTestVault({ 'idea.md': 'root', 'b/idea.md': 'two' });
+    const { structured } = await vault.call('read_note', { name: 'idea' });
+    expect(structured.name).toBe('idea.md');
+    expect(structured.body).toBe('root');
+  });
+
+  it('a case-insensitive lookup reports the canonical name', async () => {
+    vault = await openTestVault({ 'Projects/Road Map.md': 'the map\n' });
+    const byPath = await vault.call('read_note', { name: 'projects/road map' });
+    expect(byPath.structured.name).toBe('Projects/Road Map.md');
+    const byBare = await vault.call('read_note', { name: 'ROAD MAP.md' });
+    expect(byBare.structured.name).toBe('Projects/Road Map.md');
+    expect(byBare.structured.body).toBe('the map\n');
+  });
+
+  it('a missing note is not_found, and the message says how to find the right name', async () => {
+    vault = await openTestVault({ 'a.md': 'x' });
+    const { structured, isError } = await vault.call('read_note', { name: 'nowhere/missing' });
+    expect(isError).toBe(true);
+    expect(structured.code).toBe('not_found');
+    expect(structured.message).toMatch(/search_notes|list_notes/);
+  });
+
+  it('pages a note over 1,000,000 characters: truncated, nextOffset, and the pages concatenate to the body', async () => {
+    const line = 'The quick brown fox jumps over the lazy dog. 0123456789\n';
+    const body = line.repeat(Math.ceil(2_300_000 / line.length));
+    const text = `---\ntitle: Big\n---\n${body}`;
+    vault = await openTestVault({ 'big.md': text });
+    const first = await vault.call('read_note', { name: 'big' });
+    expect(first.isError).toBe(false);
+    expect(first.structured.truncated).toBe(true);
+    expect(first.structured.offset).toBe(0);
+    expect(first.structured.totalChars).toBe(body.length);
+    expect(first.structured.body.length).toBe(1_000_000);
+    expect(first.structured.nextOffset).toBe(1_000_000);
+    expect(first.structured.frontmatterRaw).toBe('---\ntitle: Big\n---\n');
+    // The JSON line is shortened (SPEC 3.1): the body is shown in full in the text above.
+    expect(first.line.body).toBe('[shown in full above]');
+
+    const pages = [first.structured.body as string];
+    let next: number | undefined = first.structured.nextOffset;
+    let last = first.structured;
+    while (next !== undefined) {
+      const page = await vault.call('read_note', { name: 'big', offset: next });
+      expect(page.isError).toBe(false);
+      expect(page.structured.offset).toBe(next);
+      pages.push(page.structured.body);
+      last = page.structured;
+      next = page.structured.nextOffset;
+    }
+    expect(pages.length).toBe(3);
+    expect(last.truncated).toBe(false);
+    expect(last.nextOffset).toBeUndefined();
+    expect(pages.join('')).toBe(body);
+    expect(first.structured.frontmatterRaw + pages.join('')).toBe(text);
+  });
+
+  it('max_chars makes smaller pages, and an offset past the end is a validation_error', async () => {
+    vault = await openTestVault({ 'n.md': 'abcdefghij' });
+    const page = await vault.call('read_note', { name: 'n', offset: 2, max_chars: 3 });
+    expect(page.structured).toMatchObject({ body: 'cde', truncated: true, nextOffset: 5, totalChars: 10 });
+    const past = await vault.call('read_note', { name: 'n', offset: 11 });
+    expect(past.isError).toBe(true);
+    expect(past.structured.code).toBe('validation_error');
+    expect(past.structured.message).toContain('offset');
+  });
+});
