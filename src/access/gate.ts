@@ -8,7 +8,14 @@ import type { AccessContext } from './context.js';
 import { listNotes, readNote, search } from './read.js';
 import { deleteNote, listTrash, restoreNote } from './trash-ops.js';
 import type { AgentSession } from './types.js';
-import { type CreateInput, type EditInput, type UpdateInput, createNote, editNote, updateNote } from './write.js';
+import {
+  type CreateInput,
+  createNote,
+  type EditInput,
+  editNote,
+  type UpdateInput,
+  updateNote,
+} from './write.js';
 
 export class VaultAccess {
   constructor(readonly ctx: AccessContext) {}

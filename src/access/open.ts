@@ -2,7 +2,7 @@
  * @module
  * Opens a vault for agents: the vault folder, its index (caught up with the files) and the gate.
  */
-import { NoteIndex, type IndexLogger, type IndexStartInfo } from '../index/note-index.js';
+import { type IndexLogger, type IndexStartInfo, NoteIndex } from '../index/note-index.js';
 import { Vault } from '../vault/vault.js';
 import { VaultAccess } from './gate.js';
 

@@ -25,7 +25,12 @@ export function listNotes(
     ...(options.cursor === undefined ? {} : { cursor: options.cursor }),
   });
   return {
-    notes: page.rows.map((r) => ({ name: r.path, title: r.title, modified: iso(r.mtime_ms), sizeBytes: r.size })),
+    notes: page.rows.map((r) => ({
+      name: r.path,
+      title: r.title,
+      modified: iso(r.mtime_ms),
+      sizeBytes: r.size,
+    })),
     ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
   };
 }

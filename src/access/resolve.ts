@@ -53,6 +53,8 @@ export function existingCaseVariant(ctx: AccessContext, name: string): string | 
   if (ctx.vault.exists(name)) return name;
   ctx.index.refresh();
   const lower = name.toLowerCase();
-  const match = nameCandidates(ctx.index.db, name).find((c) => c.toLowerCase() === lower && ctx.vault.exists(c));
+  const match = nameCandidates(ctx.index.db, name).find(
+    (c) => c.toLowerCase() === lower && ctx.vault.exists(c),
+  );
   return match ?? null;
 }

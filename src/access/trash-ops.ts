@@ -4,7 +4,12 @@
  */
 import { NotedError } from '../common/errors.js';
 import { baseNameOf, normalizeNoteName } from '../vault/names.js';
-import { type TrashItem, listTrash as listTrashItems, moveToTrash, restoreFromTrash } from '../vault/trash.js';
+import {
+  listTrash as listTrashItems,
+  moveToTrash,
+  restoreFromTrash,
+  type TrashItem,
+} from '../vault/trash.js';
 import type { AccessContext } from './context.js';
 import { existingCaseVariant, notFound, resolveExisting } from './resolve.js';
 import type { DeleteResult, RestoreResult } from './types.js';
@@ -29,7 +34,10 @@ export function listTrash(ctx: AccessContext): TrashItem[] {
   return listTrashItems(ctx.vault);
 }
 
-export async function restoreNote(ctx: AccessContext, input: { name: string; id?: string }): Promise<RestoreResult> {
+export async function restoreNote(
+  ctx: AccessContext,
+  input: { name: string; id?: string },
+): Promise<RestoreResult> {
   const item = findTrashed(ctx, input.name, input.id);
   const existing = existingCaseVariant(ctx, item.name);
   if (existing !== null) {

@@ -5,13 +5,13 @@
  * atomically and refreshes the index before answering.
  */
 import { NotedError } from '../common/errors.js';
-import { type EditOperation, applyEdit } from '../markdown/edit.js';
+import { applyEdit, type EditOperation } from '../markdown/edit.js';
 import { withFrontmatterFields } from '../markdown/frontmatter.js';
 import { htmlToMarkdown, looksLikeHtml } from '../markdown/html.js';
 import { titleToFileName } from '../markdown/title.js';
 import { baseNameOf, normalizeNoteName } from '../vault/names.js';
 import type { StoredNote } from '../vault/vault.js';
-import { type AccessContext, MAX_NOTE_BYTES, iso } from './context.js';
+import { type AccessContext, iso, MAX_NOTE_BYTES } from './context.js';
 import { existingCaseVariant, notFound, requireFree, resolveExisting } from './resolve.js';
 import type { WriteResult } from './types.js';
 
@@ -51,9 +51,13 @@ export async function createNote(ctx: AccessContext, input: CreateInput): Promis
     return ctx.vault.create(name, text);
   });
   if (written === null) {
-    throw new NotedError('already_exists', `A note "${name}" was created by someone else a moment ago. Read it first.`, {
-      name,
-    });
+    throw new NotedError(
+      'already_exists',
+      `A note "${name}" was created by someone else a moment ago. Read it first.`,
+      {
+        name,
+      },
+    );
   }
   ctx.index.touched([name]);
   return { name, etag: written.etag, modified: iso(written.mtimeMs), created: true };
@@ -66,7 +70,10 @@ function freeNameFromTitle(ctx: AccessContext, title: string): string {
     const name = normalizeNoteName(n === 1 ? base : `${base} ${n}`);
     if (existingCaseVariant(ctx, name) === null) return name;
   }
-  throw new NotedError('already_exists', `Too many notes are named "${base}". Give the note a name of its own.`);
+  throw new NotedError(
+    'already_exists',
+    `Too many notes are named "${base}". Give the note a name of its own.`,
+  );
 }
 
 export interface UpdateInput {

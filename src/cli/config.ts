@@ -18,23 +18,33 @@ export interface Config {
 export class ConfigError extends Error {}
 
 export function vaultDirFrom(args: ParsedArgs, env: NodeJS.ProcessEnv): { dir: string; source: string } {
-  if (args.notesDir !== undefined) return { dir: path.resolve(expandHome(args.notesDir, env)), source: '--notes-dir' };
+  if (args.notesDir !== undefined)
+    return { dir: path.resolve(expandHome(args.notesDir, env)), source: '--notes-dir' };
   for (const key of ['NOTED_VAULT', 'NOTES_VAULT'] as const) {
     const value = env[key];
-    if (value !== undefined && value.trim() !== '') return { dir: path.resolve(expandHome(value, env)), source: `$${key}` };
+    if (value !== undefined && value.trim() !== '')
+      return { dir: path.resolve(expandHome(value, env)), source: `$${key}` };
   }
   return { dir: path.join(homeOf(env), 'notes'), source: 'default (~/notes)' };
 }
 
 /** Reads the vault's config file (it lives in the vault, so the vault folder must be known first). */
-export function buildConfig(args: ParsedArgs, env: NodeJS.ProcessEnv, stateDir: string, vaultDir: string, source: string): Config {
+export function buildConfig(
+  args: ParsedArgs,
+  env: NodeJS.ProcessEnv,
+  stateDir: string,
+  vaultDir: string,
+  source: string,
+): Config {
   const errors: string[] = [];
   let retention: number | undefined = args.trashRetentionDays;
   if (retention === undefined) {
     const raw = env.NOTED_MCP_TRASH_RETENTION_DAYS;
     if (raw !== undefined && raw.trim() !== '') {
       if (!/^\d+$/.test(raw.trim())) {
-        errors.push(`NOTED_MCP_TRASH_RETENTION_DAYS must be a whole number of days, 0 or more (got "${raw}")`);
+        errors.push(
+          `NOTED_MCP_TRASH_RETENTION_DAYS must be a whole number of days, 0 or more (got "${raw}")`,
+        );
       } else retention = Number(raw.trim());
     }
   }

@@ -7,8 +7,8 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { openVault } from '../access/open.js';
 import { createMcpServer } from '../mcp/server.js';
 import { serveStdio } from '../transport/stdio.js';
-import { USAGE, parseArgs } from './args.js';
-import { ConfigError, buildConfig, vaultDirFrom } from './config.js';
+import { parseArgs, USAGE } from './args.js';
+import { buildConfig, ConfigError, vaultDirFrom } from './config.js';
 
 const VERSION: string = packageJson.version;
 
@@ -20,7 +20,9 @@ function fail(message: string, code: number): never {
 /** The command a person pastes to connect Claude Code to this very server and vault. */
 function connectCommand(vaultDir: string): string {
   const script = process.argv[1] ? path.resolve(process.argv[1]) : 'noted-mcp';
-  const runner = script.endsWith('.ts') ? `npx --prefix ${quote(path.resolve(path.dirname(script), '../..'))} tsx` : 'node';
+  const runner = script.endsWith('.ts')
+    ? `npx --prefix ${quote(path.resolve(path.dirname(script), '../..'))} tsx`
+    : 'node';
   return `claude mcp add noted -- ${runner} ${quote(script)} --notes-dir ${quote(vaultDir)}`;
 }
 
@@ -59,7 +61,8 @@ async function main(): Promise<void> {
     fail(`cannot open the vault ${config.vaultDir}: ${(err as Error).message}`, 1);
   }
   const { started } = opened;
-  if (started.rebuiltBecause) process.stderr.write(`noted-mcp: the index was rebuilt (${started.rebuiltBecause}).\n`);
+  if (started.rebuiltBecause)
+    process.stderr.write(`noted-mcp: the index was rebuilt (${started.rebuiltBecause}).\n`);
   if (process.stdin.isTTY) {
     process.stderr.write(
       [

@@ -56,7 +56,9 @@ function openChecked(file: string): Db {
 function initialize(db: Db): void {
   // Another process may be creating the same file: take the write lock, then look again.
   db.transaction(() => {
-    const count = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
+    const count = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as {
+      n: number;
+    };
     if (count.n > 0) {
       if ((db.pragma('application_id', { simple: true }) as number) !== APPLICATION_ID) {
         throw new ForeignIndex('not a Noted index');

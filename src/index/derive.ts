@@ -3,8 +3,9 @@
  * Turns a note's text into what the index stores: title, tags and the text of each search column.
  * Pure: the same text always gives the same record.
  */
-import { frontmatterTags } from '../markdown/frontmatter-fields.js';
+
 import { parseFrontmatter } from '../markdown/frontmatter.js';
+import { frontmatterTags } from '../markdown/frontmatter-fields.js';
 import { scanBody } from '../markdown/scan.js';
 import { noteTitle } from '../markdown/title.js';
 import { segmentCjk } from './cjk.js';

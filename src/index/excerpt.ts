@@ -139,7 +139,7 @@ function fold(text: string): { folded: string; toOriginal: (i: number) => number
   // so every offset still lines up with the original.
   const base = lower.length === text.length ? lower : text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
   // Built as code units: joining a million small slices took several times longer on accented text.
-  let out = new Uint16Array(base.length + 16);
+  let out: Uint16Array<ArrayBuffer> = new Uint16Array(base.length + 16);
   let j = 0;
   // Offsets where the folded text stops running parallel to the original: [foldedAt, originalAt].
   const breaks: number[] = [0, 0];
@@ -183,12 +183,14 @@ function grow(buf: Uint16Array, size: number): Uint16Array<ArrayBuffer> {
   return bigger;
 }
 
-function fromCodeUnits(units: Uint16Array, length: number): string {
-  const chunks: string[] = [];
-  for (let at = 0; at < length; at += 8192) {
-    chunks.push(String.fromCharCode(...units.subarray(at, Math.min(length, at + 8192))));
-  }
-  return chunks.join('');
+/** UTF-16 code units to a string. TextDecoder is many times faster than String.fromCharCode here. */
+function fromCodeUnits(units: Uint16Array<ArrayBuffer>, length: number): string {
+  const view = units.subarray(0, length);
+  // The decoder reads bytes as little-endian; typed arrays use the machine's order.
+  if (new Uint8Array(new Uint16Array([1]).buffer)[0] === 1) return new TextDecoder('utf-16le').decode(view);
+  let out = '';
+  for (let at = 0; at < length; at += 4096) out += String.fromCharCode(...view.subarray(at, at + 4096));
+  return out;
 }
 
 /**

@@ -60,7 +60,9 @@ export class NoteIndex {
         });
         this.watching = true;
       } catch (err) {
-        this.log.warn(`File watching is unavailable (${(err as Error).message}); rescanning before requests instead.`);
+        this.log.warn(
+          `File watching is unavailable (${(err as Error).message}); rescanning before requests instead.`,
+        );
       }
     }
     const stats = this.fullSync();

@@ -69,7 +69,9 @@ export function listNotes(db: Db, options: ListOptions): { rows: NoteRow[]; next
 }
 
 export function noteRow(db: Db, path: string): NoteRow | undefined {
-  return db.prepare<[string], NoteRow>('SELECT path, title, mtime_ms, size, etag FROM notes WHERE path = ?').get(path);
+  return db
+    .prepare<[string], NoteRow>('SELECT path, title, mtime_ms, size, etag FROM notes WHERE path = ?')
+    .get(path);
 }
 
 /**
@@ -79,7 +81,9 @@ export function noteRow(db: Db, path: string): NoteRow | undefined {
  */
 export function nameCandidates(db: Db, name: string): string[] {
   const lower = name.toLowerCase();
-  const exact = db.prepare<[string], { path: string }>('SELECT path FROM notes WHERE path_lower = ?').all(lower);
+  const exact = db
+    .prepare<[string], { path: string }>('SELECT path FROM notes WHERE path_lower = ?')
+    .all(lower);
   if (exact.length > 0) return exact.map((r) => r.path);
   const file = lower.slice(lower.lastIndexOf('/') + 1);
   const byFile = db

@@ -104,7 +104,14 @@ export class IndexWriter {
   }
 
   putAttachment(file: FileEntry): void {
-    this.upsertAttachment.run(file.name, file.name.toLowerCase(), lowerFile(file.name), file.size, file.mtimeMs, file.ino);
+    this.upsertAttachment.run(
+      file.name,
+      file.name.toLowerCase(),
+      lowerFile(file.name),
+      file.size,
+      file.mtimeMs,
+      file.ino,
+    );
   }
 
   removeAttachment(path: string): void {

@@ -91,7 +91,9 @@ function syncAttachments(db: Db, writer: IndexWriter, files: FileEntry[], sub: s
  */
 export function syncPaths(db: Db, root: string, paths: Iterable<string>): number {
   const writer = new IndexWriter(db);
-  const selectOne = db.prepare<[string], IndexedFile>('SELECT id, path, size, mtime_ms, ino FROM notes WHERE path = ?');
+  const selectOne = db.prepare<[string], IndexedFile>(
+    'SELECT id, path, size, mtime_ms, ino FROM notes WHERE path = ?',
+  );
   const selectUnder = db.prepare<[{ p: string }], IndexedFile>(
     'SELECT id, path, size, mtime_ms, ino FROM notes WHERE substr(path, 1, length(@p)) = @p',
   );

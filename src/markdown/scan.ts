@@ -169,14 +169,15 @@ function scanLine(cur: Cursor, text: string, lineNo: number, base: number): bool
       case 0x5c /* \ */:
         i += isAsciiPunctuation(text.charCodeAt(i + 1)) ? 2 : 1;
         break;
-      case 0x60 /* ` */: {
-        let run = 1;
-        while (text.charCodeAt(i + run) === 0x60) run++;
-        const close = findCodeSpanClose(text, i + run, run, cur.codeMisses);
-        if (close === -1) i += run;
-        else i = cur.opaqueEnd = close + run;
-        break;
-      }
+      case 0x60 /* ` */:
+        {
+          let run = 1;
+          while (text.charCodeAt(i + run) === 0x60) run++;
+          const close = findCodeSpanClose(text, i + run, run, cur.codeMisses);
+          if (close === -1) i += run;
+          else i = cur.opaqueEnd = close + run;
+          break;
+        }
       case 0x25 /* % */:
         if (text.charCodeAt(i + 1) !== 0x25) i++;
         else {
@@ -191,22 +192,25 @@ function scanLine(cur: Cursor, text: string, lineNo: number, base: number): bool
           if (i === -1) return false;
         }
         break;
-      case 0x21 /* ! */: {
-        if (text.charCodeAt(i + 1) !== 0x5b) {
-          i++;
+      case 0x21 /* ! */:
+        {
+          if (text.charCodeAt(i + 1) !== 0x5b) {
+            i++;
+            break;
+          }
+          const wiki = text.charCodeAt(i + 2) === 0x5b;
+          const end = wiki ? tryWikilink(cur, i + 1, true) : tryMarkdownLink(cur, i + 1, true);
+          i = end !== -1 ? end : wiki ? i + 1 : i + 2;
           break;
         }
-        const wiki = text.charCodeAt(i + 2) === 0x5b;
-        const end = wiki ? tryWikilink(cur, i + 1, true) : tryMarkdownLink(cur, i + 1, true);
-        i = end !== -1 ? end : wiki ? i + 1 : i + 2;
-        break;
-      }
-      case 0x5b /* [ */: {
-        const end = text.charCodeAt(i + 1) === 0x5b ? tryWikilink(cur, i, false) : tryMarkdownLink(cur, i, false);
-        i = end !== -1 ? end : i + 1;
-        break;
-      }
-      default /* # */: {
+      case 0x5b /* [ */:
+        {
+          const end =
+            text.charCodeAt(i + 1) === 0x5b ? tryWikilink(cur, i, false) : tryMarkdownLink(cur, i, false);
+          i = end !== -1 ? end : i + 1;
+          break;
+        }
+      default: /* # */ {
         if (i !== contentStart && (i === 0 || !isWhitespace(text.charCodeAt(i - 1)))) {
           i++;
           break;

@@ -4,7 +4,7 @@
  * last text block repeating the structured data as one JSON line for clients that pass only text.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { type NotedError, isNotedError } from '../common/errors.js';
+import { isNotedError, type NotedError } from '../common/errors.js';
 
 /** Above this the JSON line is shortened: fields the text already shows are replaced, then big ones left out. */
 export const LINE_LIMIT = 16 * 1024;
@@ -86,9 +86,11 @@ export function notedErrorResult(err: NotedError, writes: boolean): CallToolResu
   const data: ErrorData = { code: err.code, message: err.message, ...err.details };
   if (writes && data.committed === undefined) data.committed = false;
   if (typeof err.details.currentText === 'string') {
-    return errorResult(data, `Current text (etag ${String(err.details.currentEtag)}):\n${err.details.currentText}`, [
-      'currentText',
-    ]);
+    return errorResult(
+      data,
+      `Current text (etag ${String(err.details.currentEtag)}):\n${err.details.currentText}`,
+      ['currentText'],
+    );
   }
   return errorResult(data);
 }

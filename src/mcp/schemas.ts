@@ -22,19 +22,26 @@ export const noteName = z
   .string()
   .min(1)
   .max(4096)
-  .describe('The note\'s vault-relative path, e.g. "inbox/idea" or "inbox/idea.md"; a unique bare name like "idea" also works');
+  .describe(
+    'The note\'s vault-relative path, e.g. "inbox/idea" or "inbox/idea.md"; a unique bare name like "idea" also works',
+  );
 
 export const etagField = z
   .string()
   .max(200)
-  .describe('The etag read_note (or the last write) returned; the write is refused with conflict if the note changed since');
+  .describe(
+    'The etag read_note (or the last write) returned; the write is refused with conflict if the note changed since',
+  );
 
 export const WriteShape = z.object({
   name: z.string().describe('Canonical name of the note, with .md'),
   etag: z.string().describe('The new etag; pass it as expected_etag to the next write'),
   modified: z.string().describe('Modification time, ISO 8601'),
   created: z.boolean().optional().describe('true when the note was created by this call'),
-  changed: z.boolean().optional().describe('false when the text was already exactly this, so nothing was written'),
+  changed: z
+    .boolean()
+    .optional()
+    .describe('false when the text was already exactly this, so nothing was written'),
 });
 
 export const readOnlyTool = {

@@ -34,7 +34,9 @@ export function readVaultConfig(stateDir: string): VaultFileConfig {
   const days = (data as Record<string, unknown>).trashRetentionDays;
   if (days !== undefined) {
     if (typeof days !== 'number' || !Number.isInteger(days) || days < 0) {
-      throw new Error(`${file}: trashRetentionDays must be a whole number of days, 0 or more (0 keeps trash forever)`);
+      throw new Error(
+        `${file}: trashRetentionDays must be a whole number of days, 0 or more (0 keeps trash forever)`,
+      );
     }
     out.trashRetentionDays = days;
   }

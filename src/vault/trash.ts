@@ -96,7 +96,10 @@ export function restoreFromTrash(vault: Vault, item: TrashItem): void {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw alreadyThere(item.name);
     if (code === 'ENOENT') {
-      throw new NotedError('not_found', `The deletion ${item.id} of "${item.name}" is no longer in the trash.`);
+      throw new NotedError(
+        'not_found',
+        `The deletion ${item.id} of "${item.name}" is no longer in the trash.`,
+      );
     }
     // File systems without hard links: check, then rename (a narrow race, accepted there).
     if (fs.existsSync(target)) throw alreadyThere(item.name);

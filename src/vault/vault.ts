@@ -91,7 +91,10 @@ export class Vault {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return null;
       if (code === 'EACCES' || code === 'EPERM') {
-        throw new NotedError('not_supported', `The note "${name}" cannot be read: the server has no permission for it.`);
+        throw new NotedError(
+          'not_supported',
+          `The note "${name}" cannot be read: the server has no permission for it.`,
+        );
       }
       throw err;
     }

@@ -37,7 +37,8 @@ function sourceFiles(dir: string): string[] {
 function importsOf(file: string): string[] {
   const text = fs.readFileSync(file, 'utf8');
   const specs: string[] = [];
-  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/g)) specs.push(m[1] as string);
+  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/g))
+    specs.push(m[1] as string);
   for (const m of text.matchAll(/(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g)) specs.push(m[1] as string);
   for (const m of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) specs.push(m[1] as string);
   return specs;
@@ -76,7 +77,11 @@ describe('layering (ARCHITECTURE.md)', () => {
   it('pure layers do no I/O', () => {
     const impure = files
       .filter((f) => PURE.has(layerOf(f)))
-      .flatMap((f) => importsOf(f).filter((s) => IO_MODULES.test(s)).map((s) => `${path.relative(SRC, f)} imports ${s}`));
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((s) => IO_MODULES.test(s))
+          .map((s) => `${path.relative(SRC, f)} imports ${s}`),
+      );
     expect(impure).toEqual([]);
   });
 

@@ -3,8 +3,8 @@
  * create_note: a new note; never overwrites.
  */
 import * as z from 'zod';
-import { WriteShape, withErrors } from '../schemas.js';
 import { runTool, toolResult } from '../result.js';
+import { WriteShape, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 import { describeWrite } from './write-text.js';
 
@@ -20,11 +20,19 @@ export const inputSchema = z.object({
     .string()
     .max(1000)
     .optional()
-    .describe('Title; names the note when name is omitted, and is stored as the title property when it differs from the file name'),
+    .describe(
+      'Title; names the note when name is omitted, and is stored as the title property when it differs from the file name',
+    ),
   content: z
     .string()
-    .describe('The note text in Markdown (frontmatter allowed). HTML is accepted, sanitized and converted to Markdown'),
-  tags: z.array(z.string().max(200)).max(100).optional().describe('Tags to add to the frontmatter tags list, without #'),
+    .describe(
+      'The note text in Markdown (frontmatter allowed). HTML is accepted, sanitized and converted to Markdown',
+    ),
+  tags: z
+    .array(z.string().max(200))
+    .max(100)
+    .optional()
+    .describe('Tags to add to the frontmatter tags list, without #'),
 });
 
 export const outputSchema = withErrors(WriteShape);

@@ -3,8 +3,8 @@
  * delete_note: move a note to the recoverable trash (SPEC 2.5).
  */
 import * as z from 'zod';
-import { etagField, noteName, withErrors } from '../schemas.js';
 import { runTool, toolResult } from '../result.js';
+import { etagField, noteName, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'delete_note';

@@ -5,8 +5,8 @@
 import * as z from 'zod';
 import { NotedError } from '../../common/errors.js';
 import type { EditOperation } from '../../markdown/edit.js';
-import { WriteShape, etagField, noteName, withErrors } from '../schemas.js';
 import { runTool, toolResult } from '../result.js';
+import { etagField, noteName, WriteShape, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 import { describeWrite } from './write-text.js';
 
@@ -16,26 +16,46 @@ export const inputSchema = z.object({
   name: noteName,
   operation: z
     .enum(['replace', 'replace_section', 'append_to_section'])
-    .describe('replace: old_text → new_text; replace_section: new content under a heading; append_to_section: add content at the end of a section'),
-  expected_etag: etagField.optional().describe('The etag from read_note; this or expected_modified is required'),
-  expected_modified: z.string().max(100).optional().describe('The modified time from read_note, if you have no etag'),
+    .describe(
+      'replace: old_text → new_text; replace_section: new content under a heading; append_to_section: add content at the end of a section',
+    ),
+  expected_etag: etagField
+    .optional()
+    .describe('The etag from read_note; this or expected_modified is required'),
+  expected_modified: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('The modified time from read_note, if you have no etag'),
   old_text: z
     .string()
     .optional()
-    .describe('replace: the exact text to replace (case, spaces and line breaks must match) — it must occur once unless replace_all'),
+    .describe(
+      'replace: the exact text to replace (case, spaces and line breaks must match) — it must occur once unless replace_all',
+    ),
   new_text: z.string().optional().describe('replace: the replacement; "" deletes old_text'),
-  replace_all: z.boolean().optional().describe('replace: replace every occurrence instead of requiring exactly one'),
+  replace_all: z
+    .boolean()
+    .optional()
+    .describe('replace: replace every occurrence instead of requiring exactly one'),
   heading: z
     .string()
     .max(1000)
     .optional()
     .describe('Sections: the heading text, e.g. "Risks" (any level) or "## Risks" (level 2 only)'),
   content: z.string().optional().describe('Sections: the new section text, or the text to append'),
-  occurrence: z.number().int().min(1).optional().describe('Sections: which of several equal headings, 1-based'),
+  occurrence: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('Sections: which of several equal headings, 1-based'),
   whole: z
     .boolean()
     .optional()
-    .describe('Sections: include sub-sections (replace them too, or append after them); default false keeps them'),
+    .describe(
+      'Sections: include sub-sections (replace them too, or append after them); default false keeps them',
+    ),
 });
 
 export const outputSchema = withErrors(WriteShape);
@@ -44,7 +64,10 @@ type Args = z.infer<typeof inputSchema>;
 
 function operationOf(args: Args): EditOperation {
   const missing = (arg: string) =>
-    new NotedError('validation_error', `edit_note with operation "${args.operation}" needs the argument ${arg}.`);
+    new NotedError(
+      'validation_error',
+      `edit_note with operation "${args.operation}" needs the argument ${arg}.`,
+    );
   if (args.operation === 'replace') {
     if (args.old_text === undefined) throw missing('old_text');
     if (args.new_text === undefined) throw missing('new_text (use "" to delete)');

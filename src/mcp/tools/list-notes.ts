@@ -3,8 +3,8 @@
  * list_notes: the vault's notes, newest first, paged.
  */
 import * as z from 'zod';
-import { readOnlyTool, withErrors } from '../schemas.js';
 import { runTool, toolResult } from '../result.js';
+import { readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'list_notes';
@@ -14,9 +14,21 @@ export const inputSchema = z.object({
     .string()
     .max(4096)
     .optional()
-    .describe('Only notes in this folder and its sub-folders, e.g. "projects/alpha"; omit for the whole vault'),
-  limit: z.number().int().min(1).max(500).optional().describe('How many notes per page (default 50, at most 500)'),
-  cursor: z.string().max(1000).optional().describe('The nextCursor of the previous page, to read the next one'),
+    .describe(
+      'Only notes in this folder and its sub-folders, e.g. "projects/alpha"; omit for the whole vault',
+    ),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('How many notes per page (default 50, at most 500)'),
+  cursor: z
+    .string()
+    .max(1000)
+    .optional()
+    .describe('The nextCursor of the previous page, to read the next one'),
 });
 
 export const outputSchema = withErrors(
@@ -47,7 +59,9 @@ export function register({ server, access, session }: ToolDeps): void {
     (args) =>
       runTool(false, () => {
         const page = access.listNotes(session, args);
-        const lines = page.notes.map((n) => `- ${n.name} — ${n.title} (modified ${n.modified}, ${n.sizeBytes} bytes)`);
+        const lines = page.notes.map(
+          (n) => `- ${n.name} — ${n.title} (modified ${n.modified}, ${n.sizeBytes} bytes)`,
+        );
         const head =
           page.notes.length === 0
             ? 'No notes found.'

@@ -3,8 +3,8 @@
  * list_trash: deleted notes that can still be restored.
  */
 import * as z from 'zod';
-import { readOnlyTool, withErrors } from '../schemas.js';
 import { runTool, toolResult } from '../result.js';
+import { readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'list_trash';
@@ -38,7 +38,8 @@ export function register({ server, access, session }: ToolDeps): void {
       runTool(false, () => {
         const trash = access.listTrash(session);
         const lines = trash.items.map((t) => `- ${t.name} (deleted ${t.deletedAt}, id ${t.id})`);
-        const head = trash.items.length === 0 ? 'The trash is empty.' : `${trash.items.length} deleted notes:`;
+        const head =
+          trash.items.length === 0 ? 'The trash is empty.' : `${trash.items.length} deleted notes:`;
         return toolResult([head, ...lines].join('\n'), { ...trash }, ['items']);
       }),
   );

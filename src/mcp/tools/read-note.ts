@@ -4,8 +4,8 @@
  */
 import { stringify } from 'yaml';
 import * as z from 'zod';
-import { noteName, readOnlyTool, withErrors } from '../schemas.js';
 import { runTool, toolResult } from '../result.js';
+import { noteName, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'read_note';
@@ -35,8 +35,12 @@ export const outputSchema = withErrors(
     frontmatter: z
       .record(z.string(), z.unknown())
       .nullable()
-      .describe('Parsed YAML properties; null when there is no frontmatter or it does not parse; {} when empty'),
-    frontmatterRaw: z.string().describe('The frontmatter block exactly as stored, delimiters included; "" when none'),
+      .describe(
+        'Parsed YAML properties; null when there is no frontmatter or it does not parse; {} when empty',
+      ),
+    frontmatterRaw: z
+      .string()
+      .describe('The frontmatter block exactly as stored, delimiters included; "" when none'),
     frontmatterError: z.string().optional().describe('Why the frontmatter does not parse, when it does not'),
     body: z.string().describe('The text after the frontmatter; frontmatterRaw + body is the stored text'),
     etag: z.string().describe('Pass as expected_etag to edit_note, update_note or delete_note'),
@@ -66,9 +70,14 @@ export function register({ server, access, session }: ToolDeps): void {
           ...(args.offset === undefined ? {} : { offset: args.offset }),
           ...(args.max_chars === undefined ? {} : { maxChars: args.max_chars }),
         });
-        const parts = [`# ${note.name}`, `etag: ${note.etag} · modified: ${note.modified} · ${note.sizeBytes} bytes`];
+        const parts = [
+          `# ${note.name}`,
+          `etag: ${note.etag} · modified: ${note.modified} · ${note.sizeBytes} bytes`,
+        ];
         if (note.frontmatterError !== undefined) {
-          parts.push(`Frontmatter does not parse (${note.frontmatterError}); as stored:\n${note.frontmatterRaw}`);
+          parts.push(
+            `Frontmatter does not parse (${note.frontmatterError}); as stored:\n${note.frontmatterRaw}`,
+          );
         } else if (note.frontmatter !== null) {
           parts.push(`Frontmatter:\n\`\`\`yaml\n${stringify(note.frontmatter).trimEnd()}\n\`\`\``);
         }

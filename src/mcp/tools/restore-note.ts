@@ -3,15 +3,19 @@
  * restore_note: put a trashed note back where it was, never over an existing note.
  */
 import * as z from 'zod';
-import { noteName, withErrors } from '../schemas.js';
 import { runTool, toolResult } from '../result.js';
+import { noteName, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'restore_note';
 
 export const inputSchema = z.object({
   name: noteName.describe('The original path of the deleted note, as list_trash shows it'),
-  id: z.string().max(100).optional().describe('A deletion id from list_trash; omit to restore the latest deletion'),
+  id: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('A deletion id from list_trash; omit to restore the latest deletion'),
 });
 
 export const outputSchema = withErrors(

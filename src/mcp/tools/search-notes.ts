@@ -3,8 +3,8 @@
  * search_notes: ranked full-text search with excerpts (SPEC 2.3).
  */
 import * as z from 'zod';
-import { readOnlyTool, withErrors } from '../schemas.js';
 import { runTool, toolResult } from '../result.js';
+import { readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'search_notes';
@@ -17,9 +17,19 @@ export const inputSchema = z.object({
     .describe(
       'Words that must all appear (AND); "exact phrase"; -word to exclude; OR between alternatives; (parentheses); tag:#name (nested tags included); path:text; file:text',
     ),
-  max_results: z.number().int().min(1).max(50).optional().describe('How many results (default 10, at most 50)'),
+  max_results: z
+    .number()
+    .int()
+    .min(1)
+    .max(50)
+    .optional()
+    .describe('How many results (default 10, at most 50)'),
   folder: z.string().max(4096).optional().describe('Only notes in this folder and its sub-folders'),
-  tag: z.string().max(200).optional().describe('Only notes with this tag or a tag nested below it, e.g. "project"'),
+  tag: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('Only notes with this tag or a tag nested below it, e.g. "project"'),
 });
 
 export const outputSchema = withErrors(
@@ -28,7 +38,9 @@ export const outputSchema = withErrors(
       z.object({
         name: z.string(),
         title: z.string(),
-        score: z.number().describe('BM25 relevance, higher is better; 0 when the query has no words to rank by'),
+        score: z
+          .number()
+          .describe('BM25 relevance, higher is better; 0 when the query has no words to rank by'),
         excerpt: z.string().describe('A passage with the matched words in **bold**'),
         modified: z.string(),
       }),

@@ -3,8 +3,8 @@
  * update_note: overwrite a note whole, or append to it after a horizontal rule.
  */
 import * as z from 'zod';
-import { WriteShape, etagField, noteName, withErrors } from '../schemas.js';
 import { runTool, toolResult } from '../result.js';
+import { etagField, noteName, WriteShape, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 import { describeWrite } from './write-text.js';
 
@@ -14,11 +14,15 @@ export const inputSchema = z.object({
   name: noteName,
   content: z
     .string()
-    .describe('The new text (replaces the whole note, frontmatter included) or, with append, the text to add. HTML is converted to Markdown'),
+    .describe(
+      'The new text (replaces the whole note, frontmatter included) or, with append, the text to add. HTML is converted to Markdown',
+    ),
   append: z
     .boolean()
     .optional()
-    .describe('true: keep the stored text exactly and add content after a horizontal rule ("\\n\\n---\\n\\n")'),
+    .describe(
+      'true: keep the stored text exactly and add content after a horizontal rule ("\\n\\n---\\n\\n")',
+    ),
   expected_etag: etagField.optional(),
 });
 
