@@ -13,6 +13,8 @@ export interface OpenOptions {
   /** Watch the files for outside changes (default true). */
   readonly watch?: boolean;
   readonly log?: IndexLogger;
+  /** The entry point's script, to run index parser threads from (see index/parser-pool.ts). */
+  readonly parserScript?: string;
 }
 
 export interface OpenedVault {
@@ -28,7 +30,11 @@ export interface OpenedVault {
 export async function openVault(options: OpenOptions): Promise<OpenedVault> {
   const log = options.log ?? { warn: (m: string) => process.stderr.write(`noted-mcp: ${m}\n`) };
   const vault = Vault.open(options.vaultDir);
-  const index = NoteIndex.open(vault, log);
+  const index = NoteIndex.open(
+    vault,
+    log,
+    options.parserScript === undefined ? {} : { parserScript: options.parserScript },
+  );
   const access = new VaultAccess({
     vault,
     index,

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import packageJson from '../../package.json' with { type: 'json' };
 import { openVault } from '../access/open.js';
+import { isParserThread, runParserThread } from '../index/parser-pool.js';
 import { createMcpServer } from '../mcp/server.js';
 import { serveStdio } from '../transport/stdio.js';
 import { parseArgs, USAGE } from './args.js';
@@ -56,7 +57,11 @@ async function main(): Promise<void> {
 
   let opened: Awaited<ReturnType<typeof openVault>>;
   try {
-    opened = await openVault({ vaultDir: config.vaultDir, trashRetentionDays: config.trashRetentionDays });
+    opened = await openVault({
+      vaultDir: config.vaultDir,
+      trashRetentionDays: config.trashRetentionDays,
+      ...(process.argv[1] === undefined ? {} : { parserScript: path.resolve(process.argv[1]) }),
+    });
   } catch (err) {
     fail(`cannot open the vault ${config.vaultDir}: ${(err as Error).message}`, 1);
   }
@@ -92,7 +97,11 @@ async function main(): Promise<void> {
   await stop(0);
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`noted-mcp: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+if (isParserThread()) {
+  runParserThread();
+} else {
+  main().catch((err: unknown) => {
+    process.stderr.write(`noted-mcp: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  });
+}

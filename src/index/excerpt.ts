@@ -29,34 +29,27 @@ const NOT_ASCII = /[^\x00-\x7F]/;
  * the start of the text. `text` is the body: skipping frontmatter is the caller's job.
  *
  * @example
- * buildExcerpt('Notes from the Café meeting.\n\nNext steps…', ['cafe']) // 'Notes from the **Café** meeting. Next steps…'
+ * buildExcerpt('Notes from the Café meeting.\n\nNext steps: budget.', ['cafe'])
+ * // 'Notes from the **Café** meeting. Next steps: budget.'
  */
 export function buildExcerpt(text: string, terms: readonly string[], maxChars = 240): string {
   if (text === '' || maxChars <= 0) return '';
   const pattern = termPattern(terms);
   const matches = pattern ? findMatches(text, pattern) : [];
-  let start: number;
-  let end: number;
-  if (matches.length === 0) {
-    start = 0;
-    end = Math.min(text.length, maxChars);
-  } else {
-    const best = densestCluster(matches, maxChars);
-    const cs = matches[best.first]!.start;
-    const ce = matches[best.last]!.end;
-    if (ce - cs >= maxChars) {
-      start = cs;
-      end = cs + maxChars;
-    } else {
-      const slack = maxChars - (ce - cs);
-      start = Math.max(0, cs - Math.floor(slack / 2));
-      end = Math.min(text.length, start + maxChars);
-      start = Math.max(0, end - maxChars);
-    }
-    [start, end] = snap(text, start, end, cs, Math.min(ce, end));
-  }
-  if (matches.length === 0) [start, end] = snap(text, start, end, start, start);
+  const [start, end] =
+    matches.length > 0 ? windowAround(text, matches, maxChars) : snap(text, 0, maxChars, 0, 0);
   return render(text, start, end, matches);
+}
+
+/** `[start, end)` of at most `maxChars` around the best cluster, with as much context before as after. */
+function windowAround(text: string, matches: readonly Match[], maxChars: number): [number, number] {
+  const best = densestCluster(matches, maxChars);
+  const from = matches[best.first]!.start;
+  const to = matches[best.last]!.end;
+  if (to - from >= maxChars) return snap(text, from, from + maxChars, from, from + maxChars);
+  const before = Math.floor((maxChars - (to - from)) / 2);
+  const end = Math.min(text.length, Math.max(0, from - before) + maxChars);
+  return snap(text, Math.max(0, end - maxChars), end, from, to);
 }
 
 interface Match {
@@ -264,7 +257,7 @@ function densestCluster(matches: readonly Match[], maxChars: number): { first: n
  */
 function snap(text: string, start: number, end: number, keepFrom: number, keepTo: number): [number, number] {
   let s = start;
-  let e = end;
+  let e = Math.min(end, text.length);
   if (s > 0 && !/\s/.test(text[s - 1]!)) {
     const limit = Math.min(keepFrom, s + SNAP);
     for (let i = s; i < limit; i++) {
@@ -285,6 +278,8 @@ function snap(text: string, start: number, end: number, keepFrom: number, keepTo
   }
   while (s > 0 && s < e && (isLowSurrogate(text, s) || MARK.test(text[s]!))) s++;
   if (e < text.length && e > s && isLowSurrogate(text, e)) e--;
+  // A letter cut off from its accent would show as a different letter: leave both out.
+  while (e < text.length && e > s && MARK.test(text[e]!)) e--;
   return [s, e];
 }
 

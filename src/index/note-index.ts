@@ -3,10 +3,13 @@
  * The index of a vault: opened (or rebuilt) on start, caught up with every file change before it
  * answers, and shared safely by several server processes (SQLite WAL, busy timeout).
  */
+
+import os from 'node:os';
 import type { Vault } from '../vault/vault.js';
 import { type VaultWatcher, watchVault } from '../vault/watcher.js';
 import { type Db, openIndexDatabase } from './database.js';
-import { type SyncStats, syncAll, syncPaths } from './sync.js';
+import { ParserPool } from './parser-pool.js';
+import { type SyncStats, syncAll, syncAllParallel, syncPaths } from './sync.js';
 
 export interface IndexStartInfo extends SyncStats {
   /** Why an existing index file was discarded, if it was. */
@@ -17,6 +20,14 @@ export interface IndexStartInfo extends SyncStats {
 
 export interface IndexLogger {
   warn(message: string): void;
+}
+
+export interface IndexOptions {
+  /**
+   * The entry point's own script, started as parser threads for a large build (see parser-pool.ts);
+   * without it everything runs on this thread.
+   */
+  readonly parserScript?: string;
 }
 
 /** Without a watcher, a full rescan runs before a query when the last one is older than this. */
@@ -34,6 +45,7 @@ export class NoteIndex {
     private readonly vault: Vault,
     opened: { db: Db; rebuiltBecause: string | null },
     private readonly log: IndexLogger,
+    private readonly options: IndexOptions,
   ) {
     this.db = opened.db;
     this.rebuiltBecause = opened.rebuiltBecause;
@@ -41,8 +53,8 @@ export class NoteIndex {
 
   private readonly rebuiltBecause: string | null;
 
-  static open(vault: Vault, log: IndexLogger): NoteIndex {
-    return new NoteIndex(vault, openIndexDatabase(vault.statePath('index.sqlite')), log);
+  static open(vault: Vault, log: IndexLogger, options: IndexOptions = {}): NoteIndex {
+    return new NoteIndex(vault, openIndexDatabase(vault.statePath('index.sqlite')), log, options);
   }
 
   /** Starts watching, then brings the index up to date with the files. */
@@ -65,7 +77,17 @@ export class NoteIndex {
         );
       }
     }
-    const stats = this.fullSync();
+    const script = this.options.parserScript;
+    let stats: SyncStats;
+    if (script === undefined) {
+      stats = this.fullSync();
+    } else {
+      this.dirty.clear();
+      // Parser threads take the reading and scanning; this thread keeps the SQLite writes.
+      const threads = Math.max(1, Math.min(3, os.availableParallelism() - 1));
+      stats = await syncAllParallel(this.db, this.vault.root, () => new ParserPool(script, threads));
+      this.lastFullScan = Date.now();
+    }
     return { ...stats, rebuiltBecause: this.rebuiltBecause, watching: this.watching };
   }
 

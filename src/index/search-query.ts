@@ -6,9 +6,10 @@
  * spaces). Anything else, FTS5 syntax included (`*`, `^`, `NEAR`, `AND`, `NOT`, `col:x`), is an ordinary
  * word: the compiler sends every word to FTS5 as a quoted string, never as syntax.
  *
- * A word or phrase with no letter or digit (`&`, `--`) is dropped: the index keeps only letters and digits,
- * so it could never be matched, and `rock & roll` should still find "rock and roll". Where dropping would
- * change the meaning (an exclusion, one side of an OR, the whole query) the query is refused instead.
+ * A word or phrase with no letter or digit (`&`, `--`, `->`) is dropped: the index keeps only letters and
+ * digits, so it could never be matched, and `rock & roll` should still find "rock and roll". Where
+ * dropping would change the meaning (an excluded phrase or group, one side of an OR, the whole query)
+ * the query is refused instead.
  */
 
 import { NotedError } from '../common/errors.js';
@@ -64,22 +65,22 @@ const FIELD_PREFIX = /(tag|path|file):/iy;
 const SEARCHABLE = /[\p{L}\p{N}\p{Co}]/u;
 const SPACE = /\s/u;
 
-type Token =
-  | { readonly type: 'word' | 'phrase'; readonly pos: number; readonly end: number; readonly text: string }
-  | {
-      readonly type: 'field';
-      readonly pos: number;
-      readonly end: number;
-      readonly field: SearchField;
-      readonly value: string;
-    }
-  | { readonly type: 'or' | 'neg' | 'lparen' | 'rparen'; readonly pos: number; readonly end: number };
-
-/** A word or phrase with nothing searchable in it, kept only to explain a refusal. */
-interface Dropped {
-  readonly kind: 'dropped';
+/** Where a token stands in the query, as UTF-16 offsets. */
+interface Span {
   readonly pos: number;
   readonly end: number;
+}
+
+type Token = Span &
+  (
+    | { readonly type: 'word' | 'phrase'; readonly text: string }
+    | { readonly type: 'field'; readonly field: SearchField; readonly value: string }
+    | { readonly type: 'or' | 'neg' | 'lparen' | 'rparen' }
+  );
+
+/** A word or phrase with nothing searchable in it, kept only to explain a refusal. */
+interface Dropped extends Span {
+  readonly kind: 'dropped';
 }
 
 type Parsed = QueryNode | Dropped;
@@ -126,8 +127,7 @@ export function parseSearchQuery(query: string): QueryNode {
     throw parser.error(
       root.pos,
       `The query has nothing to search for: ${parser.quote(root)} at ${parser.describe(root.pos)} has no ` +
-        'letters or digits, ' +
-        'and the index keeps only words. Search for at least one word.',
+        'letters or digits, and the index keeps only words. Search for at least one word.',
     );
   }
   if (!hasPositiveTerm(root, false)) {
@@ -140,17 +140,9 @@ export function parseSearchQuery(query: string): QueryNode {
   return root;
 }
 
-/** 1-based position of UTF-16 offset `offset`, counted in characters (code points) as a reader would. */
-function charPosition(query: string, offset: number): number {
-  let n = 1;
-  for (const _ of query.slice(0, offset)) n++;
-  return n;
-}
-
 function tokenize(query: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
-  // A term may start here: at the beginning, after a space or parenthesis, or after a leading '-'.
   while (i < query.length) {
     const ch = query[i]!;
     if (SPACE.test(ch)) {
@@ -256,7 +248,10 @@ export function tagValue(raw: string): string {
   return noHash.endsWith('/') ? noHash.slice(0, -1) : noHash;
 }
 
-/** `position 7 (near `plan "budget rev…`)`: the position, and the query around it to show the spot. */
+/**
+ * `position 6 (near `plan "budget rev…`)`: the 1-based position counted in characters (code points, as
+ * a reader counts), and the query around it to show the spot.
+ */
 function where(query: string, offset: number): string {
   const before = Array.from(query.slice(0, offset));
   const after = Array.from(query.slice(offset));
@@ -267,7 +262,7 @@ function where(query: string, offset: number): string {
 
 function positionError(query: string, offset: number, message: string): NotedError {
   return new NotedError('validation_error', `Malformed search query. ${message}`, {
-    position: charPosition(query, offset),
+    position: Array.from(query.slice(0, offset)).length + 1,
   });
 }
 
@@ -313,7 +308,7 @@ class Parser {
   }
 
   /** The text of a token, in double quotes. */
-  quote(span: { pos: number; end: number }): string {
+  quote(span: Span): string {
     return JSON.stringify(this.query.slice(span.pos, span.end));
   }
 
@@ -329,8 +324,7 @@ class Parser {
     const first = this.peek();
     if (first?.type === 'or') throw this.orMissing(first, 'before');
     // Groups refuse '()' themselves, so a ')' here is one the query never opened.
-    if (!first || first.type === 'rparen')
-      throw this.unmatched(first ?? this.tokens[this.tokens.length - 1]!);
+    if (first?.type === 'rparen') throw this.unmatched(first);
     const operands = [this.parseAnd()];
     for (let tok = this.peek(); tok?.type === 'or'; tok = this.peek()) {
       this.next++;

@@ -5,10 +5,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { etagOf } from '../vault/etag.js';
-import { type FileEntry, isNoteFile, walkVault } from '../vault/walk.js';
+import { type FileEntry, isNoteFile, type WalkResult, walkVault } from '../vault/walk.js';
 import type { Db } from './database.js';
-import { deriveNote } from './derive.js';
+import { type ParsedNote, parseNoteFile } from './parse-note.js';
+import type { ParserPool } from './parser-pool.js';
 import { type IndexedFile, IndexWriter } from './store.js';
 
 export interface SyncStats {
@@ -25,14 +25,9 @@ const BATCH = 500;
 
 /** Reads and indexes one note file; returns false when it vanished or cannot be read. */
 function indexFile(root: string, writer: IndexWriter, file: FileEntry): boolean {
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(path.join(root, ...file.name.split('/')));
-  } catch {
-    return false;
-  }
-  const text = bytes.toString('utf8');
-  writer.putNote(file, etagOf(bytes), deriveNote(file.name, text));
+  const parsed = parseNoteFile(root, file);
+  if (parsed === null) return false;
+  writer.putNote(parsed.file, parsed.etag, parsed.derived);
   return true;
 }
 
@@ -40,11 +35,15 @@ function unchanged(row: IndexedFile | undefined, file: FileEntry): boolean {
   return row !== undefined && row.size === file.size && row.mtime_ms === file.mtimeMs && row.ino === file.ino;
 }
 
-/** Brings the whole index in line with the vault (or with one folder of it). */
-export function syncAll(db: Db, root: string, sub = ''): SyncStats {
-  const started = performance.now();
+interface SyncPlan {
+  readonly walked: WalkResult;
+  readonly stale: FileEntry[];
+  readonly gone: IndexedFile[];
+  readonly sub: string;
+}
+
+function planSync(db: Db, root: string, sub: string): SyncPlan {
   const walked = walkVault(root, sub);
-  const writer = new IndexWriter(db);
   const prefix = sub === '' ? '' : `${sub}/`;
   const rows = new Map<string, IndexedFile>();
   const found = db
@@ -53,24 +52,95 @@ export function syncAll(db: Db, root: string, sub = ''): SyncStats {
     )
     .all({ p: prefix });
   for (const row of found) rows.set(row.path, row);
-
   const stale = walked.notes.filter((file) => !unchanged(rows.get(file.name), file));
   const seen = new Set(walked.notes.map((f) => f.name));
   const gone = [...rows.values()].filter((row) => !seen.has(row.path));
+  return { walked, stale, gone, sub };
+}
 
+function finishSync(
+  db: Db,
+  writer: IndexWriter,
+  plan: SyncPlan,
+  reindexed: number,
+  started: number,
+): SyncStats {
+  db.transaction(() => {
+    for (const row of plan.gone) writer.removeNote(row.id);
+    syncAttachments(db, writer, plan.walked.attachments, plan.sub);
+  })();
+  const count = db.prepare('SELECT count(*) AS n FROM notes').get() as { n: number };
+  return { notes: count.n, reindexed, removed: plan.gone.length, ms: performance.now() - started };
+}
+
+/** Brings the whole index in line with the vault (or with one folder of it), on this thread. */
+export function syncAll(db: Db, root: string, sub = ''): SyncStats {
+  const started = performance.now();
+  const plan = planSync(db, root, sub);
+  const writer = new IndexWriter(db);
   let reindexed = 0;
-  for (let i = 0; i < stale.length; i += BATCH) {
-    const batch = stale.slice(i, i + BATCH);
+  for (let i = 0; i < plan.stale.length; i += BATCH) {
+    const batch = plan.stale.slice(i, i + BATCH);
     db.transaction(() => {
       for (const file of batch) if (indexFile(root, writer, file)) reindexed++;
     })();
   }
-  db.transaction(() => {
-    for (const row of gone) writer.removeNote(row.id);
-    syncAttachments(db, writer, walked.attachments, sub);
-  })();
-  const count = db.prepare('SELECT count(*) AS n FROM notes').get() as { n: number };
-  return { notes: count.n, reindexed, removed: gone.length, ms: performance.now() - started };
+  return finishSync(db, writer, plan, reindexed, started);
+}
+
+/** Below this many changed notes, parser threads cost more than they save. */
+const PARALLEL_THRESHOLD = 1000;
+const PARALLEL_BATCH = 250;
+/** Batches parsed ahead of the writer: enough to keep the threads busy, few enough to bound memory. */
+const IN_FLIGHT = 6;
+
+/**
+ * The same as syncAll, with reading and parsing on parser threads while this thread writes: the
+ * cold build of a large vault.
+ */
+export async function syncAllParallel(db: Db, root: string, makePool: () => ParserPool): Promise<SyncStats> {
+  const started = performance.now();
+  const plan = planSync(db, root, '');
+  if (plan.stale.length < PARALLEL_THRESHOLD) return syncAll(db, root);
+  const pool = makePool();
+  try {
+    return await parseAndWrite(db, root, plan, pool, started);
+  } finally {
+    await pool.close();
+  }
+}
+
+async function parseAndWrite(
+  db: Db,
+  root: string,
+  plan: SyncPlan,
+  pool: ParserPool,
+  started: number,
+): Promise<SyncStats> {
+  const writer = new IndexWriter(db);
+  const batches: FileEntry[][] = [];
+  for (let i = 0; i < plan.stale.length; i += PARALLEL_BATCH)
+    batches.push(plan.stale.slice(i, i + PARALLEL_BATCH));
+  const inFlight: Promise<(ParsedNote | null)[]>[] = [];
+  let next = 0;
+  const dispatch = () => {
+    while (next < batches.length && inFlight.length < IN_FLIGHT)
+      inFlight.push(pool.parse(root, batches[next++] as FileEntry[]));
+  };
+  dispatch();
+  let reindexed = 0;
+  while (inFlight.length > 0) {
+    const parsed = await (inFlight.shift() as Promise<(ParsedNote | null)[]>);
+    dispatch();
+    db.transaction(() => {
+      for (const note of parsed) {
+        if (note === null) continue;
+        writer.putNote(note.file, note.etag, note.derived);
+        reindexed++;
+      }
+    })();
+  }
+  return finishSync(db, writer, plan, reindexed, started);
 }
 
 function syncAttachments(db: Db, writer: IndexWriter, files: FileEntry[], sub: string): void {

@@ -85,7 +85,16 @@ export function frontmatterLinks(data: FrontmatterData): FrontmatterLink[] {
 function walk(value: unknown, key: string, out: FrontmatterLink[]): void {
   if (typeof value === 'string') {
     const link = wholeWikilink(value);
-    if (link) out.push({ key, raw: value, ...link });
+    if (link) {
+      out.push({
+        key,
+        raw: value,
+        linkpath: link.linkpath,
+        heading: link.heading,
+        block: link.block,
+        alias: link.alias,
+      });
+    }
   } else if (Array.isArray(value)) {
     for (const [index, item] of value.entries()) walk(item, join(key, String(index)), out);
   } else if (value !== null && typeof value === 'object' && !(value instanceof Date)) {

@@ -10,6 +10,7 @@ import { splitLines } from './lines.js';
 import {
   decodeMarkdownDestination,
   isExternalDestination,
+  matchBrackets,
   matchMarkdownLink,
   parseWikilinkInner,
   splitSubpath,
@@ -85,8 +86,12 @@ interface Cursor {
   wikiClose: number;
   wikiOpen: number;
   mdCandidate: number;
+  /** `[` → balancing `]` on the line, computed on the first Markdown link candidate. */
+  brackets: Map<number, number> | null;
   /** `codeMisses[run]`: from this offset on, no closing backtick run of that length exists. */
   codeMisses: number[];
+  /** The characters the line walk stops at; global, so `lastIndex` tells where a match ended. */
+  readonly special: RegExp;
 }
 
 /**
@@ -109,7 +114,9 @@ export function scanBody(body: string, opts: ScanOptions = {}): BodyScan {
     wikiClose: -1,
     wikiOpen: -1,
     mdCandidate: -1,
+    brackets: null,
     codeMisses: [],
+    special: /[\\`%<![#]/g,
   };
   for (const line of splitLines(body)) {
     // A fence line inside a comment neither opens nor closes the comment: the state carries over.
@@ -149,6 +156,7 @@ function scanLine(cur: Cursor, text: string, lineNo: number, base: number): bool
   cur.wikiClose = -1;
   cur.wikiOpen = -1;
   cur.mdCandidate = -1;
+  cur.brackets = null;
   cur.codeMisses.length = 0;
   if (cur.comment !== NO_COMMENT) {
     const percent = cur.comment === PERCENT_COMMENT;
@@ -162,9 +170,10 @@ function scanLine(cur: Cursor, text: string, lineNo: number, base: number): bool
   let i = cur.opaqueEnd;
   while (i < n) {
     // Most characters start nothing: let the regex engine skip them (`test` allocates no match).
-    SPECIAL.lastIndex = i;
-    if (!SPECIAL.test(text)) return true;
-    i = SPECIAL.lastIndex - 1;
+    const special = cur.special;
+    special.lastIndex = i;
+    if (!special.test(text)) return true;
+    i = special.lastIndex - 1;
     switch (text.charCodeAt(i)) {
       case 0x5c /* \ */:
         i += isAsciiPunctuation(text.charCodeAt(i + 1)) ? 2 : 1;
@@ -210,24 +219,25 @@ function scanLine(cur: Cursor, text: string, lineNo: number, base: number): bool
           i = end !== -1 ? end : i + 1;
           break;
         }
-      default: /* # */ {
-        if (i !== contentStart && (i === 0 || !isWhitespace(text.charCodeAt(i - 1)))) {
-          i++;
+      case 0x23 /* # */:
+        {
+          if (i !== contentStart && (i === 0 || !isWhitespace(text.charCodeAt(i - 1)))) {
+            i++;
+            break;
+          }
+          let j = i + 1;
+          while (j < n && isTagChar(text.charCodeAt(j))) j++;
+          const tag = tagBody(text, i + 1, j);
+          if (tag !== null) cur.out.tags.push({ tag, line: lineNo });
+          i = Math.max(j, i + 1);
           break;
         }
-        let j = i + 1;
-        while (j < n && isTagChar(text.charCodeAt(j))) j++;
-        const tag = tagBody(text, i + 1, j);
-        if (tag !== null) cur.out.tags.push({ tag, line: lineNo });
-        i = Math.max(j, i + 1);
-      }
+      default:
+        i++;
     }
   }
   return true;
 }
-
-// The characters the line walk stops at. Global, so `lastIndex` says where the match ended.
-const SPECIAL = /[\\`%<![#]/g;
 
 /** The offset past a comment that opened before `from`, or -1 (the comment stays open) if it runs on. */
 function skipComment(cur: Cursor, closer: string, from: number, kind: number): number {
@@ -275,7 +285,12 @@ function tryMarkdownLink(cur: Cursor, open: number, image: boolean): number {
   const n = text.length;
   if (cur.mdCandidate !== n && cur.mdCandidate < open) cur.mdCandidate = indexOrEnd(text, '](', open);
   if (cur.mdCandidate === n) return -1;
-  const m = matchMarkdownLink(text, open);
+  let textEnd = cur.brackets ? (cur.brackets.get(open) ?? -1) : nearTextEnd(text, open);
+  if (textEnd === -2) {
+    cur.brackets ??= matchBrackets(text);
+    textEnd = cur.brackets.get(open) ?? -1;
+  }
+  const m = matchMarkdownLink(text, open, textEnd);
   if (!m) return -1;
   cur.opaqueEnd = m.end;
   if (isExternalDestination(m.dest)) return m.end;
@@ -297,6 +312,25 @@ function tryMarkdownLink(cur: Cursor, open: number, image: boolean): number {
     end: cur.base + m.end,
   });
   return m.end;
+}
+
+/**
+ * The `]` balancing the `[` at `open` when it is near (the common case), -1 when the line ends first,
+ * -2 when it is too far to look for here: then the whole line's bracket pairs are worked out once.
+ */
+function nearTextEnd(text: string, open: number): number {
+  const limit = Math.min(text.length, open + 128);
+  let depth = 0;
+  for (let i = open + 1; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5c /* \ */) i++;
+    else if (c === 0x5b /* [ */) depth++;
+    else if (c === 0x5d /* ] */) {
+      if (depth === 0) return i;
+      depth--;
+    }
+  }
+  return limit === text.length ? -1 : -2;
 }
 
 /**

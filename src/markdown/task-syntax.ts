@@ -66,8 +66,9 @@ function isSpaceOrTab(c: number): boolean {
   return c === 0x20 || c === 0x09;
 }
 
+/** GFM's whitespace character (line breaks cannot occur inside a line). */
 function isWhitespace(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0b || c === 0x0c || c === 0xa0;
+  return c === 0x20 || c === 0x09 || c === 0x0b || c === 0x0c;
 }
 
 // Tasks anchors every field at the end of the line and peels them off right to left (§4.3). The

@@ -21,26 +21,34 @@ type Data = Record<string, unknown>;
  */
 export function structuredLine(data: Data, shown: readonly string[] = []): string {
   let json = JSON.stringify(data);
-  if (json.length <= LINE_LIMIT) return json;
+  if (bytes(json) <= LINE_LIMIT) return json;
   const out: Data = { ...data };
   for (const key of shown) {
-    if (key in out && JSON.stringify(out[key]).length > BIG_FIELD) out[key] = SHOWN_ABOVE;
+    if (key in out && bytes(JSON.stringify(out[key])) > BIG_FIELD) out[key] = SHOWN_ABOVE;
   }
   json = JSON.stringify(out);
-  if (json.length <= LINE_LIMIT) return json;
+  if (bytes(json) <= LINE_LIMIT) return json;
   const omitted: string[] = [];
   const bySize = Object.keys(out)
     .filter((k) => out[k] !== SHOWN_ABOVE)
-    .map((k) => [k, JSON.stringify(out[k]).length] as const)
+    .map((k) => [k, bytes(JSON.stringify(out[k]))] as const)
     .filter(([, size]) => size > BIG_FIELD)
     .sort((a, b) => b[1] - a[1]);
   for (const [key] of bySize) {
     delete out[key];
     omitted.push(key);
     json = JSON.stringify({ ...out, _omitted: omitted });
-    if (json.length <= LINE_LIMIT) break;
+    if (bytes(json) <= LINE_LIMIT) break;
   }
   return JSON.stringify({ ...out, _omitted: omitted });
+}
+
+/**
+ * Limits are in UTF-8 bytes, as the message travels: a CJK character is one UTF-16 unit but three
+ * bytes, so counting characters let a line of CJK text reach three times the limit.
+ */
+function bytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
 }
 
 export function toolResult(text: string, data: Data, shown: readonly string[] = []): CallToolResult {
@@ -51,7 +59,9 @@ export function toolResult(text: string, data: Data, shown: readonly string[] = 
     ],
     structuredContent: data,
   };
-  const size = text.length + JSON.stringify(data).length;
+  // Measured as serialized, escapes included: a control character in a note is one character but
+  // six bytes on the wire (\u0001), in the text and in structuredContent alike.
+  const size = bytes(JSON.stringify(result.content)) + bytes(JSON.stringify(data));
   if (size > RESULT_LIMIT) {
     return errorResult({
       code: 'too_large',
