@@ -36,7 +36,7 @@ export class IndexWriter {
   private readonly upsertAttachment;
   private readonly deleteAttachment;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.selectId = db.prepare<[string], { id: number }>('SELECT id FROM notes WHERE path = ?');
     this.insertNote = db.prepare(
       `INSERT INTO notes(path, path_lower, folder_lower, file_lower, title, size, mtime_ms, ctime_ms, birthtime_ms, ino, etag)

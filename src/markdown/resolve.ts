@@ -185,8 +185,12 @@ function joinRelative(folder: string, relative: string): string | null {
   return parts.join('/');
 }
 
+/** NFC and lower case; ASCII text skips the normalisation, which is the costly half. */
 function fold(text: string): string {
-  return text.normalize('NFC').toLowerCase();
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) > 0x7f) return text.normalize('NFC').toLowerCase();
+  }
+  return text.toLowerCase();
 }
 
 function comparePaths(a: string, b: string): number {

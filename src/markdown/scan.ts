@@ -6,6 +6,16 @@
  * (which may span lines) are skipped here, so nothing inside them counts.
  */
 
+import {
+  backtickRuns,
+  isAsciiPunctuation,
+  isTagChar,
+  isWhitespace,
+  nextRunOf,
+  skipQuotePrefix,
+  tagBody,
+  trailingBlockId,
+} from './inline-tokens.js';
 import { splitLines } from './lines.js';
 import {
   decodeMarkdownDestination,
@@ -88,8 +98,8 @@ interface Cursor {
   mdCandidate: number;
   /** `[` → balancing `]` on the line, computed on the first Markdown link candidate. */
   brackets: Map<number, number> | null;
-  /** `codeMisses[run]`: from this offset on, no closing backtick run of that length exists. */
-  codeMisses: number[];
+  /** Offsets of the line's backtick runs by run length, computed at the first backtick. */
+  codeRuns: Map<number, number[]> | null;
   /** The characters the line walk stops at; global, so `lastIndex` tells where a match ended. */
   readonly special: RegExp;
 }
@@ -115,7 +125,7 @@ export function scanBody(body: string, opts: ScanOptions = {}): BodyScan {
     wikiOpen: -1,
     mdCandidate: -1,
     brackets: null,
-    codeMisses: [],
+    codeRuns: null,
     special: /[\\`%<![#]/g,
   };
   for (const line of splitLines(body)) {
@@ -157,7 +167,7 @@ function scanLine(cur: Cursor, text: string, lineNo: number, base: number): bool
   cur.wikiOpen = -1;
   cur.mdCandidate = -1;
   cur.brackets = null;
-  cur.codeMisses.length = 0;
+  cur.codeRuns = null;
   if (cur.comment !== NO_COMMENT) {
     const percent = cur.comment === PERCENT_COMMENT;
     const close = text.indexOf(percent ? '%%' : '-->');
@@ -182,7 +192,8 @@ function scanLine(cur: Cursor, text: string, lineNo: number, base: number): bool
         {
           let run = 1;
           while (text.charCodeAt(i + run) === 0x60) run++;
-          const close = findCodeSpanClose(text, i + run, run, cur.codeMisses);
+          cur.codeRuns ??= backtickRuns(text);
+          const close = nextRunOf(cur.codeRuns.get(run), i + run);
           if (close === -1) i += run;
           else i = cur.opaqueEnd = close + run;
           break;
@@ -333,110 +344,7 @@ function nearTextEnd(text: string, open: number): number {
   return limit === text.length ? -1 : -2;
 }
 
-/**
- * TAG-01/02: a non-empty run that is not all ASCII digits, with one trailing `/` removed (TAG-22).
- * The digits test runs after the `/` is removed, so `#1984/` is no tag either.
- */
-function tagBody(text: string, from: number, to: number): string | null {
-  const end = to > from && text.charCodeAt(to - 1) === 0x2f ? to - 1 : to;
-  if (end === from) return null;
-  for (let k = from; k < end; k++) {
-    const c = text.charCodeAt(k);
-    if (c < 0x30 || c > 0x39) return text.slice(from, end);
-  }
-  return null;
-}
-
-/** Offset of the first character after leading whitespace and `>` quote markers. */
-function skipQuotePrefix(text: string): number {
-  let i = 0;
-  while (i < text.length) {
-    const c = text.charCodeAt(i);
-    if (c !== 0x20 && c !== 0x09 && c !== 0x3e) break;
-    i++;
-  }
-  return i;
-}
-
 function indexOrEnd(text: string, needle: string, from: number): number {
   const at = text.indexOf(needle, from);
   return at === -1 ? text.length : at;
-}
-
-/**
- * CommonMark code span: the closing run has exactly `run` backticks. `misses[run]` remembers the
- * earliest offset from which no such run exists, so repeated failed searches stay linear.
- */
-function findCodeSpanClose(text: string, from: number, run: number, misses: number[]): number {
-  const missFrom = misses[run];
-  if (missFrom !== undefined && from >= missFrom) return -1;
-  let i = text.indexOf('`', from);
-  while (i !== -1) {
-    let len = 1;
-    while (text.charCodeAt(i + len) === 0x60) len++;
-    if (len === run) return i;
-    i = text.indexOf('`', i + len);
-  }
-  misses[run] = from;
-  return -1;
-}
-
-/** LNK-42: `^id` ending the line (trailing whitespace allowed) after whitespace, or alone on it. */
-function trailingBlockId(text: string, notBefore: number): string | null {
-  let end = text.length;
-  while (end > 0 && isWhitespace(text.charCodeAt(end - 1))) end--;
-  let start = end;
-  while (start > 0 && isBlockIdChar(text.charCodeAt(start - 1))) start--;
-  const caret = start - 1;
-  if (start === end || caret < notBefore || text.charCodeAt(caret) !== 0x5e /* ^ */) return null;
-  const before = caret === 0 ? 0x20 : text.charCodeAt(caret - 1);
-  if (!isWhitespace(before) && caret !== skipQuotePrefix(text)) return null;
-  return text.slice(start, end);
-}
-
-/** LNK-42: `[a-zA-Z0-9-]`; `_` is not allowed. */
-function isBlockIdChar(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x2d;
-}
-
-// TAG-02 excludes whitespace and ASCII punctuation except `-`, `_` and `/`; indexed by char code.
-const ASCII_TAG_CHAR = (() => {
-  const table = new Uint8Array(128);
-  for (let c = 0x21; c < 0x7f; c++) table[c] = 1;
-  for (const ch of `'!"#$%&()*+,.:;<=>?@^\`{|}~[]\\`) table[ch.charCodeAt(0)] = 0;
-  return table;
-})();
-
-/** TAG-02's character class: not whitespace, not the listed punctuation, not U+2000–U+206F or U+2E00–U+2E7F. */
-function isTagChar(c: number): boolean {
-  if (c < 0x80) return ASCII_TAG_CHAR[c] === 1;
-  if (c >= 0x2000 && c <= 0x206f) return false;
-  if (c >= 0x2e00 && c <= 0x2e7f) return false;
-  return !isWhitespace(c);
-}
-
-/** The characters JavaScript's `\s` matches. */
-function isWhitespace(c: number): boolean {
-  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  if (c < 0xa0) return false;
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
-
-function isAsciiPunctuation(c: number): boolean {
-  return (
-    (c >= 0x21 && c <= 0x2f) ||
-    (c >= 0x3a && c <= 0x40) ||
-    (c >= 0x5b && c <= 0x60) ||
-    (c >= 0x7b && c <= 0x7e)
-  );
 }

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isOrphanTemp } from './atomic-write.js';
-import { MAX_FOLDER_DEPTH } from './names.js';
+import { isHiddenPath, MAX_FOLDER_DEPTH } from './names.js';
 
 export interface FileEntry {
   /** Vault-relative path with `/` separators. */
@@ -39,6 +39,9 @@ export function walkVault(root: string, sub = ''): WalkResult {
   const seen = new Set<string>();
   const rootPrefix = root.endsWith(path.sep) ? root : root + path.sep;
   const inside = (real: string) => real === root || real.startsWith(rootPrefix);
+  // Security: a link may lead to a hidden place inside the vault (`state -> .noted`); what is there is
+  // as hidden as it would be under its own name, so such a link is not followed.
+  const hiddenTarget = (real: string) => real !== root && isHiddenPath(real.slice(rootPrefix.length));
 
   const visit = (absDir: string, relDir: string, depth: number) => {
     let real: string;
@@ -67,14 +70,14 @@ export function walkVault(root: string, sub = ''): WalkResult {
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
-        // Security: a link is followed only when its real target is inside the vault.
+        // Security: a link is followed only when its real target is inside the vault and not hidden.
         let target: string;
         try {
           target = fs.realpathSync(abs);
         } catch {
           continue;
         }
-        if (!inside(target)) continue;
+        if (!inside(target) || hiddenTarget(target)) continue;
         let st: fs.Stats;
         try {
           st = fs.statSync(abs);
