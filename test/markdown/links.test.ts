@@ -35,6 +35,11 @@ describe('wikilinks (LNK-06, LNK-08, LNK-09)', () => {
     expect(one('[[Note#^blk-1]]')).toMatchObject({ linkpath: 'Note', heading: null, block: 'blk-1' });
   });
 
+  it('LNK-09: an empty subpath ([[Note#]]) gives no heading; levels are trimmed and empty ones dropped', () => {
+    expect(one('[[Note#]]')).toMatchObject({ linkpath: 'Note', heading: null, block: null });
+    expect(one('[[Note# H1 ## H2 ]]').heading).toBe('H1#H2');
+  });
+
   it('LNK-09: [[#Heading]] and [[#^id]] have an empty linkpath', () => {
     expect(one('[[#Heading]]')).toMatchObject({ linkpath: '', heading: 'Heading' });
     expect(one('[[#^abc]]')).toMatchObject({ linkpath: '', block: 'abc' });
@@ -136,6 +141,10 @@ describe('Markdown links (LNK-01, LNK-03)', () => {
       heading: 'Details',
     });
     expect(one('[b](Example.md#^blk)')).toMatchObject({ linkpath: 'Example.md', block: 'blk' });
+  });
+
+  it('LNK-09: a fragment-only destination [x](#Heading) links to the same note, like [[#Heading]]', () => {
+    expect(one('[x](#Some%20Heading)')).toMatchObject({ linkpath: '', heading: 'Some Heading' });
   });
 
   it('LNK-03: destinations with a URI scheme are external and ignored', () => {

@@ -70,6 +70,12 @@ describe('inline tags (OBSIDIAN.md §2.1)', () => {
     expect(tagsOf('[[Note#Heading]] [[Note| #alias]] [[#Local]]')).toEqual([]);
   });
 
+  it('a # in the text or destination of a Markdown link is not a tag (the link is skipped whole)', () => {
+    const scan = scanBody('[#label](Note.md) [see #x](https://x.com/a?q=1#b)');
+    expect(scan.tags).toEqual([]);
+    expect(scan.links.map((l) => l.alias)).toEqual(['#label']);
+  });
+
   it('TAG-03: a # right after a blockquote marker starts the quoted text, so it is a tag', () => {
     expect(tagsOf('> #quoted\n>#tight')).toEqual(['quoted', 'tight']);
   });
