@@ -7,7 +7,7 @@ import { buildExcerpt } from '../index/excerpt.js';
 import { listNotes as listRows } from '../index/notes-query.js';
 import { compileSearch, searchSql } from '../index/search-compile.js';
 import { parseSearchQuery } from '../index/search-query.js';
-import { parseFrontmatter } from '../markdown/frontmatter.js';
+import { parseFrontmatter, splitFrontmatter } from '../markdown/frontmatter.js';
 import { normalizeFolderName } from '../vault/names.js';
 import { type AccessContext, iso } from './context.js';
 import { notFound, resolveExisting } from './resolve.js';
@@ -105,7 +105,7 @@ export function search(
   const total = (db.prepare(sql.countSql).get(...sql.countParams) as { total: number }).total;
   const results = rows.map((row) => {
     const stored = ctx.vault.read(row.path);
-    const body = stored === null ? '' : parseFrontmatter(stored.text).body;
+    const body = stored === null ? '' : splitFrontmatter(stored.text).body;
     return {
       name: row.path,
       title: row.title,

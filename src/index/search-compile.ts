@@ -122,7 +122,11 @@ export function searchSql(compiled: CompiledSearch, opts: SearchSqlOptions): Sea
         'SELECT n.id AS id, n.path AS path, n.title AS title, n.mtime_ms AS mtime_ms, -notes_fts.rank AS score ' +
         `${from} WHERE ${cond} ORDER BY notes_fts.rank, n.mtime_ms DESC, n.path LIMIT ?`,
       params: [compiled.rankMatch, ...filterParams, opts.limit],
-      countSql: `SELECT COUNT(*) AS total ${from} WHERE ${cond}`,
+      // With nothing to filter, count on the FTS table alone: no row lookups in `notes`.
+      countSql:
+        filters.length === 0
+          ? 'SELECT COUNT(*) AS total FROM notes_fts WHERE notes_fts MATCH ?'
+          : `SELECT COUNT(*) AS total ${from} WHERE ${cond}`,
       countParams: [compiled.rankMatch, ...filterParams],
     };
   }

@@ -2,6 +2,11 @@
  * @module
  * Keeps the index in step with the files: a full scan that re-reads only files whose size, mtime or
  * inode changed, and a partial sync of the paths a watcher reported.
+ *
+ * Every write transaction begins IMMEDIATE. Another server process may share the index: a deferred
+ * transaction that reads first and then writes fails at once with SQLITE_BUSY ("database is locked")
+ * when the other process committed in between, since SQLite cannot wait for a newer snapshot;
+ * IMMEDIATE takes the write lock up front and waits for it under the busy timeout instead.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -68,7 +73,7 @@ function finishSync(
   db.transaction(() => {
     for (const row of plan.gone) writer.removeNote(row.id);
     syncAttachments(db, writer, plan.walked.attachments, plan.sub);
-  })();
+  }).immediate();
   const count = db.prepare('SELECT count(*) AS n FROM notes').get() as { n: number };
   return { notes: count.n, reindexed, removed: plan.gone.length, ms: performance.now() - started };
 }
@@ -83,7 +88,7 @@ export function syncAll(db: Db, root: string, sub = ''): SyncStats {
     const batch = plan.stale.slice(i, i + BATCH);
     db.transaction(() => {
       for (const file of batch) if (indexFile(root, writer, file)) reindexed++;
-    })();
+    }).immediate();
   }
   return finishSync(db, writer, plan, reindexed, started);
 }
@@ -140,7 +145,7 @@ async function parseAndWrite(
           writer.putNote(note.file, note.etag, note.derived);
           reindexed++;
         }
-      })();
+      }).immediate();
     }
   } finally {
     restore();
@@ -223,7 +228,7 @@ export function syncPaths(db: Db, root: string, paths: Iterable<string>): number
       if (unchanged(selectOne.get(rel), file)) continue;
       if (indexFile(root, writer, file)) changed++;
     }
-  })();
+  }).immediate();
   for (const folder of folders) changed += syncAll(db, root, folder).reindexed;
   return changed;
 }
