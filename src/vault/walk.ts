@@ -43,6 +43,10 @@ export function walkVault(root: string, sub = ''): WalkResult {
   // as hidden as it would be under its own name, so such a link is not followed.
   const hiddenTarget = (real: string) => real !== root && isHiddenPath(real.slice(rootPrefix.length));
 
+  // Linked folders are walked after every real one, so a note reachable both by its own path and
+  // through a link to its folder is always listed under its own path.
+  const deferred: { abs: string; rel: string; depth: number }[] = [];
+
   const visit = (absDir: string, relDir: string, depth: number) => {
     let real: string;
     try {
@@ -69,7 +73,8 @@ export function walkVault(root: string, sub = ''): WalkResult {
       const rel = relDir === '' ? fileName : `${relDir}/${fileName}`;
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
-      if (entry.isSymbolicLink()) {
+      const linked = entry.isSymbolicLink();
+      if (linked) {
         // Security: a link is followed only when its real target is inside the vault and not hidden.
         let target: string;
         try {
@@ -88,7 +93,9 @@ export function walkVault(root: string, sub = ''): WalkResult {
         isFile = st.isFile();
       }
       if (isDir) {
-        if (depth < MAX_FOLDER_DEPTH) visit(abs, rel, depth + 1);
+        if (depth >= MAX_FOLDER_DEPTH) continue;
+        if (linked) deferred.push({ abs, rel, depth: depth + 1 });
+        else visit(abs, rel, depth + 1);
         continue;
       }
       if (!isFile) continue;
@@ -113,5 +120,7 @@ export function walkVault(root: string, sub = ''): WalkResult {
 
   const startAbs = sub === '' ? root : path.join(root, ...sub.split('/'));
   visit(startAbs, sub, sub === '' ? 0 : sub.split('/').length);
+  for (let next = deferred.shift(); next !== undefined; next = deferred.shift())
+    visit(next.abs, next.rel, next.depth);
   return result;
 }

@@ -149,7 +149,10 @@ export async function openTestVault(
  */
 export function checkResult(raw: RawResult): CallResult {
   const content = raw.content as { type: string; text?: string }[];
-  expect(Array.isArray(content) && content.length >= 2, 'at least a text block and the JSON line').toBe(true);
+  expect(
+    Array.isArray(content) && content.length >= 2,
+    `at least a text block and the JSON line, in ${JSON.stringify(raw).slice(0, 2000)}`,
+  ).toBe(true);
   for (const block of content) expect(block.type).toBe('text');
   const structured = raw.structuredContent as Structured | undefined;
   expect(structured, 'every result carries structuredContent').toBeTypeOf('object');
@@ -226,7 +229,10 @@ export function snapshot(dir: string, options: { includeState?: boolean } = {}):
 }
 
 /** Polls `check` every 50 ms for up to `timeoutMs`; returns the delay when it passed, or null. */
-export async function within(timeoutMs: number, check: () => Promise<boolean> | boolean): Promise<number | null> {
+export async function within(
+  timeoutMs: number,
+  check: () => Promise<boolean> | boolean,
+): Promise<number | null> {
   const started = performance.now();
   for (;;) {
     if (await check()) return Math.round(performance.now() - started);

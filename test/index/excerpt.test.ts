@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildExcerpt } from '../../src/index/excerpt.js';
 
@@ -35,7 +36,9 @@ describe('buildExcerpt: matching', () => {
 
   it('finds a CJK word inside a longer run of characters', () => {
     expect(buildExcerpt('東京都の渋谷に行きました。', ['東京'])).toBe('**東京**都の渋谷に行きました。');
-    expect(buildExcerpt('서울에서 맛있는 음식을 먹었어요.', ['음식'])).toBe('서울에서 맛있는 **음식**을 먹었어요.');
+    expect(buildExcerpt('서울에서 맛있는 음식을 먹었어요.', ['음식'])).toBe(
+      '서울에서 맛있는 **음식**을 먹었어요.',
+    );
     expect(buildExcerpt('Tokyo東京 trip', ['tokyo'])).toBe('**Tokyo**東京 trip');
   });
 
@@ -97,6 +100,17 @@ describe('buildExcerpt: the window', () => {
     expect(excerpt).not.toMatch(LONE_SURROGATE);
   });
 
+  it('never cuts a letter off from its combining accent', () => {
+    const text = `${'x'.repeat(50)}e\u0301${'y'.repeat(50)}`;
+    expect(buildExcerpt(text, [], 51)).toBe(`${'x'.repeat(50)}…`);
+  });
+
+  it('shows a short text whole, without ellipses', () => {
+    expect(buildExcerpt('Short note about the budget.', ['budget'], 240)).toBe(
+      'Short note about the **budget**.',
+    );
+  });
+
   it('returns an empty string for an empty text', () => {
     expect(buildExcerpt('', ['a'])).toBe('');
   });
@@ -111,5 +125,24 @@ describe('buildExcerpt: the window', () => {
 
     const cjk = `${'東京都の渋谷に行きました。'.repeat(400_000)}大阪`;
     expect(buildExcerpt(cjk, ['大阪'])).toMatch(/\*\*大阪\*\*$/);
+  });
+});
+
+describe('buildExcerpt: properties', () => {
+  const pieces = ['a', 'b', 'é', 'e\u0301', 'É', '東', '京', '서', ' ', '\n', '😀', '.', 'budget', 'İ'];
+  const textArb = fc.array(fc.constantFrom(...pieces), { maxLength: 400 }).map((xs) => xs.join(''));
+  const termsArb = fc.array(fc.constantFrom('a', 'e', 'budget', '東京', 'b a', '서', '😀'), { maxLength: 3 });
+
+  it('stays within maxChars, keeps surrogate pairs whole and shows only text from the note', () => {
+    fc.assert(
+      fc.property(textArb, termsArb, fc.integer({ min: 1, max: 120 }), (text, terms, max) => {
+        const excerpt = buildExcerpt(text, terms, max);
+        const shown = visible(excerpt);
+        expect(shown.length).toBeLessThanOrEqual(max);
+        expect(excerpt).not.toMatch(LONE_SURROGATE);
+        expect(text.replace(/\s+/g, ' ')).toContain(shown);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -13,7 +13,10 @@ const FTS_ONLY_STRINGS = /^(?:\s*(?:\(|\)|AND|OR|NOT|"(?:[^"]|"")*"))+\s*$/;
 function ftsExpressions(c: CompiledSearch): string[] {
   const fromWhere = c.params.filter((_, i) => {
     // The i-th '?' of `where` belongs to a MATCH when the SQL just before it ends with MATCH.
-    const before = c.where.split('?').slice(0, i + 1).join('?');
+    const before = c.where
+      .split('?')
+      .slice(0, i + 1)
+      .join('?');
     return /MATCH $/.test(before);
   });
   return [...(c.rankMatch ? [c.rankMatch] : []), ...(fromWhere as string[])];
@@ -85,7 +88,9 @@ describe('compileSearch: shapes', () => {
 
   it('parenthesizes nested groups so SQL precedence cannot regroup them', () => {
     const c = compile('tag:a (file:b OR path:c)');
-    expect(c.where).toMatch(/^EXISTS .* AND \(instr\(n\.file_lower, \?\) > 0 OR instr\(n\.path_lower, \?\) > 0\)$/);
+    expect(c.where).toMatch(
+      /^EXISTS .* AND \(instr\(n\.file_lower, \?\) > 0 OR instr\(n\.path_lower, \?\) > 0\)$/,
+    );
   });
 
   it('lower-cases field values, drops one leading # from tags, escapes LIKE wildcards', () => {
@@ -146,17 +151,52 @@ interface TestNote {
 }
 
 const NOTES: TestNote[] = [
-  { path: 'Projects/Plan 2026.md', title: 'Plan 2026', tags: ['work', 'planning'], body: 'Budget review and roadmap for the team.', mtime: 100 },
-  { path: 'Projects/Sub/Budget.md', title: 'Budget', tags: ['work/finance'], body: 'Quarterly numbers.', mtime: 90 },
-  { path: 'Notes/Meeting.md', title: 'Meeting', body: 'We talked about the budget and the hiring plan.', mtime: 80 },
-  { path: 'Notes/Lunch.md', title: 'Lunch', tags: ['food'], body: 'Met at the café near the station.', mtime: 70 },
+  {
+    path: 'Projects/Plan 2026.md',
+    title: 'Plan 2026',
+    tags: ['work', 'planning'],
+    body: 'Budget review and roadmap for the team.',
+    mtime: 100,
+  },
+  {
+    path: 'Projects/Sub/Budget.md',
+    title: 'Budget',
+    tags: ['work/finance'],
+    body: 'Quarterly numbers.',
+    mtime: 90,
+  },
+  {
+    path: 'Notes/Meeting.md',
+    title: 'Meeting',
+    body: 'We talked about the budget and the hiring plan.',
+    mtime: 80,
+  },
+  {
+    path: 'Notes/Lunch.md',
+    title: 'Lunch',
+    tags: ['food'],
+    body: 'Met at the café near the station.',
+    mtime: 70,
+  },
   { path: 'Notes/Coffee.md', title: 'Coffee', body: 'A cafe with good espresso.', mtime: 60 },
-  { path: 'Travel/東京.md', title: '東京旅行', tags: ['travel'], body: '東京都の渋谷に行きました。', mtime: 50 },
+  {
+    path: 'Travel/東京.md',
+    title: '東京旅行',
+    tags: ['travel'],
+    body: '東京都の渋谷に行きました。',
+    mtime: 50,
+  },
   { path: 'Travel/Seoul.md', title: 'Seoul', body: '서울에서 맛있는 음식을 먹었어요.', mtime: 40 },
   { path: 'Travel/Japan.md', title: 'Japan', body: 'カタカナとひらがな: コーヒーを飲む。', mtime: 30 },
   { path: 'Work/Tagged.md', title: 'Tagged note', tags: ['Work/X'], body: 'Alpha beta.', mtime: 20 },
   { path: 'Work/MyJob.md', title: 'Other job', tags: ['myjob/work'], body: 'Alpha gamma.', mtime: 10 },
-  { path: 'Archive/Old plan.md', title: 'Old plan', tags: ['archive'], body: 'alpha beta gamma delta, draft version', mtime: 5 },
+  {
+    path: 'Archive/Old plan.md',
+    title: 'Old plan',
+    tags: ['archive'],
+    body: 'alpha beta gamma delta, draft version',
+    mtime: 5,
+  },
   { path: 'My Folder/Readme.md', title: 'Readme', body: 'The quick brown fox.', mtime: 4 },
   { path: 'Notes/Fox.md', title: 'Fox', body: 'Brown is the fox; quick it is.', mtime: 3 },
   { path: 'Ranking/Title.md', title: 'Zebra', body: 'one two three four', mtime: 2 },
@@ -184,7 +224,15 @@ function openIndex(notes: readonly TestNote[]): Database.Database {
     const id = i + 1;
     const lower = n.path.toLowerCase();
     const slash = lower.lastIndexOf('/');
-    insNote.run(id, n.path, lower, slash < 0 ? '' : lower.slice(0, slash), lower.slice(slash + 1), n.title, n.mtime);
+    insNote.run(
+      id,
+      n.path,
+      lower,
+      slash < 0 ? '' : lower.slice(0, slash),
+      lower.slice(slash + 1),
+      n.title,
+      n.mtime,
+    );
     const tags = (n.tags ?? []).map((t) => t.toLowerCase());
     for (const t of tags) insTag.run(id, t);
     insFts.run(id, segmentCjk(n.title), segmentCjk(tags.join(' ')), segmentCjk(n.body));
@@ -200,7 +248,10 @@ interface Row {
   score: number;
 }
 
-function search(query: string, opts: Partial<SearchSqlOptions> = {}): { paths: string[]; rows: Row[]; total: number } {
+function search(
+  query: string,
+  opts: Partial<SearchSqlOptions> = {},
+): { paths: string[]; rows: Row[]; total: number } {
   const s = searchSql(compile(query), { limit: 50, ...opts });
   const rows = db.prepare(s.sql).all(...s.params) as Row[];
   const { total } = db.prepare(s.countSql).get(...s.countParams) as { total: number };
@@ -317,6 +368,15 @@ describe('search end to end', () => {
     expect(paths('alpha OR -tag:work')).toHaveLength(NOTES.length - 2);
   });
 
+  it('ranks by the plain text and checks a text group with an exclusion inside it in SQL', () => {
+    const c = compile('alpha (beta OR -gamma)');
+    expect(c.rankMatch).toBe('"alpha"');
+    const { rows, total } = search('alpha (beta OR -gamma)');
+    expect(rows.map((r) => r.path).sort()).toEqual(['Archive/Old plan.md', 'Work/Tagged.md']);
+    expect(total).toBe(2);
+    expect(rows.every((r) => r.score > 0)).toBe(true);
+  });
+
   it('counts every match in total, beyond the page', () => {
     const r = search('budget', { limit: 1 });
     expect(r.rows).toHaveLength(1);
@@ -327,7 +387,10 @@ describe('search end to end', () => {
   });
 
   it('scopes to a folder and its sub-folders, not to a folder with a longer name', () => {
-    expect(paths('budget', { folderLower: 'projects' })).toEqual(['Projects/Plan 2026.md', 'Projects/Sub/Budget.md']);
+    expect(paths('budget', { folderLower: 'projects' })).toEqual([
+      'Projects/Plan 2026.md',
+      'Projects/Sub/Budget.md',
+    ]);
     expect(paths('budget', { folderLower: 'projects/sub' })).toEqual(['Projects/Sub/Budget.md']);
     expect(paths('budget', { folderLower: 'proj' })).toEqual([]);
     expect(search('budget', { folderLower: 'projects' }).total).toBe(2);
@@ -336,13 +399,18 @@ describe('search end to end', () => {
 
   it('scopes to a tag and its nested tags', () => {
     expect(paths('alpha', { tagLower: 'work' })).toEqual(['Work/Tagged.md']);
-    expect(paths('budget', { tagLower: '#work' })).toEqual(['Projects/Plan 2026.md', 'Projects/Sub/Budget.md']);
+    expect(paths('budget', { tagLower: '#work' })).toEqual([
+      'Projects/Plan 2026.md',
+      'Projects/Sub/Budget.md',
+    ]);
     expect(search('alpha OR budget', { tagLower: 'work', folderLower: 'work' }).total).toBe(1);
   });
 
   it('refuses a tag scope that names no tag', () => {
     for (const tagLower of ['', '#', '/']) {
-      expect(() => search('budget', { tagLower })).toThrow(expect.objectContaining({ code: 'validation_error' }));
+      expect(() => search('budget', { tagLower })).toThrow(
+        expect.objectContaining({ code: 'validation_error' }),
+      );
     }
   });
 
@@ -377,7 +445,9 @@ describe('search end to end', () => {
     ];
     for (const q of attacks) expect(() => search(q)).not.toThrow();
     // Unbalanced, it is refused before any SQL exists.
-    expect(() => search("'); DROP TABLE notes; --")).toThrow(expect.objectContaining({ code: 'validation_error' }));
+    expect(() => search("'); DROP TABLE notes; --")).toThrow(
+      expect.objectContaining({ code: 'validation_error' }),
+    );
     // `title:budget` is the phrase "title budget", not a column filter.
     expect(paths('title:budget')).toEqual([]);
     // `budget*` is the word budget, not a prefix query.

@@ -76,7 +76,9 @@ describe('parseSearchQuery: constructs', () => {
   });
 
   it('accepts a quoted field value with spaces', () => {
-    expect(parseSearchQuery('path:"my folder" notes')).toEqual(and(field('path', 'my folder'), word('notes')));
+    expect(parseSearchQuery('path:"my folder" notes')).toEqual(
+      and(field('path', 'my folder'), word('notes')),
+    );
   });
 
   it('accepts field names in any case', () => {

@@ -15,7 +15,10 @@ function text(dir: string, rel: string): string | null {
 describe('create_note', () => {
   it('creates a note at the given name (.md added, folders made) and returns its etag', async () => {
     vault = await openTestVault();
-    const { structured, isError } = await vault.call('create_note', { name: 'inbox/new idea', content: '# Idea\n\nGo.\n' });
+    const { structured, isError } = await vault.call('create_note', {
+      name: 'inbox/new idea',
+      content: '# Idea\n\nGo.\n',
+    });
     expect(isError).toBe(false);
     const bytes = readBytes(vault.dir, 'inbox/new idea.md');
     expect(bytes?.toString()).toBe('# Idea\n\nGo.\n');
@@ -108,7 +111,11 @@ describe('create_note', () => {
 
   it('a tag with a space is a validation_error and nothing is written', async () => {
     vault = await openTestVault();
-    const { structured, isError } = await vault.call('create_note', { name: 'n', content: 'x', tags: ['two words'] });
+    const { structured, isError } = await vault.call('create_note', {
+      name: 'n',
+      content: 'x',
+      tags: ['two words'],
+    });
     expect(isError).toBe(true);
     expect(structured).toMatchObject({ code: 'validation_error', committed: false });
     expect(readBytes(vault.dir, 'n.md')).toBeNull();
@@ -127,7 +134,10 @@ describe('create_note', () => {
   it('refuses a name that exists in another letter case, naming the existing note', async () => {
     vault = await openTestVault({ 'Projects/Plan.md': 'original\n' });
     const before = snapshot(vault.dir);
-    const { structured, isError } = await vault.call('create_note', { name: 'projects/PLAN.md', content: 'new' });
+    const { structured, isError } = await vault.call('create_note', {
+      name: 'projects/PLAN.md',
+      content: 'new',
+    });
     expect(isError).toBe(true);
     expect(structured).toMatchObject({ code: 'already_exists', committed: false, name: 'Projects/Plan.md' });
     expect(snapshot(vault.dir)).toEqual(before);

@@ -80,7 +80,11 @@ describe('edit_note replace', () => {
   it('old_text found in several places is ambiguous, says how many, and nothing is written', async () => {
     vault = await docVault();
     const before = snapshot(vault.dir);
-    const { structured, isError } = await edit(vault, { operation: 'replace', old_text: 'Step one.', new_text: 'x' });
+    const { structured, isError } = await edit(vault, {
+      operation: 'replace',
+      old_text: 'Step one.',
+      new_text: 'x',
+    });
     expect(isError).toBe(true);
     expect(structured).toMatchObject({ code: 'ambiguous', committed: false, matches: 2 });
     expect(structured.message).toContain('2');
@@ -90,7 +94,12 @@ describe('edit_note replace', () => {
 
   it('replace_all replaces every occurrence', async () => {
     vault = await docVault();
-    await edit(vault, { operation: 'replace', old_text: 'Step one.', new_text: 'Step 1.', replace_all: true });
+    await edit(vault, {
+      operation: 'replace',
+      old_text: 'Step one.',
+      new_text: 'Step 1.',
+      replace_all: true,
+    });
     expect(stored(vault)).toBe(DOC.replace('Step one.\nStep one.', 'Step 1.\nStep 1.'));
   });
 
@@ -117,7 +126,7 @@ describe('edit_note replace', () => {
     expect(stored(vault)).toBe(DOC);
   });
 
-  it('new text takes the note\'s CRLF line breaks', async () => {
+  it("new text takes the note's CRLF line breaks", async () => {
     const crlf = 'a\r\nb\r\nc\r\n';
     vault = await docVault(crlf);
     await edit(vault, { operation: 'replace', old_text: 'b', new_text: 'x\ny' });
@@ -159,16 +168,25 @@ describe('edit_note sections', () => {
   it('several equal headings without occurrence are ambiguous, with the candidates', async () => {
     vault = await docVault();
     const before = snapshot(vault.dir);
-    const { structured, isError } = await edit(vault, { operation: 'replace_section', heading: 'Risks', content: 'x' });
+    const { structured, isError } = await edit(vault, {
+      operation: 'replace_section',
+      heading: 'Risks',
+      content: 'x',
+    });
     expect(isError).toBe(true);
     expect(structured).toMatchObject({ code: 'ambiguous', committed: false });
     expect(structured.candidates.map((c: { line: number }) => c.line)).toEqual([9, 22]);
     expect(snapshot(vault.dir)).toEqual(before);
   });
 
-  it('replace_section replaces the section\'s own text and keeps its sub-sections', async () => {
+  it("replace_section replaces the section's own text and keeps its sub-sections", async () => {
     vault = await docVault();
-    await edit(vault, { operation: 'replace_section', heading: 'Risks', occurrence: 1, content: 'New risk.' });
+    await edit(vault, {
+      operation: 'replace_section',
+      heading: 'Risks',
+      occurrence: 1,
+      content: 'New risk.',
+    });
     expect(stored(vault)).toBe(spliced(DOC, '## Risks\n\nOld risk.\n', '## Risks\n\nNew risk.\n'));
   });
 
@@ -182,19 +200,32 @@ describe('edit_note sections', () => {
       content: 'All new.\n',
     });
     expect(stored(vault)).toBe(
-      spliced(DOC, '## Risks\n\nOld risk.\n\n### Sub risk\n\nDeep.\n\n## Plan', '## Risks\n\nAll new.\n\n## Plan'),
+      spliced(
+        DOC,
+        '## Risks\n\nOld risk.\n\n### Sub risk\n\nDeep.\n\n## Plan',
+        '## Risks\n\nAll new.\n\n## Plan',
+      ),
     );
   });
 
   it('occurrence picks the second of two equal headings', async () => {
     vault = await docVault();
-    await edit(vault, { operation: 'replace_section', heading: 'Risks', occurrence: 2, content: 'Replaced.' });
+    await edit(vault, {
+      operation: 'replace_section',
+      heading: 'Risks',
+      occurrence: 2,
+      content: 'Replaced.',
+    });
     expect(stored(vault)).toBe(spliced(DOC, 'Second risks.\n', 'Replaced.\n'));
   });
 
   it('a heading with a level only matches that level', async () => {
     vault = await docVault();
-    const wrongLevel = await edit(vault, { operation: 'replace_section', heading: '## Sub risk', content: 'x' });
+    const wrongLevel = await edit(vault, {
+      operation: 'replace_section',
+      heading: '## Sub risk',
+      content: 'x',
+    });
     expect(wrongLevel.structured).toMatchObject({ code: 'validation_error', committed: false });
     expect(stored(vault)).toBe(DOC);
     await edit(vault, { operation: 'replace_section', heading: '### Sub risk', content: 'Shallow.' });
@@ -203,7 +234,11 @@ describe('edit_note sections', () => {
 
   it('a heading that does not exist is a validation_error listing the headings', async () => {
     vault = await docVault();
-    const { structured } = await edit(vault, { operation: 'append_to_section', heading: 'Budget', content: 'x' });
+    const { structured } = await edit(vault, {
+      operation: 'append_to_section',
+      heading: 'Budget',
+      content: 'x',
+    });
     expect(structured).toMatchObject({ code: 'validation_error', committed: false });
     expect(structured.headings).toContain('## Plan');
     expect(stored(vault)).toBe(DOC);
@@ -221,10 +256,12 @@ describe('edit_note sections', () => {
     expect(stored(vault)).toBe(DOC);
   });
 
-  it('append_to_section adds content after a blank line at the end of the section\'s own text', async () => {
+  it("append_to_section adds content after a blank line at the end of the section's own text", async () => {
     vault = await docVault();
     await edit(vault, { operation: 'append_to_section', heading: 'Plan', content: 'Step two.' });
-    expect(stored(vault)).toBe(spliced(DOC, 'Step one.\nStep one.\n\n', 'Step one.\nStep one.\n\nStep two.\n\n'));
+    expect(stored(vault)).toBe(
+      spliced(DOC, 'Step one.\nStep one.\n\n', 'Step one.\nStep one.\n\nStep two.\n\n'),
+    );
   });
 
   it('append_to_section goes before the first sub-section, or after the sub-sections with whole', async () => {
@@ -232,7 +269,13 @@ describe('edit_note sections', () => {
     await edit(vault, { operation: 'append_to_section', heading: 'Risks', occurrence: 1, content: 'Own.' });
     const first = spliced(DOC, 'Old risk.\n\n', 'Old risk.\n\nOwn.\n\n');
     expect(stored(vault)).toBe(first);
-    await edit(vault, { operation: 'append_to_section', heading: 'Risks', occurrence: 1, whole: true, content: 'After.' });
+    await edit(vault, {
+      operation: 'append_to_section',
+      heading: 'Risks',
+      occurrence: 1,
+      whole: true,
+      content: 'After.',
+    });
     expect(stored(vault)).toBe(spliced(first, 'Deep.\n\n', 'Deep.\n\nAfter.\n\n'));
   });
 
@@ -248,7 +291,8 @@ describe('edit_note sections', () => {
     expect(noHeading.structured.message).toContain('heading');
     const noContent = await edit(vault, { operation: 'replace_section', heading: 'Plan' });
     expect(noContent.structured.message).toContain('content');
-    for (const r of [noHeading, noContent]) expect(r.structured).toMatchObject({ code: 'validation_error', committed: false });
+    for (const r of [noHeading, noContent])
+      expect(r.structured).toMatchObject({ code: 'validation_error', committed: false });
     expect(stored(vault)).toBe(DOC);
   });
 });

@@ -21,7 +21,7 @@ function vaultInOrder(names: string[], extra: Record<string, string> = {}): Prom
   for (const n of names) files[n] = `# ${n}\n`;
   return openTestVault(files, {
     prepare: (dir) => {
-      names.forEach((n, i) => age(dir, n, i * 10));
+      for (const [i, n] of names.entries()) age(dir, n, i * 10);
       for (const n of Object.keys(extra)) age(dir, n, 100_000);
     },
   });
@@ -29,9 +29,16 @@ function vaultInOrder(names: string[], extra: Record<string, string> = {}): Prom
 
 describe('list_notes', () => {
   it('lists notes newest first with name, title, modified and size', async () => {
-    vault = await vaultInOrder(['b.md', 'a/c.md', 'z.md'], { 'titled.md': '---\ntitle: Has a title\n---\nx\n' });
+    vault = await vaultInOrder(['b.md', 'a/c.md', 'z.md'], {
+      'titled.md': '---\ntitle: Has a title\n---\nx\n',
+    });
     const { structured } = await vault.call('list_notes');
-    expect(structured.notes.map((n: { name: string }) => n.name)).toEqual(['b.md', 'a/c.md', 'z.md', 'titled.md']);
+    expect(structured.notes.map((n: { name: string }) => n.name)).toEqual([
+      'b.md',
+      'a/c.md',
+      'z.md',
+      'titled.md',
+    ]);
     expect(structured.notes[0]).toEqual({
       name: 'b.md',
       title: 'b.md',
@@ -55,9 +62,18 @@ describe('list_notes', () => {
   });
 
   it('a folder includes its sub-folders but not a sibling whose name only starts the same', async () => {
-    vault = await vaultInOrder(['projects/a.md', 'projects/deep/er/b.md', 'projects-old/c.md', 'root.md', 'proj/d.md']);
+    vault = await vaultInOrder([
+      'projects/a.md',
+      'projects/deep/er/b.md',
+      'projects-old/c.md',
+      'root.md',
+      'proj/d.md',
+    ]);
     const { structured } = await vault.call('list_notes', { folder: 'projects' });
-    expect(structured.notes.map((n: { name: string }) => n.name)).toEqual(['projects/a.md', 'projects/deep/er/b.md']);
+    expect(structured.notes.map((n: { name: string }) => n.name)).toEqual([
+      'projects/a.md',
+      'projects/deep/er/b.md',
+    ]);
     const sub = await vault.call('list_notes', { folder: 'projects/deep/' });
     expect(sub.structured.notes.map((n: { name: string }) => n.name)).toEqual(['projects/deep/er/b.md']);
   });
@@ -88,13 +104,18 @@ describe('list_notes', () => {
     const names = Array.from({ length: 23 }, (_, i) => `n${String(i).padStart(2, '0')}.md`);
     // Three groups of equal times, so the cursor must break ties by name.
     vault = await openTestVault(Object.fromEntries(names.map((n) => [n, n])), {
-      prepare: (dir) => names.forEach((n, i) => age(dir, n, Math.floor(i / 8))),
+      prepare: (dir) => {
+        for (const [i, n] of names.entries()) age(dir, n, Math.floor(i / 8));
+      },
     });
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const { structured, isError } = await vault.call('list_notes', { limit: 5, ...(cursor ? { cursor } : {}) });
+      const { structured, isError } = await vault.call('list_notes', {
+        limit: 5,
+        ...(cursor ? { cursor } : {}),
+      });
       expect(isError).toBe(false);
       expect(structured.notes.length).toBeLessThanOrEqual(5);
       seen.push(...structured.notes.map((n: { name: string }) => n.name));

@@ -73,9 +73,11 @@ describe('read_note', () => {
     const text = '\uFEFF---\r\na: 1\r\n---\r\nline one\r\nline two\r\n';
     vault = await openTestVault({ 'win.md': text });
     const { structured } = await vault.call('read_note', { name: 'win' });
-    expect(Buffer.from(structured.frontmatterRaw + structured.body, 'utf8').equals(readBytes(vault.dir, 'win.md')!)).toBe(
-      true,
-    );
+    expect(
+      Buffer.from(structured.frontmatterRaw + structured.body, 'utf8').equals(
+        readBytes(vault.dir, 'win.md')!,
+      ),
+    ).toBe(true);
     expect(structured.frontmatter).toEqual({ a: 1 });
   });
 

@@ -36,7 +36,11 @@ describe('update_note', () => {
     // No trailing line break, trailing spaces and CRLF: none of it may be tidied.
     const stored = 'line one\r\nline two  ';
     vault = await openTestVault({ 'log.md': stored });
-    const { structured } = await vault.call('update_note', { name: 'log', content: 'added part\n', append: true });
+    const { structured } = await vault.call('update_note', {
+      name: 'log',
+      content: 'added part\n',
+      append: true,
+    });
     const expected = `${stored}\n\n---\n\nadded part\n`;
     expect(readBytes(vault.dir, 'log.md')?.toString()).toBe(expected);
     expect(structured.etag).toBe(etagOf(expected));
@@ -50,7 +54,11 @@ describe('update_note', () => {
 
   it('a matching expected_etag lets the write through', async () => {
     vault = await openTestVault({ 'log.md': NOTE });
-    const { isError } = await vault.call('update_note', { name: 'log', content: 'v2', expected_etag: etagOf(NOTE) });
+    const { isError } = await vault.call('update_note', {
+      name: 'log',
+      content: 'v2',
+      expected_etag: etagOf(NOTE),
+    });
     expect(isError).toBe(false);
     expect(readBytes(vault.dir, 'log.md')?.toString()).toBe('v2');
   });
@@ -118,7 +126,11 @@ describe('update_note', () => {
   it('a result over 5 MB (also by appending) is too_large and nothing is written', async () => {
     vault = await openTestVault({ 'log.md': 'z'.repeat(4 * 1024 * 1024) });
     const before = snapshot(vault.dir);
-    const appended = await vault.call('update_note', { name: 'log', content: 'q'.repeat(1024 * 1024), append: true });
+    const appended = await vault.call('update_note', {
+      name: 'log',
+      content: 'q'.repeat(1024 * 1024),
+      append: true,
+    });
     expect(appended.structured).toMatchObject({ code: 'too_large', committed: false });
     const whole = await vault.call('update_note', { name: 'log', content: 'q'.repeat(5 * 1024 * 1024 + 1) });
     expect(whole.structured).toMatchObject({ code: 'too_large', committed: false });
@@ -128,7 +140,11 @@ describe('update_note', () => {
   it('a note with bytes that are not UTF-8 is not appended to (the bytes would be lost)', async () => {
     const bytes = Buffer.from([0x61, 0xff, 0xfe, 0x62]);
     vault = await openTestVault({ 'latin.md': bytes });
-    const { structured, isError } = await vault.call('update_note', { name: 'latin', content: 'x', append: true });
+    const { structured, isError } = await vault.call('update_note', {
+      name: 'latin',
+      content: 'x',
+      append: true,
+    });
     expect(isError).toBe(true);
     expect(structured).toMatchObject({ code: 'not_supported', committed: false });
     expect(readBytes(vault.dir, 'latin.md')?.equals(bytes)).toBe(true);

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkResult, openTestVault, snapshot, type TestVault } from '../helpers/vault.js';
+
+let vault: TestVault;
+beforeAll(async () => {
+  vault = await openTestVault({ 'a.md': '# A\n\nalpha\n', 'b.md': 'beta\n' });
+});
+afterAll(async () => {
+  await vault.close();
+});
+
+const TOOLS = [
+  'list_notes',
+  'read_note',
+  'search_notes',
+  'create_note',
+  'update_note',
+  'edit_note',
+  'delete_note',
+  'list_trash',
+  'restore_note',
+];
+
+describe('tool list', () => {
+  it('offers every tool with an input schema, an output schema and honest annotations', async () => {
+    const { tools } = await vault.client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(TOOLS);
+    for (const tool of tools) {
+      expect(tool.description?.length ?? 0, tool.name).toBeGreaterThan(40);
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema, tool.name).toBeDefined();
+      expect(tool.annotations?.openWorldHint, tool.name).toBe(false);
+      expect(typeof tool.annotations?.title, tool.name).toBe('string');
+      const readOnly = ['list_notes', 'read_note', 'search_notes', 'list_trash'].includes(tool.name);
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(readOnly);
+    }
+  });
+});
+
+describe('input schema violations', () => {
+  const cases: [tool: string, args: Record<string, unknown>, argument: string][] = [
+    ['read_note', {}, 'name'],
+    ['read_note', { name: 7 }, 'name'],
+    ['read_note', { name: 'a', offset: -1 }, 'offset'],
+    ['read_note', { name: 'a', max_chars: 1_000_001 }, 'max_chars'],
+    ['list_notes', { limit: 'ten' }, 'limit'],
+    ['list_notes', { folder: ['a'] }, 'folder'],
+    ['search_notes', {}, 'query'],
+    ['search_notes', { query: 42 }, 'query'],
+    ['search_notes', { query: 'x', max_results: 0 }, 'max_results'],
+    ['create_note', { name: 'x' }, 'content'],
+    ['create_note', { name: 'x', content: 'y', tags: 'not-a-list' }, 'tags'],
+    ['update_note', { name: 'a' }, 'content'],
+    ['update_note', { name: 'a', content: 'x', append: 'yes' }, 'append'],
+    ['edit_note', { name: 'a', operation: 'rewrite_everything', expected_etag: 'sha256:x' }, 'operation'],
+    ['edit_note', { name: 'a', expected_etag: 'sha256:x' }, 'operation'],
+    ['edit_note', { name: 'a', operation: 'replace_section', occurrence: 0 }, 'occurrence'],
+    ['delete_note', { name: null }, 'name'],
+    ['restore_note', { id: 'x' }, 'name'],
+  ];
+
+  it.each(cases)(
+    '%s %j is a validation_error naming %s, and nothing is written',
+    async (tool, args, argument) => {
+      const before = snapshot(vault.dir);
+      const { structured, isError } = await vault.call(tool, args);
+      expect(isError).toBe(true);
+      expect(structured.code).toBe('validation_error');
+      expect(structured.message).toContain(argument);
+      expect(snapshot(vault.dir)).toEqual(before);
+    },
+  );
+});
+
+describe('the structuredContent line (SPEC 3.1)', () => {
+  it('a long list is shortened to fields the text already shows, under 16 KB', async () => {
+    const many = await openTestVault(
+      Object.fromEntries(
+        Array.from({ length: 300 }, (_, i) => [`folder/a-rather-long-note-name-${i}.md`, `n${i}`]),
+      ),
+    );
+    try {
+      const { structured, line, text } = await many.call('list_notes', { limit: 300 });
+      expect(structured.notes).toHaveLength(300);
+      expect(line.notes).toBe('[shown in full above]');
+      expect(text).toContain('a-rather-long-note-name-299.md');
+    } finally {
+      await many.close();
+    }
+  });
+
+  it('is measured in bytes: a CJK note under 16,384 characters but over 16 KB is shortened too', async () => {
+    const cjk = await openTestVault({ 'cjk.md': '東京'.repeat(3500) });
+    try {
+      // checkResult (run by call) requires a line over 16 KB in UTF-8 to be shortened.
+      const { line, structured } = await cjk.call('read_note', { name: 'cjk' });
+      expect(structured.body).toBe('東京'.repeat(3500));
+      expect(Buffer.byteLength(JSON.stringify(line))).toBeLessThanOrEqual(16 * 1024);
+    } finally {
+      await cjk.close();
+    }
+  });
+
+  it('a result stays under 8 MB as sent, escapes included; a smaller page then still reads', async () => {
+    // One million control characters: one UTF-16 unit each, six bytes each once JSON-escaped (\u0001).
+    const odd = await openTestVault({ 'odd.md': '\u0001'.repeat(1_000_000) });
+    try {
+      const raw = await odd.client.callTool({ name: 'read_note', arguments: { name: 'odd' } });
+      const sent = Buffer.byteLength(JSON.stringify(raw));
+      const { structured, isError } = checkResult(raw);
+      if (isError) expect(structured.code).toBe('too_large');
+      else expect(sent).toBeLessThan(8 * 1024 * 1024);
+      const page = await odd.call('read_note', { name: 'odd', max_chars: 100_000 });
+      expect(page.isError).toBe(false);
+      expect(page.structured.body.length).toBe(100_000);
+      expect(page.structured.nextOffset).toBe(100_000);
+    } finally {
+      await odd.close();
+    }
+  });
+
+  it('an unknown tool is a protocol-level error, not a crash of the server', async () => {
+    const raw = await vault.client
+      .callTool({ name: 'no_such_tool', arguments: {} })
+      .catch((err: Error) => err);
+    if (raw instanceof Error) expect(raw.message).toMatch(/no_such_tool|not found/i);
+    else expect(raw.isError).toBe(true);
+    // The server still answers.
+    const after = checkResult(await vault.client.callTool({ name: 'list_notes', arguments: {} }));
+    expect(after.isError).toBe(false);
+  });
+});

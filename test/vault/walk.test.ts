@@ -1,0 +1,46 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { walkVault } from '../../src/vault/walk.js';
+
+let base: string;
+afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+
+function vault(): string {
+  base = fs.mkdtempSync(path.join(os.tmpdir(), 'noted-walk-'));
+  const root = path.join(base, 'vault');
+  fs.mkdirSync(root);
+  return fs.realpathSync(root);
+}
+
+describe('walkVault', () => {
+  it('lists a note under its own path even when a linked folder is met first', () => {
+    const root = vault();
+    fs.mkdirSync(path.join(root, 'zz-real'));
+    fs.writeFileSync(path.join(root, 'zz-real', 'inside.md'), 'x');
+    // "aa-link" sorts (and is usually read) before the real folder it points to.
+    fs.symlinkSync(path.join(root, 'zz-real'), path.join(root, 'aa-link'));
+    const names = walkVault(root).notes.map((n) => n.name);
+    expect(names).toEqual(['zz-real/inside.md']);
+  });
+
+  it('does not follow a linked folder that leads out of the vault', () => {
+    const root = vault();
+    fs.mkdirSync(path.join(base, 'outside'));
+    fs.writeFileSync(path.join(base, 'outside', 'secret.md'), 'x');
+    fs.symlinkSync(path.join(base, 'outside'), path.join(root, 'out'));
+    expect(walkVault(root).notes).toEqual([]);
+  });
+
+  it('skips hidden folders and sorts notes from attachments', () => {
+    const root = vault();
+    fs.mkdirSync(path.join(root, '.obsidian'));
+    fs.writeFileSync(path.join(root, '.obsidian', 'x.md'), 'x');
+    fs.writeFileSync(path.join(root, 'a.md'), 'x');
+    fs.writeFileSync(path.join(root, 'b.png'), 'x');
+    const walked = walkVault(root);
+    expect(walked.notes.map((n) => n.name)).toEqual(['a.md']);
+    expect(walked.attachments.map((n) => n.name)).toEqual(['b.png']);
+  });
+});
