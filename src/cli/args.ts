@@ -5,7 +5,6 @@
  */
 
 export interface ParsedArgs {
-  readonly command: string;
   readonly notesDir?: string;
   readonly trashRetentionDays?: number;
   readonly transport?: string;
@@ -14,8 +13,6 @@ export interface ParsedArgs {
   readonly positionals: string[];
   readonly errors: string[];
 }
-
-const COMMANDS = new Set(['serve']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const errors: string[] = [];
@@ -77,15 +74,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         else positionals.push(arg);
     }
   }
-  let command = 'serve';
-  if (positionals.length > 0) {
-    const first = positionals.shift() as string;
-    if (COMMANDS.has(first)) command = first;
-    else errors.push(`unknown command "${first}"`);
-  }
-  if (positionals.length > 0) errors.push(`unexpected argument "${positionals[0]}"`);
+  if (positionals.length > 0) errors.push(`unknown command or argument "${positionals[0]}"`);
   return {
-    command,
     help,
     version,
     positionals,

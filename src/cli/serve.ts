@@ -1,0 +1,92 @@
+/**
+ * @module
+ * `noted-mcp [serve]`: open the vault and serve it to one MCP client over stdio.
+ */
+
+import path from 'node:path';
+import packageJson from '../../package.json' with { type: 'json' };
+import { openVault } from '../access/open.js';
+import { createMcpServer } from '../mcp/server.js';
+import { serveStdio } from '../transport/stdio.js';
+import { parseArgs, USAGE } from './args.js';
+import { buildConfig, ConfigError, vaultDirFrom } from './config.js';
+import { type CliIo, type ExitCode, quoteArg } from './io.js';
+
+export const VERSION: string = packageJson.version;
+
+/** The command a person pastes to connect Claude Code to this very server and vault. */
+export function connectCommand(script: string, vaultDir: string): string {
+  return `claude mcp add noted -- node ${quoteArg(script)} --notes-dir ${quoteArg(vaultDir)}`;
+}
+
+export async function serveCommand(argv: readonly string[], io: CliIo): Promise<ExitCode> {
+  const args = parseArgs(argv);
+  if (args.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  if (args.version) {
+    io.stdout(`${VERSION}\n`);
+    return 0;
+  }
+  if (args.errors.length > 0) {
+    io.stderr(`noted-mcp: ${args.errors.join('\nnoted-mcp: ')}\n\n${USAGE}`);
+    return 2;
+  }
+  if (args.transport !== undefined && args.transport !== 'stdio') {
+    io.stderr(`noted-mcp: --transport ${args.transport} is not available yet; only stdio is.\n`);
+    return 2;
+  }
+  const { dir, source } = vaultDirFrom(args, io.env);
+  let config: ReturnType<typeof buildConfig>;
+  try {
+    config = buildConfig(args, io.env, path.join(dir, '.noted'), dir, source);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    io.stderr(`noted-mcp: ${err.message}\n`);
+    return 1;
+  }
+
+  let opened: Awaited<ReturnType<typeof openVault>>;
+  try {
+    opened = await openVault({
+      vaultDir: config.vaultDir,
+      trashRetentionDays: config.trashRetentionDays,
+      parserScript: io.script,
+    });
+  } catch (err) {
+    io.stderr(`noted-mcp: cannot open the vault ${config.vaultDir}: ${(err as Error).message}\n`);
+    return 1;
+  }
+  const { started } = opened;
+  if (started.rebuiltBecause) io.stderr(`noted-mcp: the index was rebuilt (${started.rebuiltBecause}).\n`);
+  if (io.isTty) {
+    io.stderr(
+      [
+        `Noted MCP ${VERSION} — a Model Context Protocol server for your Markdown notes.`,
+        `Vault: ${opened.vault.root} (from ${config.vaultSource})`,
+        `Indexed ${started.notes} notes (${started.reindexed} read now, ${Math.round(started.ms)} ms).`,
+        'This server talks MCP over stdin/stdout, so it is meant to be started by an AI client. Connect Claude Code with:',
+        `  ${connectCommand(io.script, opened.vault.root)}`,
+        'Serving on stdio now; press Ctrl+C to stop.',
+        '',
+      ].join('\n'),
+    );
+  }
+
+  const server = createMcpServer(opened.access, { name: 'noted-mcp', version: VERSION });
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      await server.close().catch(() => undefined);
+      await opened.close();
+    })();
+    return stopping;
+  };
+  const onSignal = () => void stop().then(() => process.exit(0));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  await serveStdio(server);
+  await stop();
+  return 0;
+}
