@@ -12,6 +12,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { NotedError } from '../common/errors.js';
 import { processAlive } from './atomic-write.js';
 
+const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
+
 /** A holder that has not let go after this long has crashed or hung; its lock is taken over. */
 const STALE_AFTER_MS = 15_000;
 
@@ -46,6 +48,31 @@ export class LockDir {
       }
       await sleep(delay);
       delay = Math.min(delay * 2, 50);
+    }
+    try {
+      return fn();
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  }
+
+  /**
+   * The same as withLock for a short critical section that must run inside another one (the journal
+   * append inside a note's write): waits by blocking this thread, a few milliseconds at a time.
+   */
+  withLockSync<T>(key: string, fn: () => T, options: LockOptions = {}): T {
+    const file = this.pathFor(key);
+    const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+    let delay = 1;
+    while (!this.tryAcquire(file)) {
+      if (Date.now() > deadline) {
+        throw new NotedError(
+          'busy',
+          'Another Noted process holds a lock of the vault and did not let go in time. Nothing was written; try again in a moment.',
+        );
+      }
+      Atomics.wait(SLEEPER, 0, 0, delay);
+      delay = Math.min(delay * 2, 20);
     }
     try {
       return fn();

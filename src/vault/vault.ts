@@ -157,6 +157,11 @@ export class Vault {
     return this.locks.withLock(`vault:${key}`, fn);
   }
 
+  /** The same, waiting synchronously: for a short section nested inside a note's lock. */
+  withLockSync<T>(key: string, fn: () => T): T {
+    return this.locks.withLockSync(`vault:${key}`, fn);
+  }
+
   /** Path of a file or folder inside the state folder. */
   statePath(...parts: string[]): string {
     return path.join(this.stateDir, ...parts);
