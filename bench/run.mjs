@@ -15,10 +15,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateVault, MANIFEST_NAME } from './generate-vault.mjs';
+import { measureSearch, measureTools, timedCall } from './lib/measure.mjs';
 import { benchQueries } from './lib/queries.mjs';
 import { formatReport } from './lib/report.mjs';
 import { childProcesses, killAllServers, readMemory, startServer } from './lib/server-session.mjs';
-import { summarize } from './lib/stats.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_SERVER = join(REPO, 'dist-mcp', 'index.cjs');
@@ -26,7 +26,6 @@ const USAGE =
   'usage: node bench/run.mjs --notes N [--vault DIR] [--keep] [--seed S] [--queries K] [--server FILE]';
 const CONNECT_TIMEOUT_MS = 10 * 60_000;
 const FIRST_SEARCH_TIMEOUT_MS = 30 * 60_000;
-const CALL_TIMEOUT_MS = 120_000;
 
 /** The running server session, so a failure can show its stderr. */
 let current = null;
@@ -159,27 +158,6 @@ function resetIndex(vault) {
     rmSync(join(state, f), { force: true });
 }
 
-function errorText(res) {
-  const text = (res.content ?? [])
-    .filter((c) => c.type === 'text')
-    .map((c) => c.text)
-    .join('\n');
-  return text.length > 600 ? `${text.slice(0, 600)}…` : text;
-}
-
-/** One timed tool call; protocol failures come back as `{ error }` rather than throwing. */
-async function timedCall(session, name, args, timeout = CALL_TIMEOUT_MS) {
-  const t = performance.now();
-  try {
-    const res = await session.client.callTool({ name, arguments: args }, { timeout });
-    const ms = performance.now() - t;
-    if (res.isError) return { ms, res, error: `isError: ${errorText(res)}` };
-    return { ms, res };
-  } catch (err) {
-    return { ms: performance.now() - t, error: `threw: ${err?.message ?? err}` };
-  }
-}
-
 /** Starts the server, lists tools and answers one search; returns the session and timings. */
 async function startAndSearch(server, vault, probeQuery, failures, label) {
   const s = await startServer({ serverPath: server, vault: vault.dir, connectTimeoutMs: CONNECT_TIMEOUT_MS });
@@ -206,134 +184,15 @@ async function startAndSearch(server, vault, probeQuery, failures, label) {
   };
 }
 
-async function measureSearch(session, rounds, failures) {
-  const queries = benchQueries();
-  const byKind = queries.map((q) => ({ ...q, samples: [], errors: 0, total: null, firstError: null }));
-  const all = [];
-  for (let round = -1; round < rounds; round++) {
-    for (const q of byKind) {
-      const r = await timedCall(session, 'search_notes', { query: q.query });
-      if (r.error) {
-        q.errors++;
-        q.firstError ??= r.error;
-        continue;
-      }
-      q.total = r.res.structuredContent?.total ?? null;
-      if (round < 0) continue;
-      q.samples.push(r.ms);
-      all.push(r.ms);
-    }
-    if (!session.isAlive()) throw new Error('server exited during the search benchmark');
-  }
-  let errors = 0;
-  for (const q of byKind) {
-    errors += q.errors;
-    if (q.firstError)
-      failures.push(`search_notes ${JSON.stringify(q.query)} (${q.errors} failed) → ${q.firstError}`);
-  }
-  return {
-    rounds,
-    errors,
-    overall: summarize(all),
-    byKind: byKind.map((q) => ({
-      kind: q.kind,
-      query: q.query,
-      why: q.why,
-      total: q.total,
-      errors: q.errors,
-      ...summarize(q.samples),
-    })),
-  };
-}
-
-/** Describes a tool result in a few words (how much came back). */
-function describe(name, sc) {
-  if (!sc || typeof sc !== 'object') return '';
-  const len = (v) => (Array.isArray(v) ? v.length : '?');
-  switch (name) {
-    case 'list_notes':
-      return `${len(sc.notes)} notes${sc.nextCursor ? ' + cursor' : ''}`;
-    case 'read_note':
-      return `${sc.sizeBytes ?? '?'} bytes`;
-    case 'get_backlinks':
-      return `${len(sc.backlinks)} backlinks`;
-    case 'list_tags':
-      return `${len(sc.tags)} tags`;
-    case 'list_tasks':
-      return `${len(sc.tasks)} tasks`;
-    case 'get_outgoing_links':
-      return `${len(sc.links)} links`;
-    default:
-      return '';
-  }
-}
-
-async function measureTools(session, offered, vault, rounds, failures) {
-  const sample = vault.manifest?.sample ?? [];
-  const mostLinked = vault.manifest?.mostLinked?.[0];
-  if (sample.length === 0 && offered.has('list_notes')) {
-    // A vault not made by the generator: take notes from the listing.
-    const r = await timedCall(session, 'list_notes', { limit: 50 });
-    for (const n of r.res?.structuredContent?.notes ?? []) sample.push(n.name);
-  }
-  const nth = (i) => sample[i % Math.max(1, sample.length)];
-  const plans = [
-    { tool: 'list_notes', args: () => ({ limit: 50 }), label: 'limit 50' },
-    { tool: 'read_note', args: (i) => ({ name: nth(i) }), label: `${sample.length} sampled notes` },
-    {
-      tool: 'get_backlinks',
-      args: () => ({ name: mostLinked ?? nth(0) }),
-      label: mostLinked ? 'most-linked note' : 'a listed note',
-    },
-    { tool: 'list_tags', args: () => ({}), label: '' },
-    {
-      tool: 'list_tasks',
-      args: () => ({ status: 'open', due_to: '2026-12-31', limit: 50 }),
-      label: 'open, due_to 2026-12-31, limit 50',
-    },
-    { tool: 'get_outgoing_links', args: (i) => ({ name: nth(i) }), label: `${sample.length} sampled notes` },
-  ];
-  const list = [];
-  for (const p of plans) {
-    if (!offered.has(p.tool)) {
-      list.push({ tool: p.tool, skipped: 'not offered' });
-      continue;
-    }
-    if (sample.length === 0 && p.label.includes('note')) {
-      list.push({ tool: p.tool, skipped: 'no note to ask about' });
-      continue;
-    }
-    const samples = [];
-    let errors = 0;
-    let firstError = null;
-    let detail = '';
-    for (let i = -1; i < rounds; i++) {
-      const r = await timedCall(session, p.tool, p.args(i + 1));
-      if (r.error) {
-        errors++;
-        firstError ??= `${JSON.stringify(p.args(i + 1))} → ${r.error}`;
-        continue;
-      }
-      if (i < 0) detail = describe(p.tool, r.res.structuredContent);
-      else samples.push(r.ms);
-    }
-    if (!session.isAlive()) throw new Error(`server exited while benchmarking ${p.tool}`);
-    if (firstError) failures.push(`${p.tool} (${errors} failed): ${firstError}`);
-    list.push({ tool: p.tool, args: p.label, detail, errors, ...summarize(samples) });
-  }
-  return { rounds, list };
-}
-
 function memoryOf(session) {
   const mem = readMemory(session.pid);
   return { peakRss: mem?.peakRss ?? null, rss: mem?.rss ?? null, children: childProcesses(session.pid) };
 }
 
 async function bench(opts, vault) {
-  if (!existsSync(opts.server)) {
-    throw new Error(`${opts.server} not found: build it first with \`npm run build:mcp\``);
-  }
   const loadBefore = os.loadavg();
+  // Stat the server before starting it: the build may be replaced while the bench runs.
+  const built = statSync(opts.server);
   const failures = [];
   const [probe, common] = [benchQueries()[1].query, benchQueries()[0].query];
   const notes = vault.facts.notes;
@@ -372,7 +231,6 @@ async function bench(opts, vault) {
   warm.timing.shutdownMs = Math.round(await warm.session.close());
 
   const peaks = [coldMem.peakRss, warmMem.peakRss].filter((v) => v !== null);
-  const built = statSync(opts.server);
   return {
     server: { path: opts.server, bytes: built.size, modified: built.mtime.toISOString() },
     vault: { ...vault.facts, reused: vault.reused, path: vault.temp ? null : vault.dir },
@@ -417,6 +275,10 @@ async function main() {
       cleanup();
       process.exit(130);
     });
+  }
+  if (!existsSync(opts.server)) {
+    console.error(`${opts.server} not found: build it first with \`npm run build:mcp\``);
+    process.exit(1);
   }
   let code = 0;
   try {
