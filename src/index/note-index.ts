@@ -9,7 +9,7 @@ import type { Vault } from '../vault/vault.js';
 import { type VaultWatcher, watchVault } from '../vault/watcher.js';
 import { type Db, openIndexDatabase } from './database.js';
 import { ParserPool } from './parser-pool.js';
-import { type SyncStats, syncAll, syncAllParallel, syncPaths } from './sync.js';
+import { loadIndexedFiles, type SyncStats, syncAll, syncAllParallel, syncPaths } from './sync.js';
 
 export interface IndexStartInfo extends SyncStats {
   /** Why an existing index file was discarded, if it was. */
@@ -59,36 +59,42 @@ export class NoteIndex {
 
   /** Starts watching, then brings the index up to date with the files. */
   async start(options: { watch?: boolean } = {}): Promise<IndexStartInfo> {
-    if (options.watch !== false) {
-      try {
-        this.watcher = await watchVault(this.vault.root, {
-          onChange: (paths) => {
-            for (const p of paths) this.dirty.add(p);
-          },
-          onError: (err) => {
-            this.log.warn(`File watching stopped (${err.message}); rescanning before each request instead.`);
-            this.watching = false;
-          },
-        });
-        this.watching = true;
-      } catch (err) {
-        this.log.warn(
-          `File watching is unavailable (${(err as Error).message}); rescanning before requests instead.`,
-        );
-      }
-    }
+    // The watcher crawls the folders on its own thread while this one loads what the index holds.
+    const watching = options.watch === false ? Promise.resolve() : this.startWatching();
+    const indexed = loadIndexedFiles(this.db);
+    await watching;
+    // The walk comes after the watcher is live, so no change can fall between the two.
+    this.dirty.clear();
     const script = this.options.parserScript;
     let stats: SyncStats;
     if (script === undefined) {
-      stats = this.fullSync();
+      stats = syncAll(this.db, this.vault.root, '', indexed);
     } else {
-      this.dirty.clear();
       // Parser threads take the reading and scanning; this thread keeps the SQLite writes.
       const threads = Math.max(1, Math.min(3, os.availableParallelism() - 1));
-      stats = await syncAllParallel(this.db, this.vault.root, () => new ParserPool(script, threads));
-      this.lastFullScan = Date.now();
+      stats = await syncAllParallel(this.db, this.vault.root, () => new ParserPool(script, threads), indexed);
     }
+    this.lastFullScan = Date.now();
     return { ...stats, rebuiltBecause: this.rebuiltBecause, watching: this.watching };
+  }
+
+  private async startWatching(): Promise<void> {
+    try {
+      this.watcher = await watchVault(this.vault.root, {
+        onChange: (paths) => {
+          for (const p of paths) this.dirty.add(p);
+        },
+        onError: (err) => {
+          this.log.warn(`File watching stopped (${err.message}); rescanning before each request instead.`);
+          this.watching = false;
+        },
+      });
+      this.watching = true;
+    } catch (err) {
+      this.log.warn(
+        `File watching is unavailable (${(err as Error).message}); rescanning before requests instead.`,
+      );
+    }
   }
 
   fullSync(): SyncStats {

@@ -47,8 +47,8 @@ interface SyncPlan {
   readonly sub: string;
 }
 
-function planSync(db: Db, root: string, sub: string): SyncPlan {
-  const walked = walkVault(root, sub);
+/** What the index holds for the notes below `sub` ('' for all), by path. */
+export function loadIndexedFiles(db: Db, sub = ''): Map<string, IndexedFile> {
   const prefix = sub === '' ? '' : `${sub}/`;
   const rows = new Map<string, IndexedFile>();
   const found = db
@@ -57,6 +57,12 @@ function planSync(db: Db, root: string, sub: string): SyncPlan {
     )
     .all({ p: prefix });
   for (const row of found) rows.set(row.path, row);
+  return rows;
+}
+
+function planSync(db: Db, root: string, sub: string, indexed?: Map<string, IndexedFile>): SyncPlan {
+  const rows = indexed ?? loadIndexedFiles(db, sub);
+  const walked = walkVault(root, sub);
   const stale = walked.notes.filter((file) => !unchanged(rows.get(file.name), file));
   const seen = new Set(walked.notes.map((f) => f.name));
   const gone = [...rows.values()].filter((row) => !seen.has(row.path));
@@ -79,9 +85,9 @@ function finishSync(
 }
 
 /** Brings the whole index in line with the vault (or with one folder of it), on this thread. */
-export function syncAll(db: Db, root: string, sub = ''): SyncStats {
+export function syncAll(db: Db, root: string, sub = '', indexed?: Map<string, IndexedFile>): SyncStats {
   const started = performance.now();
-  const plan = planSync(db, root, sub);
+  const plan = planSync(db, root, sub, indexed);
   const writer = new IndexWriter(db);
   let reindexed = 0;
   for (let i = 0; i < plan.stale.length; i += BATCH) {
@@ -97,16 +103,30 @@ export function syncAll(db: Db, root: string, sub = ''): SyncStats {
 const PARALLEL_THRESHOLD = 1000;
 const PARALLEL_BATCH = 250;
 /** Batches parsed ahead of the writer: enough to keep the threads busy, few enough to bound memory. */
-const IN_FLIGHT = 6;
+const IN_FLIGHT = 12;
+/** Notes written per transaction during a large build. */
+const NOTES_PER_COMMIT = 2000;
 
 /**
  * The same as syncAll, with reading and parsing on parser threads while this thread writes: the
  * cold build of a large vault.
  */
-export async function syncAllParallel(db: Db, root: string, makePool: () => ParserPool): Promise<SyncStats> {
+export async function syncAllParallel(
+  db: Db,
+  root: string,
+  makePool: () => ParserPool,
+  indexed?: Map<string, IndexedFile>,
+): Promise<SyncStats> {
   const started = performance.now();
-  const plan = planSync(db, root, '');
-  if (plan.stale.length < PARALLEL_THRESHOLD) return syncAll(db, root);
+  const plan = planSync(db, root, '', indexed);
+  if (plan.stale.length < PARALLEL_THRESHOLD) {
+    const writer = new IndexWriter(db);
+    let reindexed = 0;
+    db.transaction(() => {
+      for (const file of plan.stale) if (indexFile(root, writer, file)) reindexed++;
+    }).immediate();
+    return finishSync(db, writer, plan, reindexed, started);
+  }
   const pool = makePool();
   try {
     return await parseAndWrite(db, root, plan, pool, started);
@@ -137,13 +157,23 @@ async function parseAndWrite(
   let reindexed = 0;
   try {
     while (inFlight.length > 0) {
-      const parsed = await (inFlight.shift() as Promise<(ParsedNote | null)[]>);
-      dispatch();
+      // Several parsed batches go into one transaction: FTS5 writes a segment per commit, and fewer,
+      // larger segments mean less merging.
+      const group: (ParsedNote | null)[][] = [];
+      let size = 0;
+      do {
+        const parsed = await (inFlight.shift() as Promise<(ParsedNote | null)[]>);
+        dispatch();
+        group.push(parsed);
+        size += parsed.length;
+      } while (inFlight.length > 0 && size < NOTES_PER_COMMIT);
       db.transaction(() => {
-        for (const note of parsed) {
-          if (note === null) continue;
-          writer.putNote(note.file, note.etag, note.derived);
-          reindexed++;
+        for (const parsed of group) {
+          for (const note of parsed) {
+            if (note === null) continue;
+            writer.putNote(note.file, note.etag, note.derived);
+            reindexed++;
+          }
         }
       }).immediate();
     }
