@@ -51,6 +51,13 @@ export interface SearchSql {
   countParams: unknown[];
 }
 
+/**
+ * BM25 with the column weights title ×3, tags ×2, body ×1, called directly: ordering by the table's
+ * configured `rank` column runs the same function through a slower path (40 ms against 22 ms for a
+ * word in half of 100k notes).
+ */
+const BM25 = 'bm25(notes_fts, 3.0, 2.0, 1.0)';
+
 const FTS_SUBQUERY = 'n.id IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH ?)';
 
 /**
@@ -112,21 +119,30 @@ export function searchSql(compiled: CompiledSearch, opts: SearchSqlOptions): Sea
   }
 
   if (compiled.rankMatch !== null) {
-    // Measured on 100k notes: this join costs the same as a `MATCH ? ORDER BY rank LIMIT ?` sub-select
-    // (BM25 is computed for every match either way), and only this form lets the newest note win a tie
-    // at the page boundary and keeps filters from shrinking a page that was cut before filtering.
+    const count = 'SELECT COUNT(*) AS total FROM notes_fts WHERE notes_fts MATCH ?';
+    if (filters.length === 0) {
+      // Nothing to filter: FTS5 ranks and cuts on its own, and only those rows are joined. Measured
+      // on 100k notes: 23 ms against 57 ms for the join below for a word in half the notes. The inner
+      // cut over-fetches so that equal scores at the page's edge still go newest first.
+      return {
+        sql:
+          'SELECT n.id AS id, n.path AS path, n.title AS title, n.mtime_ms AS mtime_ms, -f.r AS score ' +
+          `FROM (SELECT rowid, ${BM25} AS r FROM notes_fts WHERE notes_fts MATCH ? ORDER BY r LIMIT ?) f ` +
+          'JOIN notes n ON n.id = f.rowid ORDER BY f.r, n.mtime_ms DESC, n.path LIMIT ?',
+        params: [compiled.rankMatch, opts.limit * 2 + 20, opts.limit],
+        countSql: count,
+        countParams: [compiled.rankMatch],
+      };
+    }
+    // With filters the page must be cut after filtering, so every match is joined and ranked.
     const from = 'FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid';
     const cond = ['notes_fts MATCH ?', ...filters].join(' AND ');
     return {
       sql:
-        'SELECT n.id AS id, n.path AS path, n.title AS title, n.mtime_ms AS mtime_ms, -notes_fts.rank AS score ' +
-        `${from} WHERE ${cond} ORDER BY notes_fts.rank, n.mtime_ms DESC, n.path LIMIT ?`,
+        `SELECT n.id AS id, n.path AS path, n.title AS title, n.mtime_ms AS mtime_ms, -${BM25} AS score ` +
+        `${from} WHERE ${cond} ORDER BY ${BM25}, n.mtime_ms DESC, n.path LIMIT ?`,
       params: [compiled.rankMatch, ...filterParams, opts.limit],
-      // With nothing to filter, count on the FTS table alone: no row lookups in `notes`.
-      countSql:
-        filters.length === 0
-          ? 'SELECT COUNT(*) AS total FROM notes_fts WHERE notes_fts MATCH ?'
-          : `SELECT COUNT(*) AS total ${from} WHERE ${cond}`,
+      countSql: `SELECT COUNT(*) AS total ${from} WHERE ${cond}`,
       countParams: [compiled.rankMatch, ...filterParams],
     };
   }
