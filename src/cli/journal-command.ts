@@ -1,0 +1,151 @@
+/**
+ * @module
+ * `noted-mcp journal [list|show ENTRY|verify]`: the owner's view of what agents changed (SPEC 6).
+ * `list` groups changes by session, newest first; `show` prints one entry and its diff; `verify`
+ * walks the hash chain and names the first broken entry (exit 1).
+ */
+import { JOURNAL_KINDS, type JournalEntry, type JournalKind } from '../journal/entry.js';
+import { Journal, type JournalFilters } from '../journal/journal.js';
+import { normalizeNoteName } from '../vault/names.js';
+import type { CliIo, ExitCode } from './io.js';
+import { failure, openCliVault, parseFlags, parseLimit } from './journal-args.js';
+import { describeEntry, entryDiff, listLines } from './journal-format.js';
+
+export const JOURNAL_USAGE = `Usage: noted-mcp journal [list] [options]
+       noted-mcp journal show ENTRY [--words] [options]
+       noted-mcp journal verify [options]
+
+The journal records every change an agent made to a note, before it was made (SPEC 6).
+
+  list           changes grouped by session, newest first (the default)
+  show ENTRY     one entry and the diff of its change
+  verify         check the hash chain; exit 1 naming the first entry where it breaks
+
+Options:
+  --notes-dir DIR, --vault DIR   the vault folder (else $NOTED_VAULT, else $NOTES_VAULT, else ~/notes)
+  --session ID                   list: only this session's changes
+  --client NAME                  list: only changes by a client calling itself NAME
+  --kind KIND                    list: only ${JOURNAL_KINDS.join(', ')}
+  --note NAME                    list: only changes to this note
+  --group ID                     list: only the changes of one operation
+  --limit N                      list: at most N changes (default 100)
+  --words                        show: mark changed words as [-old-]{+new+} instead of a line diff
+  -h, --help                     show this help
+
+Undo a change with: noted-mcp undo ENTRY (see noted-mcp undo --help)
+`;
+
+const DEFAULT_LIMIT = 100;
+const LIST_FLAGS = ['--session', '--client', '--kind', '--note', '--group', '--limit'];
+
+export async function journalCommand(argv: readonly string[], io: CliIo): Promise<ExitCode> {
+  const flags = parseFlags(argv, ['--notes-dir', ...LIST_FLAGS], ['--help', '--words']);
+  if (flags.switches.has('--help')) {
+    io.stdout(JOURNAL_USAGE);
+    return 0;
+  }
+  const errors = [...flags.errors];
+  const [sub = 'list', ...rest] = flags.positionals;
+  if (!['list', 'show', 'verify'].includes(sub)) errors.push(`unknown journal command "${sub}"`);
+  if (sub === 'show' && rest.length === 0) errors.push('journal show needs an ENTRY id');
+  const extra = sub === 'show' ? rest.slice(1) : rest;
+  if (extra.length > 0) errors.push(`unexpected argument "${extra[0]}"`);
+  if (sub !== 'list') {
+    for (const flag of LIST_FLAGS)
+      if (flags.values.has(flag)) errors.push(`${flag} only applies to journal list`);
+  }
+  if (sub !== 'show' && flags.switches.has('--words')) errors.push('--words only applies to journal show');
+  const filters = listFilters(flags.values, errors);
+  if (errors.length > 0) {
+    io.stderr(`noted-mcp: ${errors.join('\nnoted-mcp: ')}\n\n${JOURNAL_USAGE}`);
+    return 2;
+  }
+  try {
+    const vault = openCliVault(flags.values.get('--notes-dir'), io);
+    const journal = new Journal(vault, { now: () => new Date() });
+    if (sub === 'verify') return verify(journal, io);
+    if (sub === 'show') return show(journal, rest[0] as string, flags.switches.has('--words'), io);
+    return list(journal, filters, io);
+  } catch (err) {
+    return failure(io, err);
+  }
+}
+
+function listFilters(values: Map<string, string>, errors: string[]): JournalFilters {
+  const kind = values.get('--kind');
+  if (kind !== undefined && !(JOURNAL_KINDS as readonly string[]).includes(kind)) {
+    errors.push(`--kind takes one of ${JOURNAL_KINDS.join(', ')} (got "${kind}")`);
+  }
+  let note = values.get('--note');
+  if (note !== undefined) {
+    try {
+      note = normalizeNoteName(note);
+    } catch (err) {
+      errors.push(`--note: ${(err as Error).message}`);
+    }
+  }
+  const limit = parseLimit(values.get('--limit'), errors);
+  const session = values.get('--session');
+  const client = values.get('--client');
+  const group = values.get('--group');
+  return {
+    ...(session === undefined ? {} : { session }),
+    ...(client === undefined ? {} : { client }),
+    ...(kind === undefined ? {} : { kind: kind as JournalKind }),
+    ...(note === undefined ? {} : { note }),
+    ...(group === undefined ? {} : { group }),
+    limit: limit ?? DEFAULT_LIMIT,
+  };
+}
+
+function list(journal: Journal, filters: JournalFilters, io: CliIo): ExitCode {
+  const limit = filters.limit ?? DEFAULT_LIMIT;
+  const found = journal.list({ ...filters, limit: limit + 1 });
+  const shown = found.slice(0, limit);
+  const filtered = Object.keys(filters).some((k) => k !== 'limit');
+  if (shown.length === 0) {
+    io.stdout(
+      filtered ? 'No journal entries match.\n' : 'The journal is empty: no agent has changed a note.\n',
+    );
+    return 0;
+  }
+  io.stdout(listLines(shown).join('\n'));
+  io.stdout('\n');
+  if (found.length > limit) {
+    const newest = limit === 1 ? 'the newest change' : `the newest ${limit} changes`;
+    io.stdout(`\nShowing ${newest}; pass --limit N to see more.\n`);
+  }
+  return 0;
+}
+
+function show(journal: Journal, id: string, words: boolean, io: CliIo): ExitCode {
+  const entry = journal.get(id);
+  if (entry === null) {
+    io.stderr(
+      `noted-mcp: no journal entry has the id "${id}". Run "noted-mcp journal list" to see entry ids.\n`,
+    );
+    return 1;
+  }
+  const undoneBy = undoOf(journal, entry);
+  io.stdout(`${describeEntry(entry, undoneBy).join('\n')}\n\n`);
+  io.stdout(entryDiff(journal, entry, words));
+  return 0;
+}
+
+/** The entry that undid this one, if any. */
+function undoOf(journal: Journal, entry: JournalEntry): JournalEntry | undefined {
+  return journal.entries(entry.time.slice(0, 10)).find((e) => e.undoOf === entry.id);
+}
+
+function verify(journal: Journal, io: CliIo): ExitCode {
+  const result = journal.verify();
+  if (result.ok) {
+    io.stdout(`intact: ${result.entries} entries\n`);
+    return 0;
+  }
+  const { file, line, id } = result.brokenAt;
+  const which = id === undefined ? '' : ` (entry ${id})`;
+  const intact = result.entries === 1 ? '1 entry before it is' : `${result.entries} entries before it are`;
+  io.stderr(`broken: ${file} line ${line}${which}: ${result.reason}.\n${intact} intact.\n`);
+  return 1;
+}

@@ -1,0 +1,175 @@
+/**
+ * @module
+ * One journal entry (SPEC 6.1, 6.2): its fields, its id, and the hash that chains it to the entry
+ * before. Pure: no file-system access, so the rules of the chain are readable in one place.
+ *
+ * On disk an entry is one line of JSON in the day's file, fields in the order of `JournalEntry`.
+ * `hash` is the hex SHA-256 of the entry's canonical JSON without `hash`: keys sorted, no spaces,
+ * optional fields left out when absent. Canonical form makes the hash independent of how a line
+ * happens to be laid out, so only a change of content breaks it.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+
+export const JOURNAL_KINDS = ['create', 'update', 'delete', 'restore', 'undo'] as const;
+export type JournalKind = (typeof JOURNAL_KINDS)[number];
+
+/** Texts larger than this are recorded by hash only (SPEC 6.3). */
+export const MAX_STORED_TEXT_BYTES = 5 * 1024 * 1024;
+
+export interface JournalEntry {
+  /** `<UTC time>-<seq>-<random>`, e.g. `20261201T033617123Z-00000042-9f3a1c`: sortable, unique. */
+  readonly id: string;
+  /** 1, 2, 3… across every day file, without gaps. */
+  readonly seq: number;
+  /** ISO 8601 time of the entry. */
+  readonly time: string;
+  /** The server run (or HTTP session) that made the change. */
+  readonly session: string;
+  /** The client's self-declared name (unverified), or null when it gave none. */
+  readonly client: string | null;
+  /** The tool that made the change (`edit_note`, `undo`, …). */
+  readonly tool: string;
+  /** Canonical vault-relative name of the note. */
+  readonly note: string;
+  readonly kind: JournalKind;
+  /** Hex SHA-256 of the text before the change, null when the note did not exist. */
+  readonly beforeSha256: string | null;
+  /** Hex SHA-256 of the text after the change, null when the note no longer exists. */
+  readonly afterSha256: string | null;
+  /** False when there is no before-text, or it was over 5 MB and is recorded by hash only. */
+  readonly beforeStored: boolean;
+  readonly afterStored: boolean;
+  /** Shared by the entries of one operation that changed several notes (SPEC 6.3). */
+  readonly group?: string;
+  /** For kind `undo`: the id of the entry it undid. */
+  readonly undoOf?: string;
+  /** The previous entry's `hash`, null for the very first entry. */
+  readonly prev: string | null;
+  readonly hash: string;
+}
+
+export type UnhashedEntry = Omit<JournalEntry, 'hash'>;
+
+const HEX64 = /^[0-9a-f]{64}$/;
+const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.jsonl$/;
+const ID_PATTERN = /^(\d{4})(\d{2})(\d{2})T\d{9}Z-\d{8,}-[0-9a-f]{6}$/;
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+export function isSha256Hex(value: string): boolean {
+  return HEX64.test(value);
+}
+
+/** JSON with object keys sorted at every level and undefined fields left out. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record)
+    .filter((k) => record[k] !== undefined)
+    .sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`).join(',')}}`;
+}
+
+/** The hash an entry must carry: SHA-256 of its canonical JSON without `hash`. */
+export function entryHash(entry: UnhashedEntry | JournalEntry): string {
+  const { hash: _omitted, ...rest } = entry as JournalEntry;
+  return sha256Hex(canonicalJson(rest));
+}
+
+/** A new entry id: the time to the millisecond, the sequence number, and 24 random bits. */
+export function newEntryId(time: Date, seq: number): string {
+  const compact = time.toISOString().replace(/[-:]/g, '').replace('.', '');
+  return `${compact}-${String(seq).padStart(8, '0')}-${randomBytes(3).toString('hex')}`;
+}
+
+/**
+ * A new id for the entries of one operation that changes several notes (SPEC 6.3), e.g.
+ * `g-20261201T033617123Z-1a2b3c4d`.
+ */
+export function newGroupId(time: Date): string {
+  const compact = time.toISOString().replace(/[-:]/g, '').replace('.', '');
+  return `g-${compact}-${randomBytes(4).toString('hex')}`;
+}
+
+/** The UTC day (`YYYY-MM-DD`) an id was made on, or null when it is not an entry id. */
+export function dayOfId(id: string): string | null {
+  const m = ID_PATTERN.exec(id);
+  return m ? `${m[1]}-${m[2]}-${m[3]}` : null;
+}
+
+/** The day of a day file's name, or null for anything else in the journal folder. */
+export function dayOfFile(fileName: string): string | null {
+  return DAY_FILE.exec(fileName)?.[1] ?? null;
+}
+
+/** Lays an entry out as its line (without the line break), fields in a fixed, readable order. */
+export function entryLine(entry: JournalEntry): string {
+  const ordered: Record<string, unknown> = {
+    id: entry.id,
+    seq: entry.seq,
+    time: entry.time,
+    session: entry.session,
+    client: entry.client,
+    tool: entry.tool,
+    note: entry.note,
+    kind: entry.kind,
+    beforeSha256: entry.beforeSha256,
+    afterSha256: entry.afterSha256,
+    beforeStored: entry.beforeStored,
+    afterStored: entry.afterStored,
+    group: entry.group,
+    undoOf: entry.undoOf,
+    prev: entry.prev,
+    hash: entry.hash,
+  };
+  return JSON.stringify(ordered);
+}
+
+/**
+ * Reads one line back into an entry. Returns a reason instead when the line is not JSON or lacks a
+ * field of the right type; the hash is not checked here (see verify.ts).
+ */
+export function parseEntryLine(line: string): JournalEntry | { error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { error: 'the line is not JSON' };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { error: 'the line is not a JSON object' };
+  }
+  const v = value as Record<string, unknown>;
+  const problems: string[] = [];
+  const str = (k: string) => typeof v[k] === 'string' || problems.push(k);
+  const strOrNull = (k: string) => v[k] === null || typeof v[k] === 'string' || problems.push(k);
+  const shaOrNull = (k: string) =>
+    v[k] === null || (typeof v[k] === 'string' && HEX64.test(v[k] as string)) || problems.push(k);
+  const optStr = (k: string) => v[k] === undefined || typeof v[k] === 'string' || problems.push(k);
+  const bool = (k: string) => typeof v[k] === 'boolean' || problems.push(k);
+  str('id');
+  if (!Number.isSafeInteger(v.seq) || (v.seq as number) < 1) problems.push('seq');
+  str('time');
+  str('session');
+  strOrNull('client');
+  str('tool');
+  str('note');
+  if (!(JOURNAL_KINDS as readonly unknown[]).includes(v.kind)) problems.push('kind');
+  shaOrNull('beforeSha256');
+  shaOrNull('afterSha256');
+  bool('beforeStored');
+  bool('afterStored');
+  optStr('group');
+  optStr('undoOf');
+  shaOrNull('prev');
+  if (typeof v.hash !== 'string' || !HEX64.test(v.hash)) problems.push('hash');
+  if (problems.length > 0) return { error: `the entry lacks valid fields: ${problems.join(', ')}` };
+  return v as unknown as JournalEntry;
+}
+
+export function isEntry(parsed: JournalEntry | { error: string }): parsed is JournalEntry {
+  return !('error' in parsed);
+}

@@ -1,0 +1,326 @@
+/**
+ * @module
+ * The agent journal (SPEC 6): every agent change to a note is recorded here before the note is
+ * written, as one hash-chained line in `<vault>/.noted/journal/YYYY-MM-DD.jsonl`, with the texts
+ * before and after stored once each under `journal/blobs/<sha256>`. The gate calls `record` while it
+ * holds the note's lock; the CLI lists, shows, verifies and undoes.
+ *
+ * @example
+ * const journal = new Journal(vault, { now: () => new Date() });
+ * // inside vault.withNoteLock(name, () => { … }), right before vault.write(name, after):
+ * journal.record({ session: session.id, client, tool: 'edit_note', note: name, kind: 'update', before, after });
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { isNotedError, NotedError } from '../common/errors.js';
+import { fsyncDir } from '../vault/atomic-write.js';
+import type { Vault } from '../vault/vault.js';
+import {
+  dayOfId,
+  entryHash,
+  entryLine,
+  isEntry,
+  type JournalEntry,
+  type JournalKind,
+  MAX_STORED_TEXT_BYTES,
+  newEntryId,
+  parseEntryLine,
+  sha256Hex,
+  type UnhashedEntry,
+} from './entry.js';
+import { type DayFile, dayFiles, entriesOf, readBlob, readTail, storeBlob } from './files.js';
+import { type UndoContext, type UndoResult, type UndoTarget, undoChanges } from './undo.js';
+import { type VerifyResult, verifyJournal } from './verify.js';
+
+export interface RecordInput {
+  readonly session: string;
+  readonly client: string | null;
+  readonly tool: string;
+  /** Canonical vault-relative name of the note. */
+  readonly note: string;
+  readonly kind: JournalKind;
+  /** The note's text (or exact bytes) before the change; null when it did not exist. */
+  readonly before: string | Uint8Array | null;
+  /** The text (or bytes) about to be written; null when the note is about to be removed. */
+  readonly after: string | Uint8Array | null;
+  /** Shared by every entry of one operation that changes several notes. */
+  readonly group?: string;
+  /** For kind `undo`: the entry being undone. */
+  readonly undoOf?: string;
+}
+
+export interface JournalFilters {
+  readonly session?: string;
+  readonly client?: string;
+  readonly kind?: JournalKind;
+  readonly note?: string;
+  readonly group?: string;
+  /** At most this many entries (the newest). */
+  readonly limit?: number;
+}
+
+export interface JournalSession {
+  readonly session: string;
+  /** The self-declared client name of the session's latest entry. */
+  readonly client: string | null;
+  readonly firstTime: string;
+  readonly lastTime: string;
+  readonly entries: number;
+}
+
+export interface JournalOptions {
+  readonly now: () => Date;
+  /**
+   * How an entry's bytes reach the open day file (default: `fs.writeSync` until all are written).
+   * Tests inject a failing writer here to show that a failed append leaves no partial line.
+   */
+  readonly writer?: (fd: number, bytes: Buffer) => void;
+}
+
+export class Journal {
+  /** `<vault>/.noted/journal` */
+  readonly dir: string;
+  readonly now: () => Date;
+  private readonly writer: (fd: number, bytes: Buffer) => void;
+
+  constructor(
+    readonly vault: Vault,
+    options: JournalOptions,
+  ) {
+    this.dir = vault.statePath('journal');
+    this.now = options.now;
+    this.writer = options.writer ?? writeAll;
+  }
+
+  /**
+   * Records one change durably, before the caller writes the note. Synchronous, for use inside the
+   * note's lock; takes the journal's own cross-process lock for the append. Throws
+   * `NotedError('not_supported')` when the entry cannot be written: then the caller must not write.
+   */
+  record(input: RecordInput): JournalEntry {
+    checkRecordInput(input);
+    const before = input.before === null ? null : Buffer.from(input.before);
+    const after = input.after === null ? null : Buffer.from(input.after);
+    const beforeSha256 = before === null ? null : sha256Hex(before);
+    const afterSha256 = after === null ? null : sha256Hex(after);
+    const beforeStored = before !== null && before.length <= MAX_STORED_TEXT_BYTES;
+    const afterStored = after !== null && after.length <= MAX_STORED_TEXT_BYTES;
+    try {
+      // Blobs first, outside the journal lock: they are content-addressed, so a blob left behind by a
+      // failed append is harmless, while an entry pointing at a missing blob would not be.
+      if (beforeStored) storeBlob(this.dir, beforeSha256 as string, before);
+      if (afterStored) storeBlob(this.dir, afterSha256 as string, after);
+      return this.vault.withLockSync('journal', () =>
+        this.append({
+          session: input.session,
+          client: input.client,
+          tool: input.tool,
+          note: input.note,
+          kind: input.kind,
+          beforeSha256,
+          afterSha256,
+          beforeStored,
+          afterStored,
+          ...(input.group === undefined ? {} : { group: input.group }),
+          ...(input.undoOf === undefined ? {} : { undoOf: input.undoOf }),
+        }),
+      );
+    } catch (err) {
+      if (isNotedError(err)) throw err;
+      throw journalFailure(err, this.dir);
+    }
+  }
+
+  /** Walks the whole chain; see verify.ts. */
+  verify(): VerifyResult {
+    return verifyJournal(this.dir);
+  }
+
+  /** Entries matching every given filter, newest first. */
+  list(filters: JournalFilters = {}): JournalEntry[] {
+    const limit = filters.limit ?? Number.POSITIVE_INFINITY;
+    const out: JournalEntry[] = [];
+    if (limit <= 0) return out;
+    for (const file of dayFiles(this.dir).reverse()) {
+      const entries = entriesOf(file);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const e = entries[i] as JournalEntry;
+        if (filters.session !== undefined && e.session !== filters.session) continue;
+        if (filters.client !== undefined && e.client !== filters.client) continue;
+        if (filters.kind !== undefined && e.kind !== filters.kind) continue;
+        if (filters.note !== undefined && e.note !== filters.note) continue;
+        if (filters.group !== undefined && e.group !== filters.group) continue;
+        out.push(e);
+        if (out.length >= limit) return out;
+      }
+    }
+    return out;
+  }
+
+  /** Every session that changed something, the most recently active first. */
+  sessions(): JournalSession[] {
+    const byId = new Map<string, JournalSession & { lastSeq: number }>();
+    for (const e of this.entries()) {
+      const seen = byId.get(e.session);
+      byId.set(e.session, {
+        session: e.session,
+        client: e.client,
+        firstTime: seen?.firstTime ?? e.time,
+        lastTime: e.time,
+        entries: (seen?.entries ?? 0) + 1,
+        lastSeq: e.seq,
+      });
+    }
+    return [...byId.values()]
+      .sort((a, b) => b.lastSeq - a.lastSeq)
+      .map(({ lastSeq: _lastSeq, ...session }) => session);
+  }
+
+  /** One entry by id, or null. Looks in the id's own day file first. */
+  get(id: string): JournalEntry | null {
+    const files = dayFiles(this.dir);
+    const day = dayOfId(id);
+    const own = files.find((f) => f.day === day);
+    const ordered = own === undefined ? files : [own, ...files.filter((f) => f !== own)];
+    for (const file of ordered) {
+      const found = entriesOf(file).find((e) => e.id === id);
+      if (found !== undefined) return found;
+    }
+    return null;
+  }
+
+  /** A stored text by its hex SHA-256, or null when it is not stored (or no longer intact). */
+  textOf(sha256: string): string | null {
+    return readBlob(this.dir, sha256)?.toString('utf8') ?? null;
+  }
+
+  /** The exact stored bytes of a text, or null. */
+  bytesOf(sha256: string): Buffer | null {
+    return readBlob(this.dir, sha256);
+  }
+
+  /** Every readable entry, oldest first; from the day files of `fromDay` on when given. */
+  entries(fromDay?: string): JournalEntry[] {
+    const files = dayFiles(this.dir).filter((f) => fromDay === undefined || f.day >= fromDay);
+    return files.flatMap(entriesOf);
+  }
+
+  /** Undoes changes (SPEC 6.3); see undo.ts. */
+  undo(target: UndoTarget, ctx: UndoContext): Promise<UndoResult> {
+    return undoChanges(this, target, ctx);
+  }
+
+  /** Appends one entry after the last one; runs under the journal lock. */
+  private append(fields: Omit<UnhashedEntry, 'id' | 'seq' | 'time' | 'prev'>): JournalEntry {
+    fs.mkdirSync(this.dir, { recursive: true });
+    const files = dayFiles(this.dir);
+    const last = this.lastEntry(files);
+    const now = this.now();
+    const time = now.toISOString();
+    const latest = files.at(-1);
+    // A clock set back past midnight must not put a later entry in an earlier file: file order is
+    // chain order.
+    const day = latest !== undefined && latest.day > time.slice(0, 10) ? latest.day : time.slice(0, 10);
+    const seq = (last?.seq ?? 0) + 1;
+    const unhashed: UnhashedEntry = {
+      id: newEntryId(now, seq),
+      seq,
+      time,
+      ...fields,
+      prev: last?.hash ?? null,
+    };
+    const entry: JournalEntry = { ...unhashed, hash: entryHash(unhashed) };
+    this.appendDurably(path.join(this.dir, `${day}.jsonl`), Buffer.from(`${entryLine(entry)}\n`, 'utf8'));
+    return entry;
+  }
+
+  /**
+   * The last complete entry, reading only file tails. A cut-off line at the end of the latest file
+   * (a crash mid-append) is removed: its change was never made, since the caller writes a note only
+   * after `record` returns.
+   */
+  private lastEntry(files: DayFile[]): JournalEntry | null {
+    for (let i = files.length - 1; i >= 0; i--) {
+      const file = files[i] as DayFile;
+      const tail = readTail(file.path);
+      if (i === files.length - 1 && tail.size > tail.complete) fs.truncateSync(file.path, tail.complete);
+      if (tail.lastLine === null) continue;
+      const parsed = parseEntryLine(tail.lastLine);
+      if (!isEntry(parsed)) {
+        throw new NotedError(
+          'not_supported',
+          `The journal could not be written (its last entry, in ${file.path}, is damaged: ${parsed.error}), so the note was not changed. Run "noted-mcp journal verify", then repair or remove the damaged line by hand; verify will keep showing where it was.`,
+        );
+      }
+      return parsed;
+    }
+    return null;
+  }
+
+  /** Appends and fsyncs; on any failure cuts the file back to where it was, so no partial line stays. */
+  private appendDurably(filePath: string, bytes: Buffer): void {
+    const existed = fs.existsSync(filePath);
+    const fd = fs.openSync(filePath, 'a', 0o644);
+    let failed = false;
+    try {
+      const size = fs.fstatSync(fd).size;
+      try {
+        this.writer(fd, bytes);
+        fs.fsyncSync(fd);
+      } catch (err) {
+        failed = true;
+        try {
+          fs.ftruncateSync(fd, size);
+          fs.fsyncSync(fd);
+        } catch {
+          // The next append removes a cut-off last line before it writes (see lastEntry).
+        }
+        throw err;
+      }
+    } finally {
+      fs.closeSync(fd);
+      if (failed && !existed) fs.rmSync(filePath, { force: true });
+    }
+    if (!existed) fsyncDir(this.dir);
+  }
+}
+
+function writeAll(fd: number, bytes: Buffer): void {
+  let offset = 0;
+  while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
+}
+
+function journalFailure(err: unknown, dir: string): NotedError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const why =
+    code === 'ENOSPC'
+      ? 'the disk is full'
+      : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+        ? 'no permission to write there'
+        : code === 'ENOTDIR' || code === 'EEXIST'
+          ? 'a file stands where its folder should be'
+          : (err as Error).message;
+  return new NotedError(
+    'not_supported',
+    `The journal could not be written (${why}: ${dir}), so the note was not changed. Every agent change is recorded before it is made; free disk space or fix the permissions of that folder, then try again.`,
+    { journal: dir, ...(code === undefined ? {} : { errno: code }) },
+  );
+}
+
+/** A mismatch here is a bug in the caller (the gate), not something an agent can act on. */
+function checkRecordInput(input: RecordInput): void {
+  const b = input.before !== null;
+  const a = input.after !== null;
+  const ok =
+    input.kind === 'create' || input.kind === 'restore'
+      ? !b && a
+      : input.kind === 'delete'
+        ? b && !a
+        : input.kind === 'update'
+          ? b && a
+          : b || a;
+  if (!ok) throw new Error(`journal.record: a ${input.kind} entry cannot have before=${b} and after=${a}`);
+  if (input.session === '' || input.tool === '' || input.note === '') {
+    throw new Error('journal.record: session, tool and note must not be empty');
+  }
+}

@@ -1,0 +1,280 @@
+/**
+ * @module
+ * Undo (SPEC 6.3): puts a note back to the text it had before an agent's change, but only while the
+ * note is still exactly what the agent left. A session's changes are undone newest first; the entries
+ * of one group are undone together or not at all. Every undo is itself journaled (kind `undo`), before
+ * the note is written and under the note's lock, and is never undone in turn.
+ *
+ * Decisions where the spec is silent:
+ * - `--session` skips changes already undone and undo entries, so running it twice is harmless; a
+ *   group inside the session is still undone as one unit (and refused whole when a member of it was
+ *   already undone on its own).
+ * - A single entry of a group may be undone on its own when named by id: the person asked for it.
+ * - An entry whose before- or after-text was recorded by hash only (over 5 MB) is not undone.
+ */
+import fs from 'node:fs';
+import { isNotedError, NotedError } from '../common/errors.js';
+import { createFileAtomic, writeFileAtomic } from '../vault/atomic-write.js';
+import { moveToTrash } from '../vault/trash.js';
+import { dayOfId, type JournalEntry, newGroupId, sha256Hex } from './entry.js';
+import type { Journal } from './journal.js';
+import { withNoteLocks } from './note-locks.js';
+
+export type UndoTarget =
+  | { readonly entry: string }
+  | { readonly session: string }
+  | { readonly group: string };
+
+/** Who undoes: recorded on the undo entries like any other change. */
+export interface UndoContext {
+  readonly session: string;
+  readonly client: string | null;
+}
+
+export interface UndoOutcome {
+  /** The entry that was (or was not) undone. */
+  readonly entry: string;
+  readonly note: string;
+  readonly outcome: 'undone' | 'refused';
+  /** Why it was refused. */
+  readonly reason?: string;
+  /** The id of the `undo` entry that records it, when undone. */
+  readonly undoEntry?: string;
+}
+
+export interface UndoResult {
+  /** In the order they were undone (newest change first). */
+  readonly outcomes: UndoOutcome[];
+}
+
+/** A note's bytes as the undo sees them: on disk, or as an earlier step of the same unit left them. */
+type NoteState = Buffer | null;
+
+type Plan =
+  | { readonly ok: true; readonly entry: JournalEntry; readonly current: Buffer; readonly action: 'trash' }
+  | {
+      readonly ok: true;
+      readonly entry: JournalEntry;
+      readonly current: NoteState;
+      readonly action: 'write' | 'create';
+      readonly text: Buffer;
+    }
+  | { readonly ok: false; readonly entry: JournalEntry; readonly reason: string };
+
+export async function undoChanges(
+  journal: Journal,
+  target: UndoTarget,
+  ctx: UndoContext,
+): Promise<UndoResult> {
+  const outcomes: UndoOutcome[] = [];
+  for (const unit of unitsOf(journal, target)) outcomes.push(...(await undoUnit(journal, unit, ctx)));
+  return { outcomes };
+}
+
+/** The sets of entries to undo together, newest first; each set's entries newest first. */
+function unitsOf(journal: Journal, target: UndoTarget): JournalEntry[][] {
+  if ('entry' in target) {
+    const entry = journal.get(target.entry);
+    if (entry === null) {
+      throw new NotedError(
+        'not_found',
+        `No journal entry has the id "${target.entry}". Run "noted-mcp journal list" to see entry ids.`,
+      );
+    }
+    return [[entry]];
+  }
+  const all = journal.entries();
+  if ('group' in target) {
+    const members = all.filter((e) => e.group === target.group).reverse();
+    if (members.length === 0) {
+      throw new NotedError(
+        'not_found',
+        `No journal entry belongs to the group "${target.group}". Run "noted-mcp journal list" to see groups.`,
+      );
+    }
+    return [members];
+  }
+  const mine = all.filter((e) => e.session === target.session);
+  if (mine.length === 0) {
+    throw new NotedError(
+      'not_found',
+      `The session "${target.session}" made no recorded change. Run "noted-mcp journal list" to see sessions.`,
+    );
+  }
+  const undone = new Set(all.flatMap((e) => (e.undoOf === undefined ? [] : [e.undoOf])));
+  const units = new Map<string, JournalEntry[]>();
+  for (const e of mine.slice().reverse()) {
+    const key = e.group === undefined ? `entry:${e.id}` : `group:${e.group}`;
+    units.set(key, [...(units.get(key) ?? []), e]);
+  }
+  // Map order is first insertion, and entries were visited newest first: units come newest first.
+  // A unit with nothing left to undo is skipped; a group only partly undone stays, and is refused.
+  return [...units.values()].filter((unit) => unit.some((e) => e.kind !== 'undo' && !undone.has(e.id)));
+}
+
+async function undoUnit(journal: Journal, unit: JournalEntry[], ctx: UndoContext): Promise<UndoOutcome[]> {
+  const notes = unit.map((e) => e.note);
+  return withNoteLocks(journal.vault, notes, () => {
+    // Checked again under the locks: another process may have undone or changed something meanwhile.
+    const plans = planUnit(journal, unit);
+    const blocker = plans.find((p) => !p.ok);
+    if (blocker !== undefined && !blocker.ok) {
+      return plans.map((p) =>
+        p.ok
+          ? refused(
+              p.entry,
+              `not undone, because the changes of group ${p.entry.group} are undone together or not at all, and the change to "${blocker.entry.note}" (entry ${blocker.entry.id}) cannot be undone: ${blocker.reason}`,
+            )
+          : refused(p.entry, p.reason),
+      );
+    }
+    const group = unit.length > 1 ? newGroupId(journal.now()) : undefined;
+    const outcomes: UndoOutcome[] = [];
+    let failure: string | null = null;
+    for (const plan of plans) {
+      if (!plan.ok) continue;
+      if (failure !== null) {
+        outcomes.push(
+          refused(plan.entry, `not undone, because an earlier undo of this set failed: ${failure}`),
+        );
+        continue;
+      }
+      try {
+        outcomes.push(apply(journal, plan, ctx, group));
+      } catch (err) {
+        failure = isNotedError(err) || err instanceof Error ? err.message : String(err);
+        outcomes.push(refused(plan.entry, failure));
+      }
+    }
+    return outcomes;
+  });
+}
+
+/** Decides, for each entry of a unit in order, whether and how it can be undone. */
+function planUnit(journal: Journal, unit: JournalEntry[]): Plan[] {
+  const days = unit.map((e) => dayOfId(e.id)).filter((d): d is string => d !== null);
+  const from = days.length === unit.length ? days.sort()[0] : undefined;
+  const undoneBy = new Map<string, string>();
+  for (const e of journal.entries(from)) if (e.undoOf !== undefined) undoneBy.set(e.undoOf, e.id);
+  const states = new Map<string, NoteState>();
+  const stateOf = (note: string): NoteState => {
+    if (!states.has(note)) states.set(note, readCurrent(journal, note));
+    return states.get(note) as NoteState;
+  };
+  return unit.map((entry): Plan => {
+    const no = (reason: string): Plan => ({ ok: false, entry, reason });
+    try {
+      if (entry.kind === 'undo') {
+        return no(`entry ${entry.id} is itself an undo, and an undo is not undone.`);
+      }
+      const by = undoneBy.get(entry.id);
+      if (by !== undefined)
+        return no(`this change was already undone (by entry ${by}); a change is undone once.`);
+      if (
+        (entry.beforeSha256 !== null && !entry.beforeStored) ||
+        (entry.afterSha256 !== null && !entry.afterStored)
+      ) {
+        return no(
+          'a text of this change is over 5 MB and was recorded by hash only, so it cannot be undone. Restore the note by hand (from a backup or git).',
+        );
+      }
+      const current = stateOf(entry.note);
+      let plan: Plan;
+      if (entry.afterSha256 === null) {
+        if (current !== null) {
+          return no(
+            `a note exists at "${entry.note}" again, so the deleted version was not put back over it. Rename or delete that note first, or restore the text with "noted-mcp journal show ${entry.id}".`,
+          );
+        }
+        const text = earlierText(journal, entry);
+        if (typeof text === 'string') return no(text);
+        plan = { ok: true, entry, current, action: 'create', text };
+      } else {
+        if (current === null) {
+          return no(
+            `the note "${entry.note}" no longer exists (it was deleted or moved since); nothing was undone.`,
+          );
+        }
+        if (sha256Hex(current) !== entry.afterSha256) {
+          return no(
+            `the note "${entry.note}" changed since the agent wrote it, so undoing would lose those later changes; it was left untouched. Compare with "noted-mcp journal show ${entry.id}" and edit it by hand.`,
+          );
+        }
+        if (entry.beforeSha256 === null) {
+          plan = { ok: true, entry, current, action: 'trash' };
+        } else {
+          const text = earlierText(journal, entry);
+          if (typeof text === 'string') return no(text);
+          plan = { ok: true, entry, current, action: 'write', text };
+        }
+      }
+      states.set(entry.note, plan.action === 'trash' ? null : plan.text);
+      return plan;
+    } catch (err) {
+      if (isNotedError(err)) return no(err.message);
+      throw err;
+    }
+  });
+}
+
+/** The before-text from the blobs, or why it is not there. */
+function earlierText(journal: Journal, entry: JournalEntry): Buffer | string {
+  const bytes = journal.bytesOf(entry.beforeSha256 as string);
+  return (
+    bytes ??
+    `the earlier text (sha256 ${entry.beforeSha256}) is missing from the journal's blobs or damaged, so it cannot be put back.`
+  );
+}
+
+/** Records the undo, then writes: the journal always knows of a change before it happens. */
+function apply(
+  journal: Journal,
+  plan: Extract<Plan, { ok: true }>,
+  ctx: UndoContext,
+  group: string | undefined,
+): UndoOutcome {
+  const { entry } = plan;
+  const recorded = journal.record({
+    session: ctx.session,
+    client: ctx.client,
+    tool: 'undo',
+    note: entry.note,
+    kind: 'undo',
+    before: plan.current,
+    after: plan.action === 'trash' ? null : plan.text,
+    undoOf: entry.id,
+    ...(group === undefined ? {} : { group }),
+  });
+  const vault = journal.vault;
+  if (plan.action === 'trash') {
+    moveToTrash(vault, entry.note, journal.now());
+  } else if (plan.action === 'write') {
+    writeFileAtomic(vault.pathOf(entry.note), plan.text);
+  } else if (!createFileAtomic(vault.pathOf(entry.note), plan.text)) {
+    throw new NotedError(
+      'already_exists',
+      `a note appeared at "${entry.note}" while undoing, so nothing was written over it (journal entry ${recorded.id} records an undo that did not happen).`,
+    );
+  }
+  return { entry: entry.id, note: entry.note, outcome: 'undone', undoEntry: recorded.id };
+}
+
+/** The note's exact bytes, or null when no file is there. */
+function readCurrent(journal: Journal, note: string): NoteState {
+  const abs = journal.vault.pathOf(note);
+  try {
+    const st = fs.statSync(abs);
+    if (!st.isFile()) {
+      throw new NotedError('not_supported', `"${note}" is no longer a file, so it was left alone.`);
+    }
+    return fs.readFileSync(abs);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw err;
+  }
+}
+
+function refused(entry: JournalEntry, reason: string): UndoOutcome {
+  return { entry: entry.id, note: entry.note, outcome: 'refused', reason };
+}
