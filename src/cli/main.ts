@@ -6,13 +6,19 @@
 import path from 'node:path';
 import { isParserThread, runParserThread } from '../index/parser-pool.js';
 import type { CliIo, ExitCode } from './io.js';
+import { journalCommand } from './journal-command.js';
+import { reviewCommand } from './review-command.js';
 import { serveCommand } from './serve.js';
+import { undoCommand } from './undo-command.js';
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<ExitCode>;
 
 /** Subcommands by name; anything else is an argument of `serve`, the default. */
 const COMMANDS: Record<string, Command> = {
   serve: serveCommand,
+  journal: journalCommand,
+  undo: undoCommand,
+  review: reviewCommand,
 };
 
 async function main(): Promise<void> {

@@ -1,0 +1,204 @@
+/**
+ * @module
+ * The owner's decisions on staged changes (SPEC 5.2). Approving writes the note under its lock, but
+ * only if the note is still exactly what the agent saw: otherwise nothing is written and the change
+ * stays pending, so approval can never overwrite an edit made meanwhile. `onWrite` runs before the
+ * write (the journal records the change there) and may throw to stop it.
+ */
+import { NotedError } from '../common/errors.js';
+import { moveToTrash } from '../vault/trash.js';
+import type { Vault } from '../vault/vault.js';
+import { applyHunks, hunksOf } from './hunks.js';
+import type { PendingStore } from './pending-store.js';
+import type { ChangeKind, PendingSummary } from './types.js';
+
+/** What is about to be written, for the journal. `before` null: a create; `after` null: a delete. */
+export interface ApprovedWrite {
+  readonly change: PendingSummary;
+  readonly note: string;
+  readonly kind: ChangeKind;
+  readonly before: string | null;
+  readonly after: string | null;
+}
+
+/** Called under the note's lock just before the write; throwing stops it (nothing is written). */
+export type OnApprovedWrite = (info: ApprovedWrite) => void;
+
+export interface ApproveOptions {
+  /** For an update: the hunk numbers to apply (from 1); the rest are dropped. Default: all. */
+  readonly keep?: readonly number[];
+  readonly onWrite: OnApprovedWrite;
+  /** The clock for the trash id of an approved deletion. */
+  readonly now?: () => Date;
+}
+
+export interface ApproveResult {
+  readonly id: string;
+  readonly note: string;
+  readonly kind: ChangeKind;
+  /** `unchanged`: the kept hunks left the note as it was, so nothing was written. */
+  readonly outcome: 'created' | 'updated' | 'trashed' | 'unchanged';
+  /** The note's etag after a create or update. */
+  readonly etag: string | null;
+  /** The trash deletion id after a delete. */
+  readonly trashId: string | null;
+  /** For an update: how many hunks it had and which were applied. */
+  readonly hunks: { readonly total: number; readonly kept: readonly number[] } | null;
+}
+
+/**
+ * Approves one pending change: checks the note is as the agent saw it, calls `onWrite`, writes
+ * (or trashes), then removes the change. Refusals are `NotedError`s (`conflict` when the note changed
+ * or is gone, `already_exists` when a create's note exists now, `not_found` for an unknown id,
+ * `validation_error` for a bad `keep`); after a refusal nothing is written and the change is kept.
+ */
+export async function approve(
+  vault: Vault,
+  store: PendingStore,
+  id: string,
+  options: ApproveOptions,
+): Promise<ApproveResult> {
+  const change = store.get(id);
+  const { note, kind } = change;
+  let hunks: ApproveResult['hunks'] = null;
+  let after = change.newText;
+  if (kind === 'update') {
+    const base = change.baseText as string;
+    const next = change.newText as string;
+    const total = hunksOf(base, next).length;
+    const keep = options.keep === undefined ? range(total) : [...new Set(options.keep)].sort((a, b) => a - b);
+    if (options.keep !== undefined && keep.length === 0) {
+      throw new NotedError(
+        'validation_error',
+        `Keeping no hunk would approve nothing. Nothing was written; reject change ${id} instead, or keep at least one hunk.`,
+        { id },
+      );
+    }
+    after = applyHunks(base, next, keep);
+    hunks = { total, kept: keep };
+  } else if (options.keep !== undefined) {
+    throw new NotedError(
+      'validation_error',
+      `Change ${id} is a ${kind === 'create' ? 'new note' : 'deletion'}, which has no hunks to choose from. Nothing was written; approve it whole or reject it.`,
+      { id },
+    );
+  }
+  const now = options.now ?? (() => new Date());
+
+  return vault.withNoteLock(note, (): ApproveResult => {
+    // Another reviewer (the console, a second terminal) may have decided on it while we waited.
+    store.summary(id);
+    const current = vault.read(note);
+    const summary: PendingSummary = withoutTexts(change);
+    const result = { id, note, kind, etag: null, trashId: null, hunks };
+    if (kind === 'create') {
+      if (current !== null) throw existsNow(id, note);
+    } else if (current === null) {
+      throw changedSince(id, note, 'was deleted or moved', null);
+    } else if (current.etag !== change.baseEtag) {
+      throw changedSince(id, note, 'was changed', current.etag);
+    }
+    if (current !== null && !current.lossless && hunks !== null && hunks.kept.length < hunks.total) {
+      // The unchanged parts would be written back from decoded text, losing the bytes that are not UTF-8.
+      throw new NotedError(
+        'not_supported',
+        `Change ${id} cannot be approved in part: "${note}" holds bytes that are not valid UTF-8, which a partial approval would not keep. Nothing was written and the change is still pending; approve it whole or reject it.`,
+        { id, note, committed: false },
+      );
+    }
+    if (current !== null && after === current.text) {
+      store.remove(id);
+      return { ...result, outcome: 'unchanged' };
+    }
+    options.onWrite({ change: summary, note, kind, before: current?.text ?? null, after });
+    let done: ApproveResult;
+    if (kind === 'delete') {
+      done = { ...result, outcome: 'trashed', trashId: moveToTrash(vault, note, now()) };
+    } else if (kind === 'create') {
+      const written = vault.create(note, after as string);
+      // Someone created it between the check and here (outside the lock: an editor); never replace it.
+      if (written === null) throw existsNow(id, note);
+      done = { ...result, outcome: 'created', etag: written.etag };
+    } else {
+      done = { ...result, outcome: 'updated', etag: vault.write(note, after as string).etag };
+    }
+    store.remove(id);
+    return done;
+  });
+}
+
+/** Rejects a pending change: removes it without touching the note. `not_found` for an unknown id. */
+export function reject(store: PendingStore, id: string): { id: string; note: string | null } {
+  let note: string | null = null;
+  try {
+    note = store.summary(id).note;
+  } catch (err) {
+    // A damaged file can still be rejected: that is how the owner gets rid of it.
+    if (!(err instanceof NotedError) || err.code === 'not_found') throw err;
+  }
+  if (!store.remove(id)) {
+    throw new NotedError(
+      'not_found',
+      `There is no pending change ${JSON.stringify(id)}; nothing was rejected.`,
+      {
+        id,
+      },
+    );
+  }
+  return { id, note };
+}
+
+export type BatchOutcome =
+  | { readonly id: string; readonly note: string; readonly ok: true; readonly result: ApproveResult }
+  | { readonly id: string; readonly note: string; readonly ok: false; readonly error: NotedError };
+
+/**
+ * Approves every pending change, oldest first, each on its own: a refused one is reported and the
+ * others go on. Two changes to one note: once the first is written the second is stale and refused.
+ */
+export async function approveAll(
+  vault: Vault,
+  store: PendingStore,
+  options: Omit<ApproveOptions, 'keep'>,
+): Promise<BatchOutcome[]> {
+  const outcomes: BatchOutcome[] = [];
+  for (const { id, note } of store.list()) {
+    try {
+      outcomes.push({ id, note, ok: true, result: await approve(vault, store, id, options) });
+    } catch (err) {
+      if (!(err instanceof NotedError)) throw err;
+      outcomes.push({ id, note, ok: false, error: err });
+    }
+  }
+  return outcomes;
+}
+
+/** Rejects every readable pending change; returns them. Damaged files stay (reject them by id). */
+export function rejectAll(store: PendingStore): PendingSummary[] {
+  return store.list().filter((change) => store.remove(change.id));
+}
+
+function withoutTexts(change: PendingSummary & { baseText?: unknown; newText?: unknown }): PendingSummary {
+  const { baseText: _b, newText: _n, ...summary } = change;
+  return summary;
+}
+
+function range(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i + 1);
+}
+
+function changedSince(id: string, note: string, what: string, currentEtag: string | null): NotedError {
+  return new NotedError(
+    'conflict',
+    `Change ${id} was not approved: "${note}" ${what} since the agent saw it, and approving would overwrite that. Nothing was written and the change is still pending. Look at the note, then reject the change (noted-mcp review reject ${id}) or let the agent redo it on the current text.`,
+    { id, note, currentEtag, committed: false },
+  );
+}
+
+function existsNow(id: string, note: string): NotedError {
+  return new NotedError(
+    'already_exists',
+    `Change ${id} was not approved: it creates "${note}", but a note of that name exists now and would be replaced. Nothing was written and the change is still pending. Rename or remove the existing note, or reject the change (noted-mcp review reject ${id}).`,
+    { id, note, committed: false },
+  );
+}
