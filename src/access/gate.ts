@@ -4,7 +4,7 @@
  * and nothing else, so none of them can bypass the rules applied here.
  */
 import { purgeTrash } from '../vault/trash.js';
-import type { AccessContext } from './context.js';
+import type { AccessContext, Writer } from './context.js';
 import { listNotes, readNote, search } from './read.js';
 import { deleteNote, listTrash, restoreNote } from './trash-ops.js';
 import type { AgentSession } from './types.js';
@@ -32,20 +32,20 @@ export class VaultAccess {
     return search(this.ctx, options);
   }
 
-  createNote(_session: AgentSession, input: CreateInput) {
-    return createNote(this.ctx, input);
+  createNote(session: AgentSession, input: CreateInput) {
+    return createNote(this.ctx, writerOf(session), input);
   }
 
-  updateNote(_session: AgentSession, input: UpdateInput) {
-    return updateNote(this.ctx, input);
+  updateNote(session: AgentSession, input: UpdateInput) {
+    return updateNote(this.ctx, writerOf(session), input);
   }
 
-  editNote(_session: AgentSession, input: EditInput) {
-    return editNote(this.ctx, input);
+  editNote(session: AgentSession, input: EditInput) {
+    return editNote(this.ctx, writerOf(session), input);
   }
 
-  deleteNote(_session: AgentSession, input: Parameters<typeof deleteNote>[1]) {
-    return deleteNote(this.ctx, input);
+  deleteNote(session: AgentSession, input: Parameters<typeof deleteNote>[2]) {
+    return deleteNote(this.ctx, writerOf(session), input);
   }
 
   listTrash(_session: AgentSession) {
@@ -53,13 +53,17 @@ export class VaultAccess {
     return { items: listTrash(this.ctx) };
   }
 
-  restoreNote(_session: AgentSession, input: Parameters<typeof restoreNote>[1]) {
+  restoreNote(session: AgentSession, input: Parameters<typeof restoreNote>[2]) {
     this.purgeExpiredTrash();
-    return restoreNote(this.ctx, input);
+    return restoreNote(this.ctx, writerOf(session), input);
   }
 
   /** Drops deletions past the retention period; runs on start and before trash is shown. */
   purgeExpiredTrash(): number {
     return purgeTrash(this.ctx.vault, this.ctx.trashRetentionDays, this.ctx.now());
   }
+}
+
+function writerOf(session: AgentSession): Writer {
+  return { session: session.id, client: session.clientName() ?? null };
 }

@@ -2,7 +2,9 @@
  * @module
  * Opens a vault for agents: the vault folder, its index (caught up with the files) and the gate.
  */
+
 import { type IndexLogger, type IndexStartInfo, NoteIndex } from '../index/note-index.js';
+import { Journal } from '../journal/journal.js';
 import { Vault } from '../vault/vault.js';
 import { VaultAccess } from './gate.js';
 
@@ -35,11 +37,13 @@ export async function openVault(options: OpenOptions): Promise<OpenedVault> {
     log,
     options.parserScript === undefined ? {} : { parserScript: options.parserScript },
   );
+  const now = options.now ?? (() => new Date());
   const access = new VaultAccess({
     vault,
     index,
+    journal: new Journal(vault, { now }),
     trashRetentionDays: options.trashRetentionDays,
-    now: options.now ?? (() => new Date()),
+    now,
   });
   try {
     const started = await index.start({ watch: options.watch ?? true });

@@ -9,14 +9,16 @@ import {
   moveToTrash,
   restoreFromTrash,
   type TrashItem,
+  trashedBytes,
 } from '../vault/trash.js';
-import type { AccessContext } from './context.js';
+import type { AccessContext, Writer } from './context.js';
 import { existingCaseVariant, notFound, resolveExisting } from './resolve.js';
 import type { DeleteResult, RestoreResult } from './types.js';
 import { checkExpected } from './write.js';
 
 export async function deleteNote(
   ctx: AccessContext,
+  who: Writer,
   input: { name: string; expectedEtag?: string },
 ): Promise<DeleteResult> {
   const name = resolveExisting(ctx, input.name);
@@ -24,6 +26,14 @@ export async function deleteNote(
     const stored = ctx.vault.read(name);
     if (stored === null) throw notFound(name);
     checkExpected(stored, { expectedEtag: input.expectedEtag });
+    ctx.journal.record({
+      ...who,
+      tool: 'delete_note',
+      note: name,
+      kind: 'delete',
+      before: stored.bytes,
+      after: null,
+    });
     return moveToTrash(ctx.vault, name, ctx.now());
   });
   ctx.index.touched([name]);
@@ -36,6 +46,7 @@ export function listTrash(ctx: AccessContext): TrashItem[] {
 
 export async function restoreNote(
   ctx: AccessContext,
+  who: Writer,
   input: { name: string; id?: string },
 ): Promise<RestoreResult> {
   const item = findTrashed(ctx, input.name, input.id);
@@ -47,7 +58,18 @@ export async function restoreNote(
       { name: existing },
     );
   }
-  await ctx.vault.withNoteLock(item.name, () => restoreFromTrash(ctx.vault, item));
+  await ctx.vault.withNoteLock(item.name, () => {
+    const after = trashedBytes(ctx.vault, item);
+    ctx.journal.record({
+      ...who,
+      tool: 'restore_note',
+      note: item.name,
+      kind: 'restore',
+      before: null,
+      after,
+    });
+    restoreFromTrash(ctx.vault, item);
+  });
   ctx.index.touched([item.name]);
   const stored = ctx.vault.read(item.name);
   if (stored === null) throw notFound(item.name);

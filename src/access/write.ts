@@ -11,7 +11,7 @@ import { htmlToMarkdown, looksLikeHtml } from '../markdown/html.js';
 import { titleToFileName } from '../markdown/title.js';
 import { baseNameOf, normalizeNoteName } from '../vault/names.js';
 import type { StoredNote } from '../vault/vault.js';
-import { type AccessContext, iso, MAX_NOTE_BYTES } from './context.js';
+import { type AccessContext, iso, MAX_NOTE_BYTES, type Writer } from './context.js';
 import { existingCaseVariant, notFound, requireFree, resolveExisting } from './resolve.js';
 import type { WriteResult } from './types.js';
 
@@ -25,7 +25,7 @@ export interface CreateInput {
   readonly tags?: string[];
 }
 
-export async function createNote(ctx: AccessContext, input: CreateInput): Promise<WriteResult> {
+export async function createNote(ctx: AccessContext, who: Writer, input: CreateInput): Promise<WriteResult> {
   const title = input.title?.trim() || undefined;
   let name: string;
   if (input.name !== undefined && input.name.trim() !== '') {
@@ -48,6 +48,14 @@ export async function createNote(ctx: AccessContext, input: CreateInput): Promis
   requireFree(ctx, name);
   const written = await ctx.vault.withNoteLock(name, () => {
     requireFree(ctx, name);
+    ctx.journal.record({
+      ...who,
+      tool: 'create_note',
+      note: name,
+      kind: 'create',
+      before: null,
+      after: text,
+    });
     return ctx.vault.create(name, text);
   });
   if (written === null) {
@@ -83,10 +91,10 @@ export interface UpdateInput {
   readonly expectedEtag?: string;
 }
 
-export async function updateNote(ctx: AccessContext, input: UpdateInput): Promise<WriteResult> {
+export async function updateNote(ctx: AccessContext, who: Writer, input: UpdateInput): Promise<WriteResult> {
   const name = resolveExisting(ctx, input.name);
   const addition = incoming(input.content);
-  return writeExisting(ctx, name, { expectedEtag: input.expectedEtag }, (stored) => {
+  return writeExisting(ctx, who, 'update_note', name, { expectedEtag: input.expectedEtag }, (stored) => {
     if (!input.append) return addition;
     requireLossless(stored);
     return stored.text === '' ? addition : stored.text + APPEND_SEPARATOR + addition;
@@ -100,7 +108,7 @@ export interface EditInput {
   readonly expectedModified?: string;
 }
 
-export async function editNote(ctx: AccessContext, input: EditInput): Promise<WriteResult> {
+export async function editNote(ctx: AccessContext, who: Writer, input: EditInput): Promise<WriteResult> {
   if (input.expectedEtag === undefined && input.expectedModified === undefined) {
     throw new NotedError(
       'validation_error',
@@ -108,15 +116,17 @@ export async function editNote(ctx: AccessContext, input: EditInput): Promise<Wr
     );
   }
   const name = resolveExisting(ctx, input.name);
-  return writeExisting(ctx, name, input, (stored) => {
+  return writeExisting(ctx, who, 'edit_note', name, input, (stored) => {
     requireLossless(stored);
     return applyEdit(stored.text, input.operation);
   });
 }
 
-/** Lock, re-read, check the expected version, compute, write, index. */
+/** Lock, re-read, check the expected version, compute, journal, write, index. */
 async function writeExisting(
   ctx: AccessContext,
+  who: Writer,
+  tool: string,
   name: string,
   expected: { expectedEtag?: string | undefined; expectedModified?: string | undefined },
   compute: (stored: StoredNote) => string,
@@ -130,6 +140,8 @@ async function writeExisting(
     if (text === stored.text && stored.lossless) {
       return { name, etag: stored.etag, modified: iso(stored.mtimeMs), changed: false };
     }
+    // The journal entry is written first: if it cannot be, the note is not changed (SPEC 6.1).
+    ctx.journal.record({ ...who, tool, note: name, kind: 'update', before: stored.bytes, after: text });
     const written = ctx.vault.write(name, text);
     return { name, etag: written.etag, modified: iso(written.mtimeMs), changed: true };
   });

@@ -81,6 +81,16 @@ export function listTrash(vault: Vault): TrashItem[] {
   return items;
 }
 
+/** The stored bytes of a trashed note (for the journal, before it is restored). */
+export function trashedBytes(vault: Vault, item: TrashItem): Buffer {
+  try {
+    return fs.readFileSync(path.join(trashRoot(vault), item.id, ...item.name.split('/')));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    throw new NotedError('not_found', `The deletion ${item.id} of "${item.name}" is no longer in the trash.`);
+  }
+}
+
 /**
  * Puts a trashed note back at its original path. Without `id`, the latest deletion of that name.
  * Refuses with `already_exists` when a note is at that path again; nothing is overwritten.

@@ -27,6 +27,8 @@ export interface StoredNote {
   readonly birthtimeMs: number;
   /** False when the bytes are not valid UTF-8, so `text` does not give them back exactly. */
   readonly lossless: boolean;
+  /** The stored bytes, exactly. */
+  readonly bytes: Buffer;
 }
 
 export interface WrittenNote {
@@ -114,6 +116,7 @@ export class Vault {
       mtimeMs: st.mtimeMs,
       birthtimeMs: st.birthtimeMs,
       lossless,
+      bytes,
     };
   }
 
