@@ -3,12 +3,12 @@
  * `noted-mcp review`: the vault owner looks at the changes agents staged (SPEC 5.2) and approves or
  * rejects them. Texts and names written by agents are printed with control characters made visible,
  * so a staged note cannot drive the owner's terminal.
- *
- * The journal is not wired in yet: `createReviewCommand` takes `recordApprovedWrite`, which builds
- * the `onWrite` hook for an opened vault; `reviewCommand` passes `NO_JOURNAL_YET`.
+ * Every approved write is journaled first, under the session and client of the agent that asked,
+ * so `noted-mcp undo --session` puts back approved changes too.
  */
 import fs from 'node:fs';
 import { NotedError } from '../common/errors.js';
+import { Journal } from '../journal/journal.js';
 import { approve, approveAll, type OnApprovedWrite, reject, rejectAll } from '../staging/approve.js';
 import { type Hunk, hunksOf } from '../staging/hunks.js';
 import { PendingStore } from '../staging/pending-store.js';
@@ -26,11 +26,23 @@ export interface ReviewDeps {
   readonly now?: () => Date;
 }
 
-/** Placeholder until the journal is wired in: approved writes are not recorded yet. */
-export const NO_JOURNAL_YET =
-  (_vault: Vault): OnApprovedWrite =>
-  () =>
-    undefined;
+/** Records each approved write in the vault's journal before it is made (SPEC 5.2, 6.1). */
+export function journalApprovedWrites(now: () => Date = () => new Date()) {
+  return (vault: Vault): OnApprovedWrite => {
+    const journal = new Journal(vault, { now });
+    return (info) => {
+      journal.record({
+        session: info.change.session,
+        client: info.change.client,
+        tool: info.change.tool,
+        note: info.note,
+        kind: info.kind,
+        before: info.before,
+        after: info.after,
+      });
+    };
+  };
+}
 
 export const REVIEW_USAGE = `Usage: noted-mcp review [list] [options]
        noted-mcp review show ID
@@ -146,7 +158,7 @@ export function createReviewCommand(deps: ReviewDeps) {
 }
 
 /** The `review` subcommand as registered in `main.ts`. */
-export const reviewCommand = createReviewCommand({ recordApprovedWrite: NO_JOURNAL_YET });
+export const reviewCommand = createReviewCommand({ recordApprovedWrite: journalApprovedWrites() });
 
 export function parseReviewArgs(argv: readonly string[]): ReviewArgs {
   const errors: string[] = [];
