@@ -4,12 +4,14 @@
  */
 import type { NoteIndex } from '../index/note-index.js';
 import type { Journal } from '../journal/journal.js';
+import type { PendingStore } from '../staging/pending-store.js';
 import type { Vault } from '../vault/vault.js';
 
 export interface AccessContext {
   readonly vault: Vault;
   readonly index: NoteIndex;
   readonly journal: Journal;
+  readonly pending: PendingStore;
   readonly trashRetentionDays: number;
   readonly now: () => Date;
 }

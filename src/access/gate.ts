@@ -1,11 +1,14 @@
 /**
  * @module
  * The one gate every agent action goes through (ARCHITECTURE principle 3). Tools call these methods
- * and nothing else, so none of them can bypass the rules applied here.
+ * and nothing else, so none of them can bypass what is applied here: the owner's policy, read afresh
+ * for each request (a broken policy file closes the vault with `policy_error`), staging, the journal
+ * and the per-note locks.
  */
 import { purgeTrash } from '../vault/trash.js';
 import type { AccessContext, Writer } from './context.js';
 import { listNotes, readNote, search } from './read.js';
+import type { PolicyReader, Rules } from './rules.js';
 import { deleteNote, listTrash, restoreNote } from './trash-ops.js';
 import type { AgentSession } from './types.js';
 import {
@@ -17,45 +20,60 @@ import {
   updateNote,
 } from './write.js';
 
+type Rest<F> = F extends (ctx: AccessContext, rules: Rules, ...rest: infer R) => unknown ? R : never;
+type WriterRest<F> = F extends (ctx: AccessContext, rules: Rules, who: Writer, ...rest: infer R) => unknown
+  ? R
+  : never;
+
 export class VaultAccess {
-  constructor(readonly ctx: AccessContext) {}
+  constructor(
+    readonly ctx: AccessContext,
+    private readonly policy: PolicyReader,
+  ) {}
 
-  listNotes(_session: AgentSession, options: Parameters<typeof listNotes>[1]) {
-    return listNotes(this.ctx, options);
+  /** The policy for this request. */
+  rules(): Rules {
+    return this.policy.load();
   }
 
-  readNote(_session: AgentSession, name: string, options?: Parameters<typeof readNote>[2]) {
-    return readNote(this.ctx, name, options);
+  listNotes(_session: AgentSession, ...args: Rest<typeof listNotes>) {
+    return listNotes(this.ctx, this.rules(), ...args);
   }
 
-  search(_session: AgentSession, options: Parameters<typeof search>[1]) {
-    return search(this.ctx, options);
+  readNote(_session: AgentSession, ...args: Rest<typeof readNote>) {
+    return readNote(this.ctx, this.rules(), ...args);
+  }
+
+  search(_session: AgentSession, ...args: Rest<typeof search>) {
+    return search(this.ctx, this.rules(), ...args);
   }
 
   createNote(session: AgentSession, input: CreateInput) {
-    return createNote(this.ctx, writerOf(session), input);
+    return createNote(this.ctx, this.rules(), writerOf(session), input);
   }
 
   updateNote(session: AgentSession, input: UpdateInput) {
-    return updateNote(this.ctx, writerOf(session), input);
+    return updateNote(this.ctx, this.rules(), writerOf(session), input);
   }
 
   editNote(session: AgentSession, input: EditInput) {
-    return editNote(this.ctx, writerOf(session), input);
+    return editNote(this.ctx, this.rules(), writerOf(session), input);
   }
 
-  deleteNote(session: AgentSession, input: Parameters<typeof deleteNote>[2]) {
-    return deleteNote(this.ctx, writerOf(session), input);
+  deleteNote(session: AgentSession, ...args: WriterRest<typeof deleteNote>) {
+    return deleteNote(this.ctx, this.rules(), writerOf(session), ...args);
   }
 
   listTrash(_session: AgentSession) {
+    const rules = this.rules();
     this.purgeExpiredTrash();
-    return { items: listTrash(this.ctx) };
+    return { items: listTrash(this.ctx, rules) };
   }
 
-  restoreNote(session: AgentSession, input: Parameters<typeof restoreNote>[2]) {
+  restoreNote(session: AgentSession, ...args: WriterRest<typeof restoreNote>) {
+    const rules = this.rules();
     this.purgeExpiredTrash();
-    return restoreNote(this.ctx, writerOf(session), input);
+    return restoreNote(this.ctx, rules, writerOf(session), ...args);
   }
 
   /** Drops deletions past the retention period; runs on start and before trash is shown. */

@@ -5,8 +5,10 @@
 
 import { type IndexLogger, type IndexStartInfo, NoteIndex } from '../index/note-index.js';
 import { Journal } from '../journal/journal.js';
+import { PendingStore } from '../staging/pending-store.js';
 import { Vault } from '../vault/vault.js';
 import { VaultAccess } from './gate.js';
+import { PolicyReader } from './rules.js';
 
 export interface OpenOptions {
   readonly vaultDir: string;
@@ -38,13 +40,17 @@ export async function openVault(options: OpenOptions): Promise<OpenedVault> {
     options.parserScript === undefined ? {} : { parserScript: options.parserScript },
   );
   const now = options.now ?? (() => new Date());
-  const access = new VaultAccess({
-    vault,
-    index,
-    journal: new Journal(vault, { now }),
-    trashRetentionDays: options.trashRetentionDays,
-    now,
-  });
+  const access = new VaultAccess(
+    {
+      vault,
+      index,
+      journal: new Journal(vault, { now }),
+      pending: new PendingStore(vault, now),
+      trashRetentionDays: options.trashRetentionDays,
+      now,
+    },
+    new PolicyReader(vault, () => index.linkedPaths()),
+  );
   try {
     const started = await index.start({ watch: options.watch ?? true });
     const purged = access.purgeExpiredTrash();

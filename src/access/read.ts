@@ -4,17 +4,19 @@
  */
 import { NotedError } from '../common/errors.js';
 import { buildExcerpt } from '../index/excerpt.js';
-import { listNotes as listRows } from '../index/notes-query.js';
+import { listNotes as listRows, visibleSql } from '../index/notes-query.js';
 import { compileSearch, searchSql } from '../index/search-compile.js';
 import { parseSearchQuery } from '../index/search-query.js';
 import { parseFrontmatter, splitFrontmatter } from '../markdown/frontmatter.js';
 import { normalizeFolderName } from '../vault/names.js';
 import { type AccessContext, iso } from './context.js';
 import { notFound, resolveExisting } from './resolve.js';
+import type { Rules } from './rules.js';
 import type { NoteContent, NoteListPage, SearchResult } from './types.js';
 
 export function listNotes(
   ctx: AccessContext,
+  rules: Rules,
   options: { folder?: string; limit?: number; cursor?: string },
 ): NoteListPage {
   const folder = options.folder === undefined ? '' : normalizeFolderName(options.folder);
@@ -22,6 +24,7 @@ export function listNotes(
   const page = listRows(ctx.index.db, {
     folderLower: folder.toLowerCase(),
     limit: options.limit ?? 50,
+    ...(rules.visible === undefined ? {} : { visible: rules.visible }),
     ...(options.cursor === undefined ? {} : { cursor: options.cursor }),
   });
   return {
@@ -40,10 +43,11 @@ export const READ_PAGE_CHARS = 1_000_000;
 
 export function readNote(
   ctx: AccessContext,
+  rules: Rules,
   input: string,
   options: { offset?: number; maxChars?: number } = {},
 ): NoteContent {
-  const name = resolveExisting(ctx, input);
+  const name = resolveExisting(ctx, rules, input);
   const stored = ctx.vault.read(name);
   if (stored === null) throw notFound(name);
   const fm = parseFrontmatter(stored.text);
@@ -87,16 +91,19 @@ function isHighSurrogate(code: number): boolean {
 
 export function search(
   ctx: AccessContext,
+  rules: Rules,
   options: { query: string; maxResults?: number; folder?: string; tag?: string },
 ): SearchResult {
   const compiled = compileSearch(parseSearchQuery(options.query));
   const folder = options.folder === undefined ? '' : normalizeFolderName(options.folder);
   const tag = options.tag?.replace(/^#/, '').toLowerCase();
   ctx.index.refresh();
+  const hidden = visibleSql(ctx.index.db, rules.visible);
   const sql = searchSql(compiled, {
     limit: options.maxResults ?? 10,
     ...(folder === '' ? {} : { folderLower: folder.toLowerCase() }),
     ...(tag ? { tagLower: tag } : {}),
+    ...(hidden === null ? {} : { extra: { where: hidden, params: [] } }),
   });
   const db = ctx.index.db;
   const rows = db

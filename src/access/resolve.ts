@@ -7,13 +7,18 @@ import { NotedError } from '../common/errors.js';
 import { nameCandidates } from '../index/notes-query.js';
 import { normalizeNoteName } from '../vault/names.js';
 import type { AccessContext } from './context.js';
+import type { Rules } from './rules.js';
 
-/** The canonical name of an existing note, or `not_found` / `ambiguous`. */
-export function resolveExisting(ctx: AccessContext, input: string): string {
+/**
+ * The canonical name of an existing note the agent may see, or `not_found` / `ambiguous`. A hidden
+ * note is passed over exactly as if it were not there (SPEC 4).
+ */
+export function resolveExisting(ctx: AccessContext, rules: Rules, input: string): string {
   const name = normalizeNoteName(input);
-  if (ctx.vault.exists(name)) return name;
+  const seen = (n: string) => ctx.vault.exists(n) && rules.accessOf(n) !== 'hidden';
+  if (seen(name)) return name;
   ctx.index.refresh();
-  const candidates = nameCandidates(ctx.index.db, name).filter((c) => ctx.vault.exists(c));
+  const candidates = nameCandidates(ctx.index.db, name).filter(seen);
   if (candidates.length === 1) return candidates[0] as string;
   if (candidates.length > 1) {
     throw new NotedError(

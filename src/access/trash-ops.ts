@@ -12,20 +12,34 @@ import {
   trashedBytes,
 } from '../vault/trash.js';
 import type { AccessContext, Writer } from './context.js';
+import { stage, writableAccess } from './permission.js';
 import { existingCaseVariant, notFound, resolveExisting } from './resolve.js';
-import type { DeleteResult, RestoreResult } from './types.js';
+import type { Rules } from './rules.js';
+import type { DeleteResult, RestoreResult, StagedResult } from './types.js';
 import { checkExpected } from './write.js';
 
 export async function deleteNote(
   ctx: AccessContext,
+  rules: Rules,
   who: Writer,
   input: { name: string; expectedEtag?: string },
-): Promise<DeleteResult> {
-  const name = resolveExisting(ctx, input.name);
+): Promise<DeleteResult | StagedResult> {
+  const name = resolveExisting(ctx, rules, input.name);
+  const access = writableAccess(rules, name, 'deleted');
   const trashId = await ctx.vault.withNoteLock(name, () => {
     const stored = ctx.vault.read(name);
     if (stored === null) throw notFound(name);
     checkExpected(stored, { expectedEtag: input.expectedEtag });
+    if (access === 'staged') {
+      return stage(ctx, who, {
+        tool: 'delete_note',
+        note: name,
+        kind: 'delete',
+        baseEtag: stored.etag,
+        baseText: stored.text,
+        newText: null,
+      });
+    }
     ctx.journal.record({
       ...who,
       tool: 'delete_note',
@@ -36,20 +50,39 @@ export async function deleteNote(
     });
     return moveToTrash(ctx.vault, name, ctx.now());
   });
+  if (typeof trashId !== 'string') return trashId;
   ctx.index.touched([name]);
   return { name, trashId };
 }
 
-export function listTrash(ctx: AccessContext): TrashItem[] {
-  return listTrashItems(ctx.vault);
+/** Deletions the agent may see: a note from a hidden folder is not in the trash either. */
+export function listTrash(ctx: AccessContext, rules: Rules): TrashItem[] {
+  return listTrashItems(ctx.vault).filter((item) => visibleName(rules, item.name));
+}
+
+function visibleName(rules: Rules, name: string): boolean {
+  if (rules.policy === null) return true;
+  try {
+    return rules.accessOf(name) !== 'hidden';
+  } catch {
+    return false; // a path that no longer resolves inside the vault is nothing to show
+  }
 }
 
 export async function restoreNote(
   ctx: AccessContext,
+  rules: Rules,
   who: Writer,
   input: { name: string; id?: string },
 ): Promise<RestoreResult> {
-  const item = findTrashed(ctx, input.name, input.id);
+  const item = findTrashed(ctx, rules, input.name, input.id);
+  if (writableAccess(rules, item.name, 'restored') === 'staged') {
+    throw new NotedError(
+      'staged',
+      `"${item.name}" is in a folder where agents' changes wait for the owner's review, and restore_note is not available there. Nothing was restored. Ask the vault's owner to restore it.`,
+      { name: item.name, committed: false },
+    );
+  }
   const existing = existingCaseVariant(ctx, item.name);
   if (existing !== null) {
     throw new NotedError(
@@ -80,9 +113,9 @@ export async function restoreNote(
  * The deletion to restore: by exact original path (case-insensitively), else by a bare file name
  * that only one trashed path has; the latest deletion unless `id` picks one.
  */
-function findTrashed(ctx: AccessContext, input: string, id: string | undefined): TrashItem {
+function findTrashed(ctx: AccessContext, rules: Rules, input: string, id: string | undefined): TrashItem {
   const name = normalizeNoteName(input);
-  const all = listTrashItems(ctx.vault).filter((item) => id === undefined || item.id === id);
+  const all = listTrash(ctx, rules).filter((item) => id === undefined || item.id === id);
   const lower = name.toLowerCase();
   let matches = all.filter((item) => item.name === name);
   if (matches.length === 0) matches = all.filter((item) => item.name.toLowerCase() === lower);

@@ -73,3 +73,11 @@ export interface RestoreResult {
   readonly etag: string;
   readonly trashId: string;
 }
+
+/** A write in a staged folder: computed and kept for the owner's review, not applied (SPEC 5.1). */
+export interface StagedResult {
+  readonly staged: true;
+  readonly pendingId: string;
+  readonly note: string;
+  readonly kind: 'create' | 'update' | 'delete';
+}

@@ -12,8 +12,10 @@ import { titleToFileName } from '../markdown/title.js';
 import { baseNameOf, normalizeNoteName } from '../vault/names.js';
 import type { StoredNote } from '../vault/vault.js';
 import { type AccessContext, iso, MAX_NOTE_BYTES, type Writer } from './context.js';
+import { stage, writableAccess } from './permission.js';
 import { existingCaseVariant, notFound, requireFree, resolveExisting } from './resolve.js';
-import type { WriteResult } from './types.js';
+import type { Rules } from './rules.js';
+import type { StagedResult, WriteResult } from './types.js';
 
 /** What `update_note` puts between the stored text and an appended part (SPEC 2.6). */
 export const APPEND_SEPARATOR = '\n\n---\n\n';
@@ -25,7 +27,12 @@ export interface CreateInput {
   readonly tags?: string[];
 }
 
-export async function createNote(ctx: AccessContext, who: Writer, input: CreateInput): Promise<WriteResult> {
+export async function createNote(
+  ctx: AccessContext,
+  rules: Rules,
+  who: Writer,
+  input: CreateInput,
+): Promise<WriteResult | StagedResult> {
   const title = input.title?.trim() || undefined;
   let name: string;
   if (input.name !== undefined && input.name.trim() !== '') {
@@ -45,9 +52,20 @@ export async function createNote(ctx: AccessContext, who: Writer, input: CreateI
     ...(input.tags && input.tags.length > 0 ? { tags: input.tags } : {}),
   });
   checkSize(text);
+  const access = writableAccess(rules, name, 'created');
   requireFree(ctx, name);
   const written = await ctx.vault.withNoteLock(name, () => {
     requireFree(ctx, name);
+    if (access === 'staged') {
+      return stage(ctx, who, {
+        tool: 'create_note',
+        note: name,
+        kind: 'create',
+        baseEtag: null,
+        baseText: null,
+        newText: text,
+      });
+    }
     ctx.journal.record({
       ...who,
       tool: 'create_note',
@@ -58,6 +76,7 @@ export async function createNote(ctx: AccessContext, who: Writer, input: CreateI
     });
     return ctx.vault.create(name, text);
   });
+  if (written !== null && 'staged' in written) return written;
   if (written === null) {
     throw new NotedError(
       'already_exists',
@@ -91,14 +110,27 @@ export interface UpdateInput {
   readonly expectedEtag?: string;
 }
 
-export async function updateNote(ctx: AccessContext, who: Writer, input: UpdateInput): Promise<WriteResult> {
-  const name = resolveExisting(ctx, input.name);
+export async function updateNote(
+  ctx: AccessContext,
+  rules: Rules,
+  who: Writer,
+  input: UpdateInput,
+): Promise<WriteResult | StagedResult> {
+  const name = resolveExisting(ctx, rules, input.name);
   const addition = incoming(input.content);
-  return writeExisting(ctx, who, 'update_note', name, { expectedEtag: input.expectedEtag }, (stored) => {
-    if (!input.append) return addition;
-    requireLossless(stored);
-    return stored.text === '' ? addition : stored.text + APPEND_SEPARATOR + addition;
-  });
+  return writeExisting(
+    ctx,
+    rules,
+    who,
+    'update_note',
+    name,
+    { expectedEtag: input.expectedEtag },
+    (stored) => {
+      if (!input.append) return addition;
+      requireLossless(stored);
+      return stored.text === '' ? addition : stored.text + APPEND_SEPARATOR + addition;
+    },
+  );
 }
 
 export interface EditInput {
@@ -108,30 +140,40 @@ export interface EditInput {
   readonly expectedModified?: string;
 }
 
-export async function editNote(ctx: AccessContext, who: Writer, input: EditInput): Promise<WriteResult> {
+export async function editNote(
+  ctx: AccessContext,
+  rules: Rules,
+  who: Writer,
+  input: EditInput,
+): Promise<WriteResult | StagedResult> {
   if (input.expectedEtag === undefined && input.expectedModified === undefined) {
     throw new NotedError(
       'validation_error',
       'edit_note needs expected_etag (the etag read_note returned) or expected_modified, so that an edit never lands on a version you have not seen. Read the note, then call again with its etag.',
     );
   }
-  const name = resolveExisting(ctx, input.name);
-  return writeExisting(ctx, who, 'edit_note', name, input, (stored) => {
+  const name = resolveExisting(ctx, rules, input.name);
+  return writeExisting(ctx, rules, who, 'edit_note', name, input, (stored) => {
     requireLossless(stored);
     return applyEdit(stored.text, input.operation);
   });
 }
 
-/** Lock, re-read, check the expected version, compute, journal, write, index. */
+/**
+ * Lock, re-read, check the expected version, compute, then journal and write — or, in a staged
+ * folder, keep the computed change for the owner (a stale etag is a conflict either way).
+ */
 async function writeExisting(
   ctx: AccessContext,
+  rules: Rules,
   who: Writer,
   tool: string,
   name: string,
   expected: { expectedEtag?: string | undefined; expectedModified?: string | undefined },
   compute: (stored: StoredNote) => string,
-): Promise<WriteResult> {
-  const result = await ctx.vault.withNoteLock(name, () => {
+): Promise<WriteResult | StagedResult> {
+  const access = writableAccess(rules, name, 'changed');
+  const result = await ctx.vault.withNoteLock(name, (): WriteResult | StagedResult => {
     const stored = ctx.vault.read(name);
     if (stored === null) throw notFound(name);
     checkExpected(stored, expected);
@@ -140,12 +182,22 @@ async function writeExisting(
     if (text === stored.text && stored.lossless) {
       return { name, etag: stored.etag, modified: iso(stored.mtimeMs), changed: false };
     }
+    if (access === 'staged') {
+      return stage(ctx, who, {
+        tool,
+        note: name,
+        kind: 'update',
+        baseEtag: stored.etag,
+        baseText: stored.text,
+        newText: text,
+      });
+    }
     // The journal entry is written first: if it cannot be, the note is not changed (SPEC 6.1).
     ctx.journal.record({ ...who, tool, note: name, kind: 'update', before: stored.bytes, after: text });
     const written = ctx.vault.write(name, text);
     return { name, etag: written.etag, modified: iso(written.mtimeMs), changed: true };
   });
-  if (result.changed) ctx.index.touched([name]);
+  if ('changed' in result && result.changed) ctx.index.touched([name]);
   return result;
 }
 

@@ -36,6 +36,8 @@ const RESCAN_INTERVAL_MS = 1000;
 export class NoteIndex {
   readonly db: Db;
   private readonly dirty = new Set<string>();
+  /** Indexed files reached through symbolic links → their real vault-relative paths. */
+  private linked = new Map<string, string>();
   private watcher: VaultWatcher | null = null;
   private watching = false;
   private lastFullScan = 0;
@@ -75,6 +77,7 @@ export class NoteIndex {
       stats = await syncAllParallel(this.db, this.vault.root, () => new ParserPool(script, threads), indexed);
     }
     this.lastFullScan = Date.now();
+    this.linked = stats.linked;
     return { ...stats, rebuiltBecause: this.rebuiltBecause, watching: this.watching };
   }
 
@@ -100,6 +103,7 @@ export class NoteIndex {
   fullSync(): SyncStats {
     this.dirty.clear();
     const stats = syncAll(this.db, this.vault.root);
+    this.linked = stats.linked;
     this.lastFullScan = Date.now();
     return stats;
   }
@@ -114,12 +118,27 @@ export class NoteIndex {
     if (this.dirty.size === 0) return;
     const paths = [...this.dirty];
     this.dirty.clear();
-    syncPaths(this.db, this.vault.root, paths);
+    this.applyPaths(paths);
   }
 
   /** Records a change the server made itself, so the very next query sees it. */
   touched(names: string[]): void {
-    syncPaths(this.db, this.vault.root, names);
+    this.applyPaths(names);
+  }
+
+  private applyPaths(paths: string[]): void {
+    const result = syncPaths(this.db, this.vault.root, paths);
+    for (const p of paths) {
+      this.linked.delete(p);
+      const below = `${p}/`;
+      for (const key of [...this.linked.keys()]) if (key.startsWith(below)) this.linked.delete(key);
+    }
+    for (const [k, v] of result.linked) this.linked.set(k, v);
+  }
+
+  /** Indexed files reached through symbolic links, with the real paths the policy judges. */
+  linkedPaths(): ReadonlyMap<string, string> {
+    return this.linked;
   }
 
   async close(): Promise<void> {

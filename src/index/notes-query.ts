@@ -13,11 +13,35 @@ export interface NoteRow {
   readonly etag: string;
 }
 
+/**
+ * Makes `noted_visible(path)` available to SQL on this database, answering with `visible` (a JS
+ * predicate, e.g. the access policy) until the next call. Returns the SQL condition over the alias
+ * `n`, or null when everything is visible.
+ */
+export function visibleSql(db: Db, visible: ((path: string) => boolean) | undefined): string | null {
+  if (visible === undefined) return null;
+  let slot = predicates.get(db);
+  if (slot === undefined) {
+    const holder = { fn: visible };
+    db.function('noted_visible', { deterministic: false }, (p: unknown) =>
+      typeof p === 'string' && holder.fn(p) ? 1 : 0,
+    );
+    slot = holder;
+    predicates.set(db, slot);
+  }
+  slot.fn = visible;
+  return 'noted_visible(n.path) = 1';
+}
+
+const predicates = new WeakMap<Db, { fn: (path: string) => boolean }>();
+
 export interface ListOptions {
   /** Lower-cased folder ('' or undefined for the whole vault); sub-folders are included. */
   readonly folderLower?: string;
   readonly limit: number;
   readonly cursor?: string;
+  /** Leaves out notes the caller may not see. */
+  readonly visible?: (path: string) => boolean;
 }
 
 interface Cursor {
@@ -54,12 +78,14 @@ export function listNotes(db: Db, options: ListOptions): { rows: NoteRow[]; next
     where.push("(folder_lower = ? OR folder_lower LIKE ? ESCAPE '\\')");
     params.push(options.folderLower, `${escapeLike(options.folderLower)}/%`);
   }
+  const visible = visibleSql(db, options.visible);
+  if (visible !== null) where.push(visible);
   if (options.cursor !== undefined) {
     const c = decodeCursor(options.cursor);
     where.push('(mtime_ms < ? OR (mtime_ms = ? AND path > ?))');
     params.push(c.m, c.m, c.p);
   }
-  const sql = `SELECT path, title, mtime_ms, size, etag FROM notes ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+  const sql = `SELECT path, title, mtime_ms, size, etag FROM notes n ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
     ORDER BY mtime_ms DESC, path LIMIT ?`;
   const rows = db.prepare<unknown[], NoteRow>(sql).all(...params, options.limit + 1);
   const more = rows.length > options.limit;

@@ -19,6 +19,8 @@ import { type IndexedFile, IndexWriter } from './store.js';
 export interface SyncStats {
   /** Notes in the index after the sync. */
   readonly notes: number;
+  /** Files below the synced folder reached through symbolic links, with their real paths. */
+  readonly linked: Map<string, string>;
   /** Notes read and (re)indexed. */
   readonly reindexed: number;
   /** Notes removed from the index. */
@@ -81,7 +83,13 @@ function finishSync(
     syncAttachments(db, writer, plan.walked.attachments, plan.sub);
   }).immediate();
   const count = db.prepare('SELECT count(*) AS n FROM notes').get() as { n: number };
-  return { notes: count.n, reindexed, removed: plan.gone.length, ms: performance.now() - started };
+  return {
+    notes: count.n,
+    reindexed,
+    removed: plan.gone.length,
+    ms: performance.now() - started,
+    linked: plan.walked.linked,
+  };
 }
 
 /** Brings the whole index in line with the vault (or with one folder of it), on this thread. */
@@ -211,11 +219,18 @@ function syncAttachments(db: Db, writer: IndexWriter, files: FileEntry[], sub: s
   for (const file of files) writer.putAttachment(file);
 }
 
+export interface PathsSync {
+  readonly changed: number;
+  /** The synced paths reached through symbolic links, with their real paths. */
+  readonly linked: Map<string, string>;
+}
+
 /**
  * Syncs the paths a watcher reported: a changed file is re-read when its stat differs, a folder is
  * walked, and a path that no longer exists is removed with everything below it.
  */
-export function syncPaths(db: Db, root: string, paths: Iterable<string>): number {
+export function syncPaths(db: Db, root: string, paths: Iterable<string>): PathsSync {
+  const linked = new Map<string, string>();
   const writer = new IndexWriter(db);
   const selectOne = db.prepare<[string], IndexedFile>(
     'SELECT id, path, size, mtime_ms, ino FROM notes WHERE path = ?',
@@ -243,6 +258,8 @@ export function syncPaths(db: Db, root: string, paths: Iterable<string>): number
         continue;
       }
       if (hasHiddenSegment(rel)) continue;
+      const real = realName(root, abs);
+      if (real !== rel) linked.set(rel, real);
       const file: FileEntry = {
         name: rel,
         size: st.size,
@@ -259,8 +276,17 @@ export function syncPaths(db: Db, root: string, paths: Iterable<string>): number
       if (indexFile(root, writer, file)) changed++;
     }
   }).immediate();
-  for (const folder of folders) changed += syncAll(db, root, folder).reindexed;
-  return changed;
+  for (const folder of folders) {
+    const stats = syncAll(db, root, folder);
+    changed += stats.reindexed;
+    for (const [k, v] of stats.linked) linked.set(k, v);
+  }
+  return { changed, linked };
+}
+
+/** The vault-relative real path of a file inside the vault. */
+function realName(root: string, abs: string): string {
+  return path.relative(root, fs.realpathSync(abs)).split(path.sep).join('/');
 }
 
 /** Stats a path, following a symbolic link only when its real target is inside the vault. */

@@ -18,6 +18,18 @@ export function withErrors<T extends z.ZodObject>(success: T) {
   return z.union([success, ErrorShape]);
 }
 
+/** A write tool's output: done, staged for the owner's review (SPEC 5.1), or an error. */
+export function writeOutput<T extends z.ZodObject>(success: T) {
+  return z.union([success, StagedShape, ErrorShape]);
+}
+
+export const StagedShape = z.object({
+  staged: z.literal(true).describe("The change was NOT applied: it waits for the vault owner's review"),
+  pendingId: z.string().describe('The id of the pending change the owner will approve or reject'),
+  note: z.string().describe('The note the change is for'),
+  kind: z.enum(['create', 'update', 'delete']),
+});
+
 export const noteName = z
   .string()
   .min(1)

@@ -22,6 +22,11 @@ export interface FileEntry {
 export interface WalkResult {
   readonly notes: FileEntry[];
   readonly attachments: FileEntry[];
+  /**
+   * Files reached through a symbolic link (the file itself, or a linked folder above it), by their
+   * listed name, with the real vault-relative path they lead to: the access policy judges that one.
+   */
+  readonly linked: Map<string, string>;
   /** Files that could not be read (vanished or lost permission during the walk), with why. */
   readonly skipped: { name: string; reason: string }[];
 }
@@ -35,7 +40,7 @@ export function isNoteFile(name: string): boolean {
  * Orphaned temporary files from crashed writers are removed on the way.
  */
 export function walkVault(root: string, sub = ''): WalkResult {
-  const result: WalkResult = { notes: [], attachments: [], skipped: [] };
+  const result: WalkResult = { notes: [], attachments: [], linked: new Map(), skipped: [] };
   const seen = new Set<string>();
   const rootPrefix = root.endsWith(path.sep) ? root : root + path.sep;
   const inside = (real: string) => real === root || real.startsWith(rootPrefix);
@@ -74,9 +79,9 @@ export function walkVault(root: string, sub = ''): WalkResult {
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
       const linked = entry.isSymbolicLink();
+      let target = '';
       if (linked) {
         // Security: a link is followed only when its real target is inside the vault and not hidden.
-        let target: string;
         try {
           target = fs.realpathSync(abs);
         } catch {
@@ -115,6 +120,9 @@ export function walkVault(root: string, sub = ''): WalkResult {
         ino: st.ino,
       };
       (isNoteFile(fileName) ? result.notes : result.attachments).push(item);
+      const realAbs = linked ? target : path.join(real, fileName);
+      const realName = realAbs.slice(rootPrefix.length).split(path.sep).join('/');
+      if (realName !== rel) result.linked.set(rel, realName);
     }
   };
 

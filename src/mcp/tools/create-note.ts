@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { WriteShape, withErrors } from '../schemas.js';
+import { WriteShape, writeOutput } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 import { describeWrite } from './write-text.js';
 
@@ -35,7 +35,7 @@ export const inputSchema = z.object({
     .describe('Tags to add to the frontmatter tags list, without #'),
 });
 
-export const outputSchema = withErrors(WriteShape);
+export const outputSchema = writeOutput(WriteShape);
 
 export function register({ server, access, session }: ToolDeps): void {
   server.registerTool(
@@ -43,7 +43,7 @@ export function register({ server, access, session }: ToolDeps): void {
     {
       title: 'Create a note',
       description:
-        'Creates a new note and fails with already_exists if one exists at that name (also in another letter case). Give a name (a path like "projects/plan"), or only a title: the name is then the title without \\ / : * ? " < > | # ^ [ ], with " 2", " 3"… added when taken. Use update_note or edit_note to change an existing note.',
+        'Creates a new note and fails with already_exists if one exists at that name (also in another letter case). Give a name (a path like "projects/plan"), or only a title: the name is then the title without \\ / : * ? " < > | # ^ [ ], with " 2", " 3"… added when taken. Use update_note or edit_note to change an existing note. The vault owner\'s policy may make a folder read-only (refused with read_only) or staged (the change waits for the owner\'s approval: the result says staged: true and the note is unchanged).',
       inputSchema,
       outputSchema,
       annotations: {

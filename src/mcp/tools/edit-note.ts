@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { NotedError } from '../../common/errors.js';
 import type { EditOperation } from '../../markdown/edit.js';
 import { runTool, toolResult } from '../result.js';
-import { etagField, noteName, WriteShape, withErrors } from '../schemas.js';
+import { etagField, noteName, WriteShape, writeOutput } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 import { describeWrite } from './write-text.js';
 
@@ -58,7 +58,7 @@ export const inputSchema = z.object({
     ),
 });
 
-export const outputSchema = withErrors(WriteShape);
+export const outputSchema = writeOutput(WriteShape);
 
 type Args = z.infer<typeof inputSchema>;
 
@@ -95,7 +95,7 @@ export function register({ server, access, session }: ToolDeps): void {
     {
       title: 'Edit part of a note',
       description:
-        'Changes part of a note and leaves every other byte as it was. Operations: replace (old_text must match exactly once, or set replace_all), replace_section (new text under a heading; sub-sections kept unless whole), append_to_section (add content at the end of a section, after a blank line). Requires expected_etag from read_note: if the note changed, nothing is written and the error gives the current text and etag so you can redo the edit. Prefer this over update_note for small changes.',
+        "Changes part of a note and leaves every other byte as it was. Operations: replace (old_text must match exactly once, or set replace_all), replace_section (new text under a heading; sub-sections kept unless whole), append_to_section (add content at the end of a section, after a blank line). Requires expected_etag from read_note: if the note changed, nothing is written and the error gives the current text and etag so you can redo the edit. Prefer this over update_note for small changes. The vault owner's policy may make a folder read-only (refused with read_only) or staged (the change waits for the owner's approval: the result says staged: true and the note is unchanged).",
       inputSchema,
       outputSchema,
       annotations: {

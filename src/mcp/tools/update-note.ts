@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { etagField, noteName, WriteShape, withErrors } from '../schemas.js';
+import { etagField, noteName, WriteShape, writeOutput } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 import { describeWrite } from './write-text.js';
 
@@ -26,7 +26,7 @@ export const inputSchema = z.object({
   expected_etag: etagField.optional(),
 });
 
-export const outputSchema = withErrors(WriteShape);
+export const outputSchema = writeOutput(WriteShape);
 
 export function register({ server, access, session }: ToolDeps): void {
   server.registerTool(
@@ -34,7 +34,7 @@ export function register({ server, access, session }: ToolDeps): void {
     {
       title: 'Overwrite or append to a note',
       description:
-        'Replaces the whole text of an existing note, or with append: true adds content at its end after a horizontal rule, leaving the stored text as it was. Pass expected_etag (from read_note) so that a note changed meanwhile is not overwritten: that is refused with conflict and the current text. To change only part of a note use edit_note; to make a new note use create_note.',
+        "Replaces the whole text of an existing note, or with append: true adds content at its end after a horizontal rule, leaving the stored text as it was. Pass expected_etag (from read_note) so that a note changed meanwhile is not overwritten: that is refused with conflict and the current text. To change only part of a note use edit_note; to make a new note use create_note. The vault owner's policy may make a folder read-only (refused with read_only) or staged (the change waits for the owner's approval: the result says staged: true and the note is unchanged).",
       inputSchema,
       outputSchema,
       annotations: {

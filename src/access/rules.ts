@@ -1,0 +1,59 @@
+/**
+ * @module
+ * The owner's access policy as the gate applies it to one request (SPEC 4): read from
+ * `.noted/mcp-policy.yaml` on every request, judged on each note's real location.
+ */
+import fs from 'node:fs';
+import { accessFor, hasHidden, isVisible, PolicyMemo } from '../policy/access.js';
+import { type Access, POLICY_FILE_NAME, type Policy, unreadablePolicy } from '../policy/policy.js';
+import { relativeToRoot } from '../vault/confine.js';
+import type { Vault } from '../vault/vault.js';
+
+export interface Rules {
+  readonly policy: Policy | null;
+  /** The access agents have to a note (canonical name), judged where it really is on disk. */
+  accessOf(name: string): Access;
+  /**
+   * A predicate over indexed paths for queries, or undefined when nothing is hidden (so queries
+   * skip the check entirely).
+   */
+  readonly visible: ((path: string) => boolean) | undefined;
+}
+
+export class PolicyReader {
+  private readonly memo = new PolicyMemo();
+
+  constructor(
+    private readonly vault: Vault,
+    /** Indexed notes reached through a symbolic link, by path, with the real path they lead to. */
+    private readonly linkedPaths: () => ReadonlyMap<string, string>,
+  ) {}
+
+  /** The rules for this request; `policy_error` when the file cannot be read or understood. */
+  load(): Rules {
+    const policy = this.memo.parse(this.readText());
+    const root = this.vault.root;
+    const vault = this.vault;
+    const accessOf = (name: string): Access => {
+      if (policy === null) return 'read-write';
+      const real = relativeToRoot(root, vault.pathOf(name));
+      return accessFor(policy, real ?? name);
+    };
+    let visible: ((path: string) => boolean) | undefined;
+    if (hasHidden(policy)) {
+      const linked = this.linkedPaths();
+      visible = (p: string) => isVisible(policy, linked.get(p) ?? p);
+    }
+    return { policy, accessOf, visible };
+  }
+
+  private readText(): string | null {
+    try {
+      return fs.readFileSync(this.vault.statePath(POLICY_FILE_NAME), 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return null;
+      throw unreadablePolicy(`${code ?? ''} ${(err as Error).message}`.trim());
+    }
+  }
+}
