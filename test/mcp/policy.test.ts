@@ -1,0 +1,265 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PendingStore } from '../../src/staging/pending-store.js';
+import { openTestVault, readBytes, type TestVault } from '../helpers/vault.js';
+
+/** A deletion id of an hour ago: recent enough that the 30-day retention keeps it. */
+const RECENT_ID = new Date(Date.now() - 3_600_000).toISOString().replace(/[:.]/g, '-');
+
+const POLICY = 'default: read-write\nfolders:\n  private: hidden\n  archive: read-only\n  drafts: staged\n';
+
+let vaults: TestVault[] = [];
+afterEach(async () => {
+  for (const v of vaults) await v.close();
+  vaults = [];
+});
+
+async function open(files: Record<string, string>, policy = POLICY): Promise<TestVault> {
+  const v = await openTestVault(
+    { ...files, '.noted/mcp-policy.yaml': policy },
+    {
+      prepare: (dir) => {
+        // Equal times in both vaults, so answers can be compared byte for byte.
+        const t = new Date('2026-01-02T03:04:05Z');
+        for (const rel of Object.keys(files)) fs.utimesSync(path.join(dir, rel), t, t);
+      },
+    },
+  );
+  vaults.push(v);
+  return v;
+}
+
+const OPEN_NOTES = {
+  'open/a.md':
+    '---\ntags: [shared]\n---\n# A\n\nAbout the harbour. See [[secret]].\n- [ ] open task 📅 2026-02-01\n',
+  'open/b.md': '# B\n\nharbour walk #shared\n',
+};
+const HIDDEN_NOTES = {
+  'private/secret.md':
+    '---\ntags: [shared, hush]\n---\n# Secret\n\nharbour kiwifruit [[a]] #hush\n- [ ] hidden task\n',
+  'private/deep/more.md': 'kiwifruit again\n',
+};
+
+/**
+ * BM25 scores are computed by SQLite over the whole index, so their values (not the order, names,
+ * counts or excerpts) can differ when hidden notes exist: the README states this limit.
+ */
+function withoutScores(r: { text: string; structured: Record<string, unknown> }) {
+  const structured = JSON.parse(JSON.stringify(r.structured));
+  for (const hit of (structured.results as { score?: number }[] | undefined) ?? []) delete hit.score;
+  return { text: r.text.replace(/\(score [^)]*\)/g, '(score)'), structured };
+}
+
+describe('a hidden note answers exactly like a missing one (SPEC 4)', () => {
+  it('every tool answers the same in a vault where the notes are hidden and one where they do not exist', async () => {
+    const hidden = await open({ ...OPEN_NOTES, ...HIDDEN_NOTES });
+    const absent = await open({ ...OPEN_NOTES });
+    // A deletion of a hidden note lies in the trash of the first vault only.
+    const trashed = path.join(hidden.dir, '.noted', 'trash', RECENT_ID, 'private', 'gone.md');
+    fs.mkdirSync(path.dirname(trashed), { recursive: true });
+    fs.writeFileSync(trashed, 'kiwifruit deleted\n');
+
+    const calls: Record<string, Record<string, unknown>[]> = {
+      list_notes: [{}, { folder: 'private' }, { folder: 'Private/deep' }],
+      read_note: [
+        { name: 'private/secret' },
+        { name: 'secret' },
+        { name: 'more' },
+        { name: 'PRIVATE/SECRET.md' },
+      ],
+      search_notes: [
+        { query: 'kiwifruit' },
+        { query: 'harbour' },
+        { query: 'tag:hush' },
+        { query: 'tag:shared' },
+        { query: 'path:private' },
+        { query: 'harbour', folder: 'private' },
+        { query: 'harbour', tag: 'hush' },
+      ],
+      create_note: [{ name: 'private/new', content: 'x' }],
+      update_note: [
+        { name: 'private/secret', content: 'x' },
+        { name: 'secret', content: 'x', append: true },
+      ],
+      edit_note: [
+        {
+          name: 'private/secret',
+          operation: 'replace',
+          old_text: 'harbour',
+          new_text: 'x',
+          expected_etag: 'sha256:0',
+        },
+      ],
+      delete_note: [{ name: 'private/secret' }, { name: 'more' }],
+      list_trash: [{}],
+      restore_note: [{ name: 'private/gone' }, { name: 'gone' }, { name: 'private/gone', id: RECENT_ID }],
+    };
+    const tools = (await hidden.client.listTools()).tools.map((t) => t.name).sort();
+    // A tool added later must say how it treats hidden notes here.
+    expect(Object.keys(calls).sort()).toEqual(tools);
+
+    for (const [tool, argsList] of Object.entries(calls)) {
+      for (const args of argsList) {
+        const a = withoutScores(await hidden.call(tool, args));
+        const b = withoutScores(await absent.call(tool, args));
+        expect({ tool, args, ...a }).toEqual({ tool, args, ...b });
+      }
+    }
+    // Nothing was changed in the hidden folder by any of it.
+    expect(readBytes(hidden.dir, 'private/secret.md')?.toString()).toBe(HIDDEN_NOTES['private/secret.md']);
+    expect(fs.existsSync(path.join(hidden.dir, 'private', 'new.md'))).toBe(false);
+  });
+
+  it('a symbolic link in an open folder to a hidden note is hidden too', async () => {
+    const v = await openTestVault(
+      { ...OPEN_NOTES, ...HIDDEN_NOTES, '.noted/mcp-policy.yaml': POLICY },
+      {
+        prepare: (dir) =>
+          fs.symlinkSync(path.join(dir, 'private', 'secret.md'), path.join(dir, 'open', 'link.md')),
+      },
+    );
+    vaults.push(v);
+    expect((await v.call('read_note', { name: 'open/link' })).structured.code).toBe('not_found');
+    expect((await v.call('search_notes', { query: 'kiwifruit' })).structured.total).toBe(0);
+    const list = await v.call('list_notes', {});
+    expect(list.structured.notes.map((n: { name: string }) => n.name).sort()).toEqual([
+      'open/a.md',
+      'open/b.md',
+    ]);
+    expect((await v.call('update_note', { name: 'open/link', content: 'x' })).structured.code).toBe(
+      'not_found',
+    );
+    expect(readBytes(v.dir, 'private/secret.md')?.toString()).toBe(HIDDEN_NOTES['private/secret.md']);
+  });
+});
+
+describe('read-only folders', () => {
+  it('can be read and searched, and every write is refused naming the rule', async () => {
+    const v = await open({ 'archive/old.md': 'ancient harbour\n' });
+    expect((await v.call('read_note', { name: 'archive/old' })).isError).toBe(false);
+    expect((await v.call('search_notes', { query: 'ancient' })).structured.total).toBe(1);
+    const etag = (await v.call('read_note', { name: 'archive/old' })).structured.etag;
+    const attempts: [string, Record<string, unknown>][] = [
+      ['create_note', { name: 'archive/new', content: 'x' }],
+      ['update_note', { name: 'archive/old', content: 'x', expected_etag: etag }],
+      [
+        'edit_note',
+        {
+          name: 'archive/old',
+          operation: 'replace',
+          old_text: 'ancient',
+          new_text: 'x',
+          expected_etag: etag,
+        },
+      ],
+      ['delete_note', { name: 'archive/old' }],
+    ];
+    for (const [tool, args] of attempts) {
+      const r = await v.call(tool, args);
+      expect(r.structured.code, tool).toBe('read_only');
+      expect(r.structured.committed, tool).toBe(false);
+      expect(r.structured.message, tool).toMatch(/read-only for agents by vault policy/);
+    }
+    expect(readBytes(v.dir, 'archive/old.md')?.toString()).toBe('ancient harbour\n');
+    expect(fs.existsSync(path.join(v.dir, 'archive', 'new.md'))).toBe(false);
+  });
+});
+
+describe('staged folders (SPEC 5.1)', () => {
+  it('writes are computed, kept for review and not applied', async () => {
+    const v = await open({ 'drafts/plan.md': 'first line\n' });
+    const etag = (await v.call('read_note', { name: 'drafts/plan' })).structured.etag;
+    const edit = await v.call('edit_note', {
+      name: 'drafts/plan',
+      operation: 'replace',
+      old_text: 'first',
+      new_text: 'second',
+      expected_etag: etag,
+    });
+    expect(edit.isError).toBe(false);
+    expect(edit.structured).toMatchObject({ staged: true, note: 'drafts/plan.md', kind: 'update' });
+    expect(edit.text).toMatch(/not applied/);
+    expect(readBytes(v.dir, 'drafts/plan.md')?.toString()).toBe('first line\n');
+
+    const created = await v.call('create_note', { name: 'drafts/new', content: 'fresh\n' });
+    expect(created.structured).toMatchObject({ staged: true, kind: 'create', note: 'drafts/new.md' });
+    expect(fs.existsSync(path.join(v.dir, 'drafts', 'new.md'))).toBe(false);
+    const deleted = await v.call('delete_note', { name: 'drafts/plan' });
+    expect(deleted.structured).toMatchObject({ staged: true, kind: 'delete' });
+    expect(readBytes(v.dir, 'drafts/plan.md')?.toString()).toBe('first line\n');
+
+    const store = new PendingStore(v.opened.vault);
+    const pending = store.list();
+    expect(pending.map((p) => [p.note, p.kind, p.client, p.tool])).toEqual([
+      ['drafts/plan.md', 'update', 'noted-test', 'edit_note'],
+      ['drafts/new.md', 'create', 'noted-test', 'create_note'],
+      ['drafts/plan.md', 'delete', 'noted-test', 'delete_note'],
+    ]);
+    expect(store.get(edit.structured.pendingId).newText).toBe('second line\n');
+    // Staged changes are not journaled: nothing was written yet.
+    expect(fs.existsSync(path.join(v.dir, '.noted', 'journal'))).toBe(false);
+  });
+
+  it('a stale etag in a staged folder is a conflict, not a staged change', async () => {
+    const v = await open({ 'drafts/plan.md': 'first line\n' });
+    const r = await v.call('update_note', {
+      name: 'drafts/plan',
+      content: 'x',
+      expected_etag: 'sha256:stale',
+    });
+    expect(r.structured.code).toBe('conflict');
+    expect(new PendingStore(v.opened.vault).list()).toEqual([]);
+  });
+
+  it('restore_note is refused in a staged folder', async () => {
+    const v = await open({});
+    const trashed = path.join(v.dir, '.noted', 'trash', RECENT_ID, 'drafts', 'gone.md');
+    fs.mkdirSync(path.dirname(trashed), { recursive: true });
+    fs.writeFileSync(trashed, 'gone\n');
+    const r = await v.call('restore_note', { name: 'drafts/gone' });
+    expect(r.structured.code).toBe('staged');
+    expect(fs.existsSync(path.join(v.dir, 'drafts', 'gone.md'))).toBe(false);
+  });
+});
+
+describe('the policy file', () => {
+  it('is read on every request: a change applies to the very next call', async () => {
+    const v = await open({ 'notes/x.md': 'visible words\n' }, 'default: read-write\n');
+    expect((await v.call('search_notes', { query: 'visible' })).structured.total).toBe(1);
+    fs.writeFileSync(path.join(v.dir, '.noted', 'mcp-policy.yaml'), 'folders:\n  notes: hidden\n');
+    expect((await v.call('search_notes', { query: 'visible' })).structured.total).toBe(0);
+    expect((await v.call('read_note', { name: 'notes/x' })).structured.code).toBe('not_found');
+  });
+
+  it('a broken file closes the vault: every tool answers policy_error saying what is wrong', async () => {
+    const v = await open({ 'notes/x.md': 'words\n' }, 'folders:\n  notes: hiden\n');
+    const tools = (await v.client.listTools()).tools.map((t) => t.name);
+    for (const tool of tools) {
+      const args: Record<string, unknown> = {
+        list_notes: {},
+        read_note: { name: 'notes/x' },
+        search_notes: { query: 'words' },
+        create_note: { name: 'y', content: 'y' },
+        update_note: { name: 'notes/x', content: 'y' },
+        edit_note: {
+          name: 'notes/x',
+          operation: 'replace',
+          old_text: 'a',
+          new_text: 'b',
+          expected_etag: 'x',
+        },
+        delete_note: { name: 'notes/x' },
+        list_trash: {},
+        restore_note: { name: 'notes/x' },
+      }[tool] as Record<string, unknown>;
+      const r = await v.call(tool, args ?? {});
+      expect(r.structured.code, tool).toBe('policy_error');
+      expect(r.structured.message, tool).toMatch(/hiden/);
+    }
+    expect(fs.existsSync(path.join(v.dir, 'y.md'))).toBe(false);
+    // Fixing the file opens the vault again at once.
+    fs.writeFileSync(path.join(v.dir, '.noted', 'mcp-policy.yaml'), 'folders:\n  notes: read-only\n');
+    expect((await v.call('read_note', { name: 'notes/x' })).isError).toBe(false);
+  });
+});
