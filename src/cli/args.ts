@@ -87,6 +87,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 }
 
 export const USAGE = `Usage: noted-mcp [serve] [options]
+       noted-mcp review ...     approve or reject changes agents made in staged folders
+       noted-mcp journal ...    what agents changed, and verify the journal's hash chain
+       noted-mcp undo ...       put back an agent's change, a session or an operation
+       (each command has its own --help)
 
 Serves a folder of Markdown notes to AI clients over the Model Context Protocol (stdio).
 
