@@ -4,7 +4,7 @@
  * time; bump SCHEMA_VERSION on any change and old indexes are rebuilt on start.
  */
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** `PRAGMA application_id` marks the file as ours ('NOTD'), so a foreign SQLite file is never reused. */
 export const APPLICATION_ID = 0x4e4f5444;
@@ -41,6 +41,62 @@ CREATE TABLE attachments(
   ino INTEGER NOT NULL
 );
 CREATE INDEX attachments_file ON attachments(file_lower);
+-- Links are stored as written and resolved when asked (links-query.ts), so creating, renaming or
+-- deleting a file needs no bookkeeping here. key_lower narrows the candidates (markdown/link-key.ts).
+CREATE TABLE note_links(
+  note_id INTEGER NOT NULL,
+  ord INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  raw TEXT NOT NULL,
+  linkpath TEXT NOT NULL,
+  heading TEXT,
+  block TEXT,
+  alias TEXT,
+  embed INTEGER NOT NULL,
+  line INTEGER NOT NULL,
+  property TEXT,
+  key_lower TEXT NOT NULL,
+  PRIMARY KEY(note_id, ord)
+) WITHOUT ROWID;
+CREATE INDEX note_links_key ON note_links(key_lower);
+-- Each tag of a note and each of its parents, once per note (TAG-22): a nested query is one lookup.
+CREATE TABLE note_tag_prefixes(
+  note_id INTEGER NOT NULL,
+  tag_lower TEXT NOT NULL,
+  tag TEXT NOT NULL,
+  PRIMARY KEY(note_id, tag_lower)
+) WITHOUT ROWID;
+CREATE INDEX note_tag_prefixes_tag ON note_tag_prefixes(tag_lower, tag);
+CREATE TABLE note_tasks(
+  note_id INTEGER NOT NULL,
+  line INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  text TEXT NOT NULL,
+  -- NFC, lower-cased text: the list_tasks text filter is a substring test on it.
+  text_fold TEXT NOT NULL,
+  due TEXT,
+  done INTEGER NOT NULL,
+  PRIMARY KEY(note_id, line)
+) WITHOUT ROWID;
+CREATE INDEX note_tasks_due ON note_tasks(done, due);
+CREATE TABLE note_aliases(
+  note_id INTEGER NOT NULL,
+  alias_lower TEXT NOT NULL,
+  PRIMARY KEY(note_id, alias_lower)
+) WITHOUT ROWID;
+CREATE INDEX note_aliases_alias ON note_aliases(alias_lower);
+-- Clustered by key: query_notes reads one key across many notes in one range, without a lookup
+-- per row; the note_id index serves the per-note delete and small scopes.
+CREATE TABLE note_props(
+  note_id INTEGER NOT NULL,
+  ord INTEGER NOT NULL,
+  key TEXT NOT NULL,
+  key_lower TEXT NOT NULL,
+  value_json TEXT NOT NULL,
+  type TEXT NOT NULL,
+  PRIMARY KEY(key_lower, note_id, ord)
+) WITHOUT ROWID;
+CREATE INDEX note_props_note ON note_props(note_id);
 CREATE VIRTUAL TABLE notes_fts USING fts5(
   title, tags, body,
   content='', contentless_delete=1,

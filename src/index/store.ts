@@ -2,6 +2,7 @@
  * @module
  * Writes to the index: one note's rows in every table, replaced together.
  */
+import { foldName } from '../markdown/link-key.js';
 import type { FileEntry } from '../vault/walk.js';
 import type { Db } from './database.js';
 import type { DerivedNote } from './derive.js';
@@ -14,14 +15,31 @@ export interface IndexedFile {
   readonly ino: number;
 }
 
+// The `_lower` columns hold NFC, lower-cased text: link resolution compares names that way
+// (OBSIDIAN.md LNK-20), and a name typed in NFC then finds a file stored in NFD too.
+
+export function lowerPath(name: string): string {
+  return foldName(name);
+}
+
 export function lowerFolder(name: string): string {
   const slash = name.lastIndexOf('/');
-  return slash === -1 ? '' : name.slice(0, slash).toLowerCase();
+  return slash === -1 ? '' : foldName(name.slice(0, slash));
 }
 
 export function lowerFile(name: string): string {
-  return name.slice(name.lastIndexOf('/') + 1).toLowerCase();
+  return foldName(name.slice(name.lastIndexOf('/') + 1));
 }
+
+/** The tables holding one row set per note, all keyed by `note_id`. */
+const NOTE_TABLES = [
+  'note_tags',
+  'note_tag_prefixes',
+  'note_links',
+  'note_tasks',
+  'note_aliases',
+  'note_props',
+];
 
 /** Prepared statements for writing one note, reused across a whole sync. */
 export class IndexWriter {
@@ -29,8 +47,13 @@ export class IndexWriter {
   private readonly insertNote;
   private readonly updateNote;
   private readonly deleteNoteRow;
-  private readonly deleteTags;
+  private readonly deleteRows;
   private readonly insertTag;
+  private readonly insertTagPrefix;
+  private readonly insertLink;
+  private readonly insertTask;
+  private readonly insertAlias;
+  private readonly insertProp;
   private readonly deleteFts;
   private readonly insertFts;
   private readonly upsertAttachment;
@@ -47,8 +70,24 @@ export class IndexWriter {
        birthtime_ms = @birthtime_ms, ino = @ino, etag = @etag WHERE id = @id`,
     );
     this.deleteNoteRow = db.prepare('DELETE FROM notes WHERE id = ?');
-    this.deleteTags = db.prepare('DELETE FROM note_tags WHERE note_id = ?');
+    this.deleteRows = NOTE_TABLES.map((table) => db.prepare(`DELETE FROM ${table} WHERE note_id = ?`));
     this.insertTag = db.prepare('INSERT INTO note_tags(note_id, tag, tag_lower) VALUES (?, ?, ?)');
+    this.insertTagPrefix = db.prepare(
+      'INSERT INTO note_tag_prefixes(note_id, tag_lower, tag) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+    );
+    this.insertLink = db.prepare(
+      `INSERT INTO note_links(note_id, ord, kind, raw, linkpath, heading, block, alias, embed, line, property, key_lower)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertTask = db.prepare(
+      'INSERT INTO note_tasks(note_id, line, status, text, text_fold, due, done) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+    );
+    this.insertAlias = db.prepare(
+      'INSERT INTO note_aliases(note_id, alias_lower) VALUES (?, ?) ON CONFLICT DO NOTHING',
+    );
+    this.insertProp = db.prepare(
+      'INSERT INTO note_props(note_id, ord, key, key_lower, value_json, type) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     this.deleteFts = db.prepare('DELETE FROM notes_fts WHERE rowid = ?');
     this.insertFts = db.prepare('INSERT INTO notes_fts(rowid, title, tags, body) VALUES (?, ?, ?, ?)');
     this.upsertAttachment = db.prepare(
@@ -74,13 +113,13 @@ export class IndexWriter {
     if (existing) {
       id = existing.id;
       this.updateNote.run({ ...row, id });
-      this.deleteTags.run(id);
+      this.deleteNoteRows(id);
       this.deleteFts.run(id);
     } else {
       const info = this.insertNote.run({
         ...row,
         path: file.name,
-        path_lower: file.name.toLowerCase(),
+        path_lower: lowerPath(file.name),
         folder_lower: lowerFolder(file.name),
         file_lower: lowerFile(file.name),
       });
@@ -88,10 +127,43 @@ export class IndexWriter {
     }
     for (const tag of derived.tags) this.insertTag.run(id, tag, tag.toLowerCase());
     this.insertFts.run(id, derived.ftsTitle, derived.ftsTags, derived.ftsBody);
+    this.putDerivedRows(id, derived);
+  }
+
+  private putDerivedRows(id: number, derived: DerivedNote): void {
+    for (const p of derived.tagPrefixes) this.insertTagPrefix.run(id, p.lower, p.tag);
+    derived.links.forEach((l, ord) => {
+      this.insertLink.run(
+        id,
+        ord,
+        l.kind,
+        l.raw,
+        l.linkpath,
+        l.heading,
+        l.block,
+        l.alias,
+        l.embed ? 1 : 0,
+        l.line,
+        l.property,
+        l.key,
+      );
+    });
+    // TSK-02: any status but a space is done.
+    for (const t of derived.tasks) {
+      this.insertTask.run(id, t.line, t.status, t.text, foldName(t.text), t.due, t.status === ' ' ? 0 : 1);
+    }
+    for (const alias of derived.aliases) this.insertAlias.run(id, alias);
+    derived.properties.forEach((p, ord) => {
+      this.insertProp.run(id, ord, p.key, p.keyLower, p.valueJson, p.type);
+    });
+  }
+
+  private deleteNoteRows(id: number): void {
+    for (const statement of this.deleteRows) statement.run(id);
   }
 
   removeNote(id: number): void {
-    this.deleteTags.run(id);
+    this.deleteNoteRows(id);
     this.deleteFts.run(id);
     this.deleteNoteRow.run(id);
   }
@@ -106,7 +178,7 @@ export class IndexWriter {
   putAttachment(file: FileEntry): void {
     this.upsertAttachment.run(
       file.name,
-      file.name.toLowerCase(),
+      lowerPath(file.name),
       lowerFile(file.name),
       file.size,
       file.mtimeMs,
