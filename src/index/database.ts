@@ -3,6 +3,7 @@
  * Opens `<vault>/.noted/index.sqlite`. The index is a cache: a corrupt, foreign or outdated file is
  * deleted and rebuilt, never fatal (SPEC 1.6a).
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { APPLICATION_ID, SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
@@ -27,6 +28,9 @@ export function openIndexDatabase(file: string): OpenedIndex {
 
 class ForeignIndex extends Error {}
 
+/** Names the exact table layout, so an index made by any other layout is never reused. */
+const SCHEMA_FINGERPRINT = createHash('sha256').update(SCHEMA_SQL).digest('hex').slice(0, 16);
+
 function openChecked(file: string): Db {
   const db = new Database(file, { timeout: 15_000 });
   try {
@@ -42,6 +46,12 @@ function openChecked(file: string): Db {
       throw new ForeignIndex('not a Noted index');
     } else if (version !== SCHEMA_VERSION) {
       throw new ForeignIndex(`index schema ${version}, this server uses ${SCHEMA_VERSION}`);
+    } else {
+      // The same version number with other tables (a development build) is rebuilt too.
+      const row = db.prepare("SELECT value FROM meta WHERE key = 'schema'").get() as
+        | { value: string }
+        | undefined;
+      if (row?.value !== SCHEMA_FINGERPRINT) throw new ForeignIndex('index tables differ from this server');
     }
     // Touch every table so a damaged file fails here rather than mid-request.
     db.prepare('SELECT count(*) FROM notes').get();
@@ -68,6 +78,7 @@ function initialize(db: Db): void {
     db.exec(SCHEMA_SQL);
     db.pragma(`application_id = ${APPLICATION_ID}`);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    db.prepare("INSERT INTO meta(key, value) VALUES ('schema', ?)").run(SCHEMA_FINGERPRINT);
   }).immediate();
 }
 

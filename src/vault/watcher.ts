@@ -41,7 +41,12 @@ export async function watchVault(root: string, handlers: WatchHandlers): Promise
     },
     // The usual hidden folders at the top are not watched at all; any other hidden path is dropped
     // above. Plain paths, not globs: glob ignores cost the watcher a match per file (230 ms at 10k notes).
-    { ignore: ['.noted', '.git', '.obsidian', '.trash', '.stversions'] },
+    {
+      ignore: ['.noted', '.git', '.obsidian', '.trash', '.stversions'],
+      // Without a backend named, the watcher first probes for watchman through a shell, which leaves
+      // an unreaped child process behind for the whole run.
+      ...(process.platform === 'linux' ? { backend: 'inotify' as const } : {}),
+    },
   );
   return { close: () => subscription.unsubscribe() };
 }
