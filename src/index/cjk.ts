@@ -17,11 +17,17 @@ export const CJK_CLASS =
   '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\u3005\\u30FC\\uFF70\\uAC00-\\uD7A3\\u3131-\\u318E';
 
 const CJK_TEST = new RegExp(`[${CJK_CLASS}]`, 'u');
+/**
+ * Every CJK character lies in U+2E80–U+D7FF, U+F900–U+FFEF, or outside the BMP in the Han planes
+ * (high surrogates U+D840–U+D8BF; emoji use others). A plain range test is several times cheaper than
+ * the script-property class, and most notes fail it.
+ */
+const MAYBE_CJK = /[\u2E80-\uD7FF\uD840-\uD8BF\uF900-\uFFEF]/;
 const CJK_EACH = new RegExp(`[${CJK_CLASS}]`, 'gu');
 
 /** True when `text` holds at least one character that {@link segmentCjk} would space out. */
 export function hasCjk(text: string): boolean {
-  return CJK_TEST.test(text);
+  return MAYBE_CJK.test(text) && CJK_TEST.test(text);
 }
 
 /**
@@ -33,6 +39,6 @@ export function hasCjk(text: string): boolean {
  * segmentCjk('東京都 trip') // ' 東  京  都  trip'
  */
 export function segmentCjk(text: string): string {
-  if (!CJK_TEST.test(text)) return text;
+  if (!hasCjk(text)) return text;
   return text.replace(CJK_EACH, ' $& ');
 }

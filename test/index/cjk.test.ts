@@ -47,3 +47,11 @@ describe('hasCjk', () => {
     expect(hasCjk('')).toBe(false);
   });
 });
+
+describe('hasCjk quick range test', () => {
+  it('lets through Han from outside the BMP and refuses emoji, accents and dashes', () => {
+    expect(hasCjk('𠀀 rare Han')).toBe(true);
+    expect(hasCjk('ｰ halfwidth prolonged mark')).toBe(true);
+    for (const s of ['📅 2026-01-01', 'café', 'a — b', '🙂']) expect(hasCjk(s)).toBe(false);
+  });
+});
