@@ -7,8 +7,13 @@
  */
 import { purgeTrash } from '../vault/trash.js';
 import type { AccessContext, Writer } from './context.js';
+import { backlinks, outgoingLinks } from './links.js';
+import { getProperties } from './properties.js';
 import { listNotes, readNote, search } from './read.js';
 import type { PolicyReader, Rules } from './rules.js';
+import { queryNotes } from './table.js';
+import { listTags, notesByTag } from './tags.js';
+import { listTasks } from './tasks.js';
 import { deleteNote, listTrash, restoreNote } from './trash-ops.js';
 import type { AgentSession } from './types.js';
 import {
@@ -46,6 +51,34 @@ export class VaultAccess {
 
   search(_session: AgentSession, ...args: Rest<typeof search>) {
     return search(this.ctx, this.rules(), ...args);
+  }
+
+  listTasks(_session: AgentSession, ...args: Rest<typeof listTasks>) {
+    return listTasks(this.ctx, this.rules(), ...args);
+  }
+
+  backlinks(_session: AgentSession, ...args: Rest<typeof backlinks>) {
+    return backlinks(this.ctx, this.rules(), ...args);
+  }
+
+  outgoingLinks(_session: AgentSession, ...args: Rest<typeof outgoingLinks>) {
+    return outgoingLinks(this.ctx, this.rules(), ...args);
+  }
+
+  listTags(_session: AgentSession, ...args: Rest<typeof listTags>) {
+    return listTags(this.ctx, this.rules(), ...args);
+  }
+
+  notesByTag(_session: AgentSession, ...args: Rest<typeof notesByTag>) {
+    return notesByTag(this.ctx, this.rules(), ...args);
+  }
+
+  getProperties(_session: AgentSession, ...args: Rest<typeof getProperties>) {
+    return getProperties(this.ctx, this.rules(), ...args);
+  }
+
+  queryNotes(_session: AgentSession, ...args: Rest<typeof queryNotes>) {
+    return queryNotes(this.ctx, this.rules(), ...args);
   }
 
   createNote(session: AgentSession, input: CreateInput) {

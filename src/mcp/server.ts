@@ -10,8 +10,15 @@ import type { ToolDeps } from './tool-context.js';
 import * as createNote from './tools/create-note.js';
 import * as deleteNote from './tools/delete-note.js';
 import * as editNote from './tools/edit-note.js';
+import * as getBacklinks from './tools/get-backlinks.js';
+import * as getOutgoingLinks from './tools/get-outgoing-links.js';
+import * as getProperties from './tools/get-properties.js';
+import * as listByTag from './tools/list-by-tag.js';
 import * as listNotes from './tools/list-notes.js';
+import * as listTags from './tools/list-tags.js';
+import * as listTasks from './tools/list-tasks.js';
 import * as listTrash from './tools/list-trash.js';
+import * as queryNotes from './tools/query-notes.js';
 import * as readNote from './tools/read-note.js';
 import * as restoreNote from './tools/restore-note.js';
 import * as searchNotes from './tools/search-notes.js';
@@ -22,6 +29,13 @@ export const TOOLS = [
   listNotes,
   readNote,
   searchNotes,
+  listTasks,
+  getBacklinks,
+  getOutgoingLinks,
+  listTags,
+  listByTag,
+  getProperties,
+  queryNotes,
   createNote,
   updateNote,
   editNote,
@@ -37,6 +51,7 @@ export interface ServerInfo {
 
 const INSTRUCTIONS = `Noted gives you the owner's vault of Markdown notes (Obsidian-style: YAML frontmatter, [[wikilinks]], #tags, - [ ] tasks).
 Find notes with search_notes (ranked full text) or list_notes (newest first), then read_note.
+Follow the vault's structure as Obsidian sees it: get_outgoing_links and get_backlinks for links, list_tags and list_by_tag for tags, get_properties and query_notes for frontmatter properties (query_notes works like a Bases table), list_tasks for checkbox tasks and due dates.
 Every write needs care: read first and pass the etag you got as expected_etag, so you never overwrite a change you have not seen.
 Prefer edit_note for small changes. Deleted notes go to a trash and can be restored.`;
 

@@ -15,10 +15,14 @@ afterEach(async () => {
   vaults = [];
 });
 
+/** One clock for both vaults of a comparison, so that "today" is the same day in both. */
+const NOW = new Date();
+
 async function open(files: Record<string, string>, policy = POLICY): Promise<TestVault> {
   const v = await openTestVault(
     { ...files, '.noted/mcp-policy.yaml': policy },
     {
+      now: () => NOW,
       prepare: (dir) => {
         // Equal times in both vaults, so answers can be compared byte for byte.
         const t = new Date('2026-01-02T03:04:05Z');
@@ -32,13 +36,16 @@ async function open(files: Record<string, string>, policy = POLICY): Promise<Tes
 
 const OPEN_NOTES = {
   'open/a.md':
-    '---\ntags: [shared]\n---\n# A\n\nAbout the harbour. See [[secret]].\n- [ ] open task 📅 2026-02-01\n',
-  'open/b.md': '# B\n\nharbour walk #shared\n',
+    '---\ntags: [shared]\nstatus: active\n---\n# A\n\nAbout the harbour. See [[secret]] and [[Plan]].\n- [ ] open task 📅 2026-02-01\n',
+  'open/b.md': '# B\n\nharbour walk #shared, back to [[a]]\n',
+  'open/sub/deeper/Plan.md': '---\nstatus: open plan\n---\nThe plan anyone may read.\n',
 };
 const HIDDEN_NOTES = {
   'private/secret.md':
-    '---\ntags: [shared, hush]\n---\n# Secret\n\nharbour kiwifruit [[a]] #hush\n- [ ] hidden task\n',
-  'private/deep/more.md': 'kiwifruit again\n',
+    '---\ntags: [shared, hush]\nstatus: active\nup: "[[b]]"\n---\n# Secret\n\nharbour kiwifruit [[a]] ![[a]] #hush\n- [ ] hidden task\n- [x] hidden done 📅 2026-01-01\n',
+  'private/deep/more.md': 'kiwifruit again [[Plan]] #hush/deeper\n',
+  // Shorter than open/sub/deeper/Plan.md: were it visible, [[Plan]] would resolve to it (rule 7).
+  'private/Plan.md': '---\nstatus: secret plan\n---\n#hush\n',
 };
 
 /**
@@ -94,6 +101,63 @@ describe('a hidden note answers exactly like a missing one (SPEC 4)', () => {
       delete_note: [{ name: 'private/secret' }, { name: 'more' }],
       list_trash: [{}],
       restore_note: [{ name: 'private/gone' }, { name: 'gone' }, { name: 'private/gone', id: RECENT_ID }],
+      list_tasks: [
+        {},
+        { status: 'all' },
+        { status: 'x' },
+        { text: 'hidden', status: 'all' },
+        { folder: 'private' },
+        { tag: 'hush', status: 'all' },
+        { overdue: true },
+        { no_due: true },
+        { due_to: '2026-12-31', status: 'all' },
+      ],
+      get_backlinks: [
+        // open/a is linked from the hidden secret (a link and an embed): they must not count.
+        { name: 'open/a' },
+        { name: 'b' },
+        { name: 'Plan' },
+        { name: 'private/Plan' },
+        { name: 'private/secret' },
+        { name: 'secret' },
+      ],
+      get_outgoing_links: [
+        // [[secret]] is unresolved (target null); [[Plan]] resolves to the open Plan, not the hidden one.
+        { name: 'open/a' },
+        { name: 'open/b' },
+        { name: 'private/secret' },
+        { name: 'secret' },
+        { name: 'more' },
+      ],
+      list_tags: [{}, { limit: 1 }],
+      list_by_tag: [{ tag: 'hush' }, { tag: 'hush/deeper' }, { tag: 'shared' }],
+      get_properties: [{ name: 'private/secret' }, { name: 'secret' }, { name: 'Plan' }, { name: 'open/a' }],
+      query_notes: [
+        {},
+        { folder: 'private' },
+        { tag: 'hush' },
+        { tag: 'shared', columns: ['status', 'tags', '$tags'] },
+        { filters: [{ property: 'status', op: 'equals', value: 'active' }], columns: ['status'] },
+        { filters: [{ property: 'status', op: 'contains', value: 'plan' }], sort: [{ property: 'status' }] },
+        { filters: [{ op: 'has_tag', value: 'hush' }] },
+        { filters: [{ property: '$tags', op: 'contains', value: 'hush' }] },
+        { filters: [{ op: 'has_link', value: 'open/a' }] },
+        { filters: [{ op: 'has_link', value: 'b' }] },
+        { filters: [{ op: 'has_link', value: 'secret' }] },
+        { filters: [{ op: 'has_link', value: 'private/secret' }] },
+        { filters: [{ op: 'has_link', value: 'Plan' }] },
+        {
+          filters: [
+            {
+              any: [
+                { op: 'has_tag', value: 'hush' },
+                { property: 'up', op: 'is_not_empty' },
+              ],
+            },
+          ],
+        },
+        { sort: [{ property: 'status', direction: 'desc' }], columns: ['status', '$folder'], limit: 2 },
+      ],
     };
     const tools = (await hidden.client.listTools()).tools.map((t) => t.name).sort();
     // A tool added later must say how it treats hidden notes here.
@@ -106,6 +170,27 @@ describe('a hidden note answers exactly like a missing one (SPEC 4)', () => {
         expect({ tool, args, ...a }).toEqual({ tool, args, ...b });
       }
     }
+    // The comparison above is not between two errors: the open answers say what they should.
+    const backlinksOfA = await hidden.call('get_backlinks', { name: 'open/a' });
+    expect(backlinksOfA.structured.backlinks).toEqual([{ name: 'open/b.md', count: 1 }]);
+    const linksOfA = await hidden.call('get_outgoing_links', { name: 'open/a' });
+    expect(
+      linksOfA.structured.links.map((l: { raw: string; target: string | null }) => [l.raw, l.target]),
+    ).toEqual([
+      ['[[secret]]', null],
+      ['[[Plan]]', 'open/sub/deeper/Plan.md'],
+    ]);
+    expect((await hidden.call('list_tags')).structured.tags).toEqual([{ tag: 'shared', count: 2 }]);
+    const tasks = await hidden.call('list_tasks', { status: 'all' });
+    expect(tasks.structured.tasks.map((t: { note: string }) => t.note)).toEqual(['open/a.md']);
+    const linkers = await hidden.call('query_notes', { filters: [{ op: 'has_link', value: 'secret' }] });
+    expect(linkers.structured.rows).toEqual([{ name: 'open/a.md' }]);
+    expect((await hidden.call('get_properties', { name: 'Plan' })).structured.properties).toEqual({
+      status: 'open plan',
+    });
+    expect((await hidden.call('get_properties', { name: 'private/secret' })).structured.code).toBe(
+      'not_found',
+    );
     // Nothing was changed in the hidden folder by any of it.
     expect(readBytes(hidden.dir, 'private/secret.md')?.toString()).toBe(HIDDEN_NOTES['private/secret.md']);
     expect(fs.existsSync(path.join(hidden.dir, 'private', 'new.md'))).toBe(false);
@@ -126,7 +211,18 @@ describe('a hidden note answers exactly like a missing one (SPEC 4)', () => {
     expect(list.structured.notes.map((n: { name: string }) => n.name).sort()).toEqual([
       'open/a.md',
       'open/b.md',
+      'open/sub/deeper/Plan.md',
     ]);
+    // Nor do its links, tags, tasks or properties show anywhere.
+    expect((await v.call('get_properties', { name: 'open/link' })).structured.code).toBe('not_found');
+    expect((await v.call('get_outgoing_links', { name: 'open/link' })).structured.code).toBe('not_found');
+    expect((await v.call('get_backlinks', { name: 'open/link' })).structured.code).toBe('not_found');
+    expect((await v.call('get_backlinks', { name: 'open/a' })).structured.backlinks).toEqual([
+      { name: 'open/b.md', count: 1 },
+    ]);
+    expect((await v.call('list_by_tag', { tag: 'hush' })).structured.notes).toEqual([]);
+    expect((await v.call('list_tasks', { text: 'hidden', status: 'all' })).structured.tasks).toEqual([]);
+    expect((await v.call('query_notes', { tag: 'hush' })).structured.total).toBe(0);
     expect((await v.call('update_note', { name: 'open/link', content: 'x' })).structured.code).toBe(
       'not_found',
     );
@@ -252,8 +348,16 @@ describe('the policy file', () => {
         delete_note: { name: 'notes/x' },
         list_trash: {},
         restore_note: { name: 'notes/x' },
+        list_tasks: {},
+        get_backlinks: { name: 'notes/x' },
+        get_outgoing_links: { name: 'notes/x' },
+        list_tags: {},
+        list_by_tag: { tag: 'x' },
+        get_properties: { name: 'notes/x' },
+        query_notes: {},
       }[tool] as Record<string, unknown>;
-      const r = await v.call(tool, args ?? {});
+      expect(args, `${tool} has a call here`).toBeDefined();
+      const r = await v.call(tool, args);
       expect(r.structured.code, tool).toBe('policy_error');
       expect(r.structured.message, tool).toMatch(/hiden/);
     }

@@ -13,6 +13,13 @@ const TOOLS = [
   'list_notes',
   'read_note',
   'search_notes',
+  'list_tasks',
+  'get_backlinks',
+  'get_outgoing_links',
+  'list_tags',
+  'list_by_tag',
+  'get_properties',
+  'query_notes',
   'create_note',
   'update_note',
   'edit_note',
@@ -31,7 +38,19 @@ describe('tool list', () => {
       expect(tool.outputSchema, tool.name).toBeDefined();
       expect(tool.annotations?.openWorldHint, tool.name).toBe(false);
       expect(typeof tool.annotations?.title, tool.name).toBe('string');
-      const readOnly = ['list_notes', 'read_note', 'search_notes', 'list_trash'].includes(tool.name);
+      const readOnly = [
+        'list_notes',
+        'read_note',
+        'search_notes',
+        'list_tasks',
+        'get_backlinks',
+        'get_outgoing_links',
+        'list_tags',
+        'list_by_tag',
+        'get_properties',
+        'query_notes',
+        'list_trash',
+      ].includes(tool.name);
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(readOnly);
     }
   });

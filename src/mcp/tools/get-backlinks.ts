@@ -1,0 +1,57 @@
+/**
+ * @module
+ * get_backlinks: the notes linking to a note, with how many links each holds (SPEC 10).
+ */
+import * as z from 'zod';
+import { runTool, toolResult } from '../result.js';
+import { noteName, readOnlyTool, withErrors } from '../schemas.js';
+import type { ToolDeps } from '../tool-context.js';
+
+export const name = 'get_backlinks';
+
+export const inputSchema = z.object({
+  name: noteName,
+});
+
+export const outputSchema = withErrors(
+  z.object({
+    name: z.string().describe('Canonical name of the note linked to, with .md'),
+    backlinks: z
+      .array(
+        z.object({
+          name: z.string().describe('A note linking to it'),
+          count: z
+            .number()
+            .describe('How many of its links (embeds and frontmatter links included) resolve here'),
+        }),
+      )
+      .describe('Most links first, then by name; the note itself is never listed'),
+  }),
+);
+
+export function register({ server, access, session }: ToolDeps): void {
+  server.registerTool(
+    name,
+    {
+      title: 'Get backlinks',
+      description:
+        "Lists the notes that link to one note, with how many links each holds — wikilinks, Markdown links, embeds and links in frontmatter properties all count, but only links that Obsidian would resolve to this very note (another note of the same name elsewhere does not count). Most links first. Use it to see what refers to a note before renaming or deleting it; use get_outgoing_links for the note's own links; use query_notes with has_link to combine this with other conditions.",
+      inputSchema,
+      outputSchema,
+      annotations: { title: 'Get backlinks', ...readOnlyTool },
+    },
+    (args) =>
+      runTool(false, () => {
+        const found = access.backlinks(session, args.name);
+        const count = found.backlinks.length;
+        const head =
+          count === 0
+            ? `No notes link to ${found.name}.`
+            : count === 1
+              ? `1 note links to ${found.name}:`
+              : `${count} notes link to ${found.name}:`;
+        const lines = found.backlinks.map((b) => `- ${b.name} (${b.count} link${b.count === 1 ? '' : 's'})`);
+        return toolResult([head, ...lines].join('\n'), { ...found }, ['backlinks']);
+      }),
+  );
+}

@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { openTestVault, type TestVault } from '../helpers/vault.js';
+
+let vault: TestVault | undefined;
+afterEach(async () => {
+  await vault?.close();
+  vault = undefined;
+});
+
+async function open(files: Record<string, string>): Promise<TestVault> {
+  vault = await openTestVault(files);
+  return vault;
+}
+
+describe('get_backlinks', () => {
+  it('counts every link, embed and frontmatter link from each note; most first, then by name; no self-links (LNK-25)', async () => {
+    const v = await open({
+      'Target.md': 'self: [[Target]] [[#Top]]\n',
+      'b.md': '[[Target]] ![[Target]] [[target#x|y]]\n',
+      'a.md': '---\nup: "[[Target]]"\n---\n[[Target]]\n',
+      'c.md': '[see](Target.md)\n',
+      'd.md': '`[[Target]]` [[Other]] up: [[Target]] in code:\n```\n[[Target]]\n```\n',
+    });
+    const r = await v.call('get_backlinks', { name: 'target' });
+    expect(r.isError).toBe(false);
+    expect(r.structured).toEqual({
+      name: 'Target.md',
+      backlinks: [
+        { name: 'b.md', count: 3 },
+        { name: 'a.md', count: 2 },
+        { name: 'c.md', count: 1 },
+        { name: 'd.md', count: 1 },
+      ],
+    });
+    expect(r.text).toBe(
+      '4 notes link to Target.md:\n- b.md (3 links)\n- a.md (2 links)\n- c.md (1 link)\n- d.md (1 link)',
+    );
+  });
+
+  it('only links resolving to this very note count, not links to another note of the same name', async () => {
+    const v = await open({
+      'Note.md': 'root',
+      'a/Note.md': 'in a',
+      'a/src.md': '[[Note]] [[a/Note]]\n',
+      'b/src.md': '[[Note]]\n',
+    });
+    expect((await v.call('get_backlinks', { name: 'Note.md' })).structured.backlinks).toEqual([
+      { name: 'a/src.md', count: 1 },
+      { name: 'b/src.md', count: 1 },
+    ]);
+    expect((await v.call('get_backlinks', { name: 'a/Note' })).structured.backlinks).toEqual([
+      { name: 'a/src.md', count: 1 },
+    ]);
+  });
+
+  it('links through an alias count once no file has that name', async () => {
+    const v = await open({
+      'Artificial Intelligence.md': '---\naliases: [AI]\n---\n',
+      'src.md': '[[AI]] [[Artificial Intelligence|AI]]\n',
+    });
+    expect((await v.call('get_backlinks', { name: 'Artificial Intelligence' })).structured.backlinks).toEqual(
+      [{ name: 'src.md', count: 2 }],
+    );
+  });
+
+  it('follows writes made through the tools', async () => {
+    const v = await open({ 'T.md': 'x', 'src.md': '[[T]]\n' });
+    expect((await v.call('get_backlinks', { name: 'T' })).structured.backlinks).toEqual([
+      { name: 'src.md', count: 1 },
+    ]);
+    expect((await v.call('update_note', { name: 'src', content: 'no more links\n' })).isError).toBe(false);
+    const none = await v.call('get_backlinks', { name: 'T' });
+    expect(none.structured.backlinks).toEqual([]);
+    expect(none.text).toBe('No notes link to T.md.');
+    await v.call('create_note', { name: 'later', content: '[[T]] ![[T]]\n' });
+    expect((await v.call('get_backlinks', { name: 'T' })).structured.backlinks).toEqual([
+      { name: 'later.md', count: 2 },
+    ]);
+  });
+
+  it('a missing note is not_found; a shared bare name is ambiguous', async () => {
+    const v = await open({ 'a/Plan.md': 'x', 'b/Plan.md': 'x' });
+    expect((await v.call('get_backlinks', { name: 'Nope' })).structured.code).toBe('not_found');
+    const r = await v.call('get_backlinks', { name: 'plan' });
+    expect(r.structured.code).toBe('ambiguous');
+    expect(r.structured.candidates).toEqual(['a/Plan.md', 'b/Plan.md']);
+  });
+});
