@@ -72,10 +72,9 @@ export class NoteIndex {
     if (script === undefined) {
       stats = syncAll(this.db, this.vault.root, '', indexed);
     } else {
-      // Parser threads take the reading and scanning; this thread keeps the SQLite writes. At least
-      // two, so one reads from disk while the other scans (measured: 5.0 s → 4.6 s for 10k notes
-      // with a cold page cache on 2 cores).
-      const threads = Math.max(2, Math.min(3, os.availableParallelism() - 1));
+      // Parser threads take the reading and scanning; this thread keeps the SQLite writes. One per
+      // spare core: on 2 cores a second parser thread only competed with the writer.
+      const threads = Math.max(1, Math.min(3, os.availableParallelism() - 1));
       stats = await syncAllParallel(this.db, this.vault.root, () => new ParserPool(script, threads), indexed);
     }
     this.lastFullScan = Date.now();

