@@ -8,14 +8,22 @@
 import { purgeTrash } from '../vault/trash.js';
 import type { AccessContext, Writer } from './context.js';
 import { backlinks, outgoingLinks } from './links.js';
+import { noteText, promptFingerprint, promptNotes } from './prompts.js';
 import { getProperties } from './properties.js';
 import { listNotes, readNote, search } from './read.js';
+import { completePaths, listVaultFiles, readVaultFile } from './resources.js';
 import type { PolicyReader, Rules } from './rules.js';
 import { queryNotes } from './table.js';
 import { listTags, notesByTag } from './tags.js';
 import { listTasks } from './tasks.js';
 import { deleteNote, listTrash, restoreNote } from './trash-ops.js';
 import type { AgentSession } from './types.js';
+import {
+  createGeneratedNote,
+  type GeneratedNote,
+  type NoteRewrite,
+  rewriteGeneratedNote,
+} from './workflows.js';
 import {
   type CreateInput,
   createNote,
@@ -107,6 +115,52 @@ export class VaultAccess {
     const rules = this.rules();
     this.purgeExpiredTrash();
     return restoreNote(this.ctx, rules, writerOf(session), ...args);
+  }
+
+  /** A fingerprint of the prompt notes agents may see: it changes when one is added, changed or removed. */
+  promptFingerprint(_session: AgentSession): string {
+    return promptFingerprint(this.ctx, this.rules());
+  }
+
+  /** The prompt notes agents may see (SPEC 9.1), with their text. */
+  promptNotes(_session: AgentSession) {
+    return promptNotes(this.ctx, this.rules());
+  }
+
+  /** The text of the note a prompt is applied to; hidden answers like missing. */
+  promptNoteText(_session: AgentSession, name: string) {
+    return noteText(this.ctx, this.rules(), name);
+  }
+
+  /** Notes and attachments agents may see, by path, paged (SPEC 9.2). */
+  listVaultFiles(_session: AgentSession, ...args: Rest<typeof listVaultFiles>) {
+    return listVaultFiles(this.ctx, this.rules(), ...args);
+  }
+
+  /** Paths agents may see that start with a prefix, for completion. */
+  completePaths(_session: AgentSession, ...args: Rest<typeof completePaths>) {
+    return completePaths(this.ctx, this.rules(), ...args);
+  }
+
+  /** One note (text) or attachment (bytes) by its exact path; hidden answers like missing. */
+  readVaultFile(_session: AgentSession, ...args: Rest<typeof readVaultFile>) {
+    return readVaultFile(this.ctx, this.rules(), ...args);
+  }
+
+  /**
+   * Creates an agent-workflow note whose text `input.build` computes (SPEC 7). Journaled like any
+   * create; refused in read-only, hidden and staged folders.
+   */
+  createWorkflowNote<T>(session: AgentSession, input: GeneratedNote<T>) {
+    return createGeneratedNote(this.ctx, this.rules(), writerOf(session), input);
+  }
+
+  /**
+   * Rewrites an agent-workflow note under its lock: `expectedEtag` must match, `input.rewrite`
+   * computes the new text from the stored one (or refuses), then journal and atomic write.
+   */
+  rewriteWorkflowNote<T>(session: AgentSession, input: NoteRewrite<T>) {
+    return rewriteGeneratedNote(this.ctx, this.rules(), writerOf(session), input);
   }
 
   /** Drops deletions past the retention period; runs on start and before trash is shown. */

@@ -8,11 +8,18 @@ export interface ParsedArgs {
   readonly notesDir?: string;
   readonly trashRetentionDays?: number;
   readonly transport?: string;
+  readonly port?: number;
+  readonly host?: string;
+  readonly authToken?: string;
+  readonly legacySse?: boolean;
   readonly help: boolean;
   readonly version: boolean;
   readonly positionals: string[];
   readonly errors: string[];
 }
+
+/** `sse` is `http` plus the deprecated HTTP+SSE endpoints. */
+export const TRANSPORTS = ['stdio', 'http', 'sse'];
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const errors: string[] = [];
@@ -20,6 +27,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   let notesDir: string | undefined;
   let trashRetentionDays: number | undefined;
   let transport: string | undefined;
+  let port: number | undefined;
+  let host: string | undefined;
+  let authToken: string | undefined;
+  let legacySse = false;
   let help = false;
   let version = false;
   for (let i = 0; i < argv.length; i++) {
@@ -58,9 +69,35 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       }
       case '--transport': {
         const v = value();
-        if (v !== undefined) transport = v;
+        if (v !== undefined) {
+          if (!TRANSPORTS.includes(v)) errors.push(`--transport takes ${TRANSPORTS.join(', ')} (got "${v}")`);
+          else transport = v;
+        }
         break;
       }
+      case '--port': {
+        const v = value();
+        if (v !== undefined) {
+          const n = Number(v);
+          if (!/^\d+$/.test(v) || n > 65535)
+            errors.push(`--port takes a port number from 0 to 65535 (got "${v}")`);
+          else port = n;
+        }
+        break;
+      }
+      case '--host': {
+        const v = value();
+        if (v !== undefined) host = v;
+        break;
+      }
+      case '--auth-token': {
+        const v = value();
+        if (v !== undefined) authToken = v;
+        break;
+      }
+      case '--legacy-sse':
+        legacySse = true;
+        break;
       case '--help':
       case '-h':
         help = true;
@@ -83,6 +120,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     ...(notesDir === undefined ? {} : { notesDir }),
     ...(trashRetentionDays === undefined ? {} : { trashRetentionDays }),
     ...(transport === undefined ? {} : { transport }),
+    ...(port === undefined ? {} : { port }),
+    ...(host === undefined ? {} : { host }),
+    ...(authToken === undefined ? {} : { authToken }),
+    ...(legacySse ? { legacySse } : {}),
   };
 }
 
@@ -90,9 +131,12 @@ export const USAGE = `Usage: noted-mcp [serve] [options]
        noted-mcp review ...     approve or reject changes agents made in staged folders
        noted-mcp journal ...    what agents changed, and verify the journal's hash chain
        noted-mcp undo ...       put back an agent's change, a session or an operation
+       noted-mcp config CLIENT  print ready-to-paste configuration for an AI client
+       noted-mcp install claude-desktop   add this server to Claude Desktop's configuration
        (each command has its own --help)
 
-Serves a folder of Markdown notes to AI clients over the Model Context Protocol (stdio).
+Serves a folder of Markdown notes to AI clients over the Model Context Protocol: over stdio (the
+default, for a client that starts the server itself) or over Streamable HTTP on 127.0.0.1.
 
 Options:
   --notes-dir DIR, --vault DIR   the vault folder (else $NOTED_VAULT, else $NOTES_VAULT, else ~/notes;
@@ -100,9 +144,19 @@ Options:
   --trash-retention-days N       days deleted notes stay restorable (0 keeps them; default 30, or
                                  trashRetentionDays in <vault>/.noted/config.json,
                                  or $NOTED_MCP_TRASH_RETENTION_DAYS)
-  --transport stdio              the transport (stdio is the only one so far)
+  --transport stdio|http|sse     stdio (default); http serves http://127.0.0.1:PORT/mcp;
+                                 sse is http plus the deprecated /sse endpoint (--legacy-sse)
+  --port N                       the HTTP port (default 3000; 0 picks a free one)
+  --host ADDRESS                 the loopback address to listen on (default 127.0.0.1; only
+                                 127.0.0.1, ::1 or localhost: the server is never on the network)
+  --auth-token TOKEN             the token HTTP clients must send (else $NOTED_MCP_AUTH_TOKEN, else
+                                 one made once and kept in <vault>/.noted/mcp-http-token, mode 0600)
+  --legacy-sse                   also serve the deprecated HTTP+SSE transport (/sse, /messages)
   -h, --help                     show this help
   -v, --version                  show the version
 
+Every HTTP request must carry the token: "Authorization: Bearer TOKEN" or "X-MCP-Token: TOKEN".
+
 Connect Claude Code:  claude mcp add noted -- node /path/to/dist-mcp/index.cjs --notes-dir ~/notes
+More clients:         noted-mcp config claude-code|claude-desktop|vscode|codex|cursor [--http]
 `;

@@ -5,6 +5,8 @@
  */
 import path from 'node:path';
 import { isParserThread, runParserThread } from '../index/parser-pool.js';
+import { configCommand } from './config-command.js';
+import { installCommand } from './install-command.js';
 import type { CliIo, ExitCode } from './io.js';
 import { journalCommand } from './journal-command.js';
 import { reviewCommand } from './review-command.js';
@@ -19,6 +21,8 @@ const COMMANDS: Record<string, Command> = {
   journal: journalCommand,
   undo: undoCommand,
   review: reviewCommand,
+  config: configCommand,
+  install: installCommand,
 };
 
 async function main(): Promise<void> {

@@ -1,6 +1,7 @@
 /**
  * @module
- * `noted-mcp [serve]`: open the vault and serve it to one MCP client over stdio.
+ * `noted-mcp [serve]`: open the vault and serve it to one MCP client over stdio, or to many over
+ * Streamable HTTP (`--transport http`, see serve-http.ts).
  */
 
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { serveStdio } from '../transport/stdio.js';
 import { parseArgs, USAGE } from './args.js';
 import { buildConfig, ConfigError, vaultDirFrom } from './config.js';
 import { type CliIo, type ExitCode, quoteArg } from './io.js';
+import { httpUsageProblems, serveHttp } from './serve-http.js';
 
 export const VERSION: string = packageJson.version;
 
@@ -29,12 +31,9 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     io.stdout(`${VERSION}\n`);
     return 0;
   }
-  if (args.errors.length > 0) {
-    io.stderr(`noted-mcp: ${args.errors.join('\nnoted-mcp: ')}\n\n${USAGE}`);
-    return 2;
-  }
-  if (args.transport !== undefined && args.transport !== 'stdio') {
-    io.stderr(`noted-mcp: --transport ${args.transport} is not available yet; only stdio is.\n`);
+  const problems = [...args.errors, ...httpUsageProblems(args, io.env)];
+  if (problems.length > 0) {
+    io.stderr(`noted-mcp: ${problems.join('\nnoted-mcp: ')}\n\n${USAGE}`);
     return 2;
   }
   const { dir, source } = vaultDirFrom(args, io.env);
@@ -60,6 +59,13 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   }
   const { started } = opened;
   if (started.rebuiltBecause) io.stderr(`noted-mcp: the index was rebuilt (${started.rebuiltBecause}).\n`);
+  if (args.transport === 'http' || args.transport === 'sse') {
+    try {
+      return await serveHttp({ args, io, opened, version: VERSION });
+    } finally {
+      await opened.close();
+    }
+  }
   if (io.isTty) {
     io.stderr(
       [

@@ -6,7 +6,14 @@ import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/server';
 import type { VaultAccess } from '../access/gate.js';
 import type { AgentSession } from '../access/types.js';
+import { registerCompletions } from './completions.js';
+import { type PromptOptions, registerPrompts } from './prompts.js';
+import { registerResources } from './resources.js';
 import type { ToolDeps } from './tool-context.js';
+import * as advanceAgentState from './tools/advance-agent-state.js';
+import * as appendAgentEvent from './tools/append-agent-event.js';
+import * as approveAgentGate from './tools/approve-agent-gate.js';
+import * as createAgentWorkflow from './tools/create-agent-workflow.js';
 import * as createNote from './tools/create-note.js';
 import * as deleteNote from './tools/delete-note.js';
 import * as editNote from './tools/edit-note.js';
@@ -20,6 +27,7 @@ import * as listTasks from './tools/list-tasks.js';
 import * as listTrash from './tools/list-trash.js';
 import * as queryNotes from './tools/query-notes.js';
 import * as readNote from './tools/read-note.js';
+import * as rejectAgentGate from './tools/reject-agent-gate.js';
 import * as restoreNote from './tools/restore-note.js';
 import * as searchNotes from './tools/search-notes.js';
 import * as updateNote from './tools/update-note.js';
@@ -42,6 +50,11 @@ export const TOOLS = [
   deleteNote,
   listTrash,
   restoreNote,
+  createAgentWorkflow,
+  appendAgentEvent,
+  advanceAgentState,
+  approveAgentGate,
+  rejectAgentGate,
 ] as const;
 
 export interface ServerInfo {
@@ -53,12 +66,14 @@ const INSTRUCTIONS = `Noted gives you the owner's vault of Markdown notes (Obsid
 Find notes with search_notes (ranked full text) or list_notes (newest first), then read_note.
 Follow the vault's structure as Obsidian sees it: get_outgoing_links and get_backlinks for links, list_tags and list_by_tag for tags, get_properties and query_notes for frontmatter properties (query_notes works like a Bases table), list_tasks for checkbox tasks and due dates.
 Every write needs care: read first and pass the etag you got as expected_etag, so you never overwrite a change you have not seen.
-Prefer edit_note for small changes. Deleted notes go to a trash and can be restored.`;
+Prefer edit_note for small changes. Deleted notes go to a trash and can be restored.
+For multi-step work that people should be able to follow and approve, keep an agent workflow note: create_agent_workflow, then append_agent_event, advance_agent_state, approve_agent_gate and reject_agent_gate.
+Notes and attachments are also resources (noted://note/<path>), and notes in prompts/ are prompts.`;
 
 export function createMcpServer(
   access: VaultAccess,
   info: ServerInfo,
-  options: { sessionId?: string } = {},
+  options: { sessionId?: string; prompts?: PromptOptions } = {},
 ): McpServer {
   const server = new McpServer(
     { name: info.name, version: info.version },
@@ -71,6 +86,9 @@ export function createMcpServer(
   };
   const deps: ToolDeps = { server, access, session };
   for (const tool of TOOLS) tool.register(deps);
+  registerPrompts(server, access, session, options.prompts);
+  registerResources(server, access, session);
+  registerCompletions(server, access, session);
   return server;
 }
 

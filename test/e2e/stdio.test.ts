@@ -49,6 +49,11 @@ describe('the built server over stdio', () => {
       'delete_note',
       'list_trash',
       'restore_note',
+      'create_agent_workflow',
+      'append_agent_event',
+      'advance_agent_state',
+      'approve_agent_gate',
+      'reject_agent_gate',
     ]);
     expect(server.client.getServerVersion()).toMatchObject({
       name: 'noted-mcp',
@@ -78,6 +83,27 @@ describe('the built server over stdio', () => {
 
     const refused = await server.call('read_note', { name: '../etc/passwd' });
     expect(refused.structured.code).toBe('invalid_name');
+  });
+
+  it('serves prompts, resources and a workflow from the built bundle', async () => {
+    const made = makeVault({
+      'prompts/Shorten.md': '---\nscope: selection\n---\nShorten: {{selection}}\n',
+      'img/dot.png': new Uint8Array([137, 80, 78, 71]),
+    });
+    base = made.base;
+    server = await spawnServer(made.dir, { cwd: os.tmpdir() });
+    const { prompts } = await server.client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(['shorten']);
+    const got = await server.client.getPrompt({ name: 'shorten', arguments: { selection: 'a long text' } });
+    expect(got.messages[0]?.content).toEqual({ type: 'text', text: 'Shorten: a long text' });
+    const image = await server.client.readResource({ uri: 'noted://note/img/dot.png' });
+    expect(image.contents[0]).toMatchObject({ mimeType: 'image/png', blob: 'iVBORw==' });
+    const flow = await server.call('create_agent_workflow', { title: 'Over stdio', states: ['a', 'b'] });
+    const moved = await server.call('advance_agent_state', {
+      name: flow.structured.name,
+      expected_etag: flow.structured.etag,
+    });
+    expect(moved.structured.workflow.current).toBe('b');
   });
 
   it('resolves a relative --notes-dir against its working directory', async () => {

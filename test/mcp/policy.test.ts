@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PendingStore } from '../../src/staging/pending-store.js';
+import { newWorkflow } from '../../src/workflows/machine.js';
+import { newWorkflowNote } from '../../src/workflows/note-format.js';
 import { openTestVault, readBytes, type TestVault } from '../helpers/vault.js';
 
 /** A deletion id of an hour ago: recent enough that the 30-day retention keeps it. */
@@ -40,7 +43,17 @@ const OPEN_NOTES = {
   'open/b.md': '# B\n\nharbour walk #shared, back to [[a]]\n',
   'open/sub/deeper/Plan.md': '---\nstatus: open plan\n---\nThe plan anyone may read.\n',
 };
+/** A valid workflow note in the hidden folder, and its etag: even the right etag must not reach it. */
+const HIDDEN_FLOW = newWorkflowNote(
+  newWorkflow(
+    { id: 'wf-hidden', title: 'Hidden flow', states: ['a', 'b'], gates: ['b'] },
+    { at: '2026-01-01T00:00:00.000Z', actor: 'someone' },
+  ).workflow,
+);
+const HIDDEN_FLOW_ETAG = `sha256:${createHash('sha256').update(HIDDEN_FLOW).digest('hex')}`;
+
 const HIDDEN_NOTES = {
+  'private/flow.md': HIDDEN_FLOW,
   'private/secret.md':
     '---\ntags: [shared, hush]\nstatus: active\nup: "[[b]]"\n---\n# Secret\n\nharbour kiwifruit [[a]] ![[a]] #hush\n- [ ] hidden task\n- [x] hidden done 📅 2026-01-01\n',
   'private/deep/more.md': 'kiwifruit again [[Plan]] #hush/deeper\n',
@@ -158,6 +171,30 @@ describe('a hidden note answers exactly like a missing one (SPEC 4)', () => {
         },
         { sort: [{ property: 'status', direction: 'desc' }], columns: ['status', '$folder'], limit: 2 },
       ],
+      // Creating in a hidden folder is refused before anything there is looked at; changing a hidden
+      // workflow, even with its right etag, answers like a missing note.
+      create_agent_workflow: [
+        { title: 'Flow', states: ['a', 'b'], name: 'private/new-flow' },
+        { title: 'Flow', states: ['a', 'b'], name: 'private/flow' },
+        { title: 'Flow', states: ['a', 'b'], name: 'Private/Deep/flow' },
+      ],
+      append_agent_event: [
+        { name: 'private/flow', expected_etag: HIDDEN_FLOW_ETAG, message: 'm' },
+        { name: 'flow', expected_etag: HIDDEN_FLOW_ETAG, message: 'm' },
+      ],
+      advance_agent_state: [
+        { name: 'private/flow', expected_etag: HIDDEN_FLOW_ETAG },
+        { name: 'flow', expected_etag: HIDDEN_FLOW_ETAG, to: 'b' },
+        { name: 'private/secret', expected_etag: 'sha256:0' },
+      ],
+      approve_agent_gate: [
+        { name: 'private/flow', expected_etag: HIDDEN_FLOW_ETAG, state: 'b', reason: 'r' },
+        { name: 'flow', expected_etag: HIDDEN_FLOW_ETAG, state: 'b', reason: 'r' },
+      ],
+      reject_agent_gate: [
+        { name: 'private/flow', expected_etag: HIDDEN_FLOW_ETAG, state: 'b', reason: 'r' },
+        { name: 'flow', expected_etag: HIDDEN_FLOW_ETAG, state: 'b', reason: 'r' },
+      ],
     };
     const tools = (await hidden.client.listTools()).tools.map((t) => t.name).sort();
     // A tool added later must say how it treats hidden notes here.
@@ -193,7 +230,9 @@ describe('a hidden note answers exactly like a missing one (SPEC 4)', () => {
     );
     // Nothing was changed in the hidden folder by any of it.
     expect(readBytes(hidden.dir, 'private/secret.md')?.toString()).toBe(HIDDEN_NOTES['private/secret.md']);
+    expect(readBytes(hidden.dir, 'private/flow.md')?.toString()).toBe(HIDDEN_FLOW);
     expect(fs.existsSync(path.join(hidden.dir, 'private', 'new.md'))).toBe(false);
+    expect(fs.existsSync(path.join(hidden.dir, 'private', 'new-flow.md'))).toBe(false);
   });
 
   it('a symbolic link in an open folder to a hidden note is hidden too', async () => {
@@ -355,6 +394,11 @@ describe('the policy file', () => {
         list_by_tag: { tag: 'x' },
         get_properties: { name: 'notes/x' },
         query_notes: {},
+        create_agent_workflow: { title: 'W', states: ['a', 'b'] },
+        append_agent_event: { name: 'notes/x', expected_etag: 'x', message: 'm' },
+        advance_agent_state: { name: 'notes/x', expected_etag: 'x' },
+        approve_agent_gate: { name: 'notes/x', expected_etag: 'x', state: 'b', reason: 'r' },
+        reject_agent_gate: { name: 'notes/x', expected_etag: 'x', state: 'b', reason: 'r' },
       }[tool] as Record<string, unknown>;
       expect(args, `${tool} has a call here`).toBeDefined();
       const r = await v.call(tool, args);
@@ -362,6 +406,29 @@ describe('the policy file', () => {
       expect(r.structured.message, tool).toMatch(/hiden/);
     }
     expect(fs.existsSync(path.join(v.dir, 'y.md'))).toBe(false);
+    expect(fs.existsSync(path.join(v.dir, 'workflows'))).toBe(false);
+    // Prompts, resources and completion are closed too: a protocol error carrying the code.
+    const requests: [string, () => Promise<unknown>][] = [
+      ['prompts/list', () => v.client.listPrompts()],
+      ['resources/list', () => v.client.listResources()],
+      ['resources/read', () => v.client.readResource({ uri: 'noted://note/notes/x.md' })],
+      [
+        'completion/complete',
+        () =>
+          v.client.complete({
+            ref: { type: 'ref/resource', uri: 'noted://note/{path}' },
+            argument: { name: 'path', value: 'n' },
+          }),
+      ],
+    ];
+    for (const [method, request] of requests) {
+      const err = await request().then(
+        () => null,
+        (e: { message: string; data?: unknown }) => e,
+      );
+      expect(err?.message, method).toMatch(/hiden/);
+      expect(err?.data, method).toMatchObject({ code: 'policy_error' });
+    }
     // Fixing the file opens the vault again at once.
     fs.writeFileSync(path.join(v.dir, '.noted', 'mcp-policy.yaml'), 'folders:\n  notes: read-only\n');
     expect((await v.call('read_note', { name: 'notes/x' })).isError).toBe(false);

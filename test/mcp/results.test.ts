@@ -26,6 +26,11 @@ const TOOLS = [
   'delete_note',
   'list_trash',
   'restore_note',
+  'create_agent_workflow',
+  'append_agent_event',
+  'advance_agent_state',
+  'approve_agent_gate',
+  'reject_agent_gate',
 ];
 
 describe('tool list', () => {
@@ -76,6 +81,12 @@ describe('input schema violations', () => {
     ['edit_note', { name: 'a', operation: 'replace_section', occurrence: 0 }, 'occurrence'],
     ['delete_note', { name: null }, 'name'],
     ['restore_note', { id: 'x' }, 'name'],
+    ['create_agent_workflow', { title: 'T', states: ['only'] }, 'states'],
+    ['create_agent_workflow', { states: ['a', 'b'] }, 'title'],
+    ['append_agent_event', { name: 'w', message: 'm' }, 'expected_etag'],
+    ['advance_agent_state', { name: 'w', expected_etag: 'x', to: 7 }, 'to'],
+    ['approve_agent_gate', { name: 'w', expected_etag: 'x', state: 'b' }, 'reason'],
+    ['reject_agent_gate', { name: 'w', expected_etag: 'x', reason: 'r' }, 'state'],
   ];
 
   it.each(cases)(

@@ -1,0 +1,92 @@
+/**
+ * @module
+ * The vault's prompt notes through the gate (SPEC 9.1): the notes in `prompts/` that agents may see,
+ * a cheap fingerprint of them for change detection, and the text of a note a prompt is applied to.
+ *
+ * Why a walk of `prompts/` and not the index: the folder is small, a walk sees a change at once
+ * (the index may catch up a moment later), and a fingerprint from file stats costs no reads, so it
+ * can be taken on every prompts request and on a timer without touching the index.
+ */
+import { createHash } from 'node:crypto';
+import { isNotedError, NotedError } from '../common/errors.js';
+import { isVisible } from '../policy/access.js';
+import { type FileEntry, walkVault } from '../vault/walk.js';
+import { localDay } from './calendar.js';
+import { type AccessContext, MAX_NOTE_BYTES } from './context.js';
+import { notFound, resolveExisting } from './resolve.js';
+import type { Rules } from './rules.js';
+
+/** The folder whose notes are prompts. Sub-folders are included. */
+export const PROMPTS_FOLDER = 'prompts';
+
+export interface PromptNote {
+  /** Canonical note name, e.g. `prompts/Summarize.md`. */
+  readonly name: string;
+  readonly text: string;
+}
+
+export interface PromptNotes {
+  /** Sorted by name (code-unit order), so names derived from them are deterministic. */
+  readonly notes: PromptNote[];
+  readonly fingerprint: string;
+  /** The server's local date, `YYYY-MM-DD`, for `{{date}}`. */
+  readonly today: string;
+}
+
+/** Prompt files agents may see, judged at their real location, sorted by name. */
+function visibleFiles(ctx: AccessContext, rules: Rules): FileEntry[] {
+  const walked = walkVault(ctx.vault.root, PROMPTS_FOLDER);
+  return walked.notes
+    .filter((f) => isVisible(rules.policy, walked.linked.get(f.name) ?? f.name))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** Changes when a visible prompt note is added, removed or changed, or the policy shows or hides one. */
+export function promptFingerprint(ctx: AccessContext, rules: Rules): string {
+  return fingerprintOf(visibleFiles(ctx, rules));
+}
+
+function fingerprintOf(files: readonly FileEntry[]): string {
+  const hash = createHash('sha256');
+  for (const f of files) hash.update(`${f.name}\0${f.size}\0${f.mtimeMs}\0${f.ino}\n`);
+  return hash.digest('hex');
+}
+
+/**
+ * Every visible prompt note with its text. A note that vanished meanwhile, or that the server may not
+ * read (permissions, a link that leaves the vault), is left out: one bad file must not take every
+ * prompt away.
+ */
+export function promptNotes(ctx: AccessContext, rules: Rules): PromptNotes {
+  const files = visibleFiles(ctx, rules);
+  const notes: PromptNote[] = [];
+  for (const f of files) {
+    let stored: ReturnType<typeof ctx.vault.read>;
+    try {
+      stored = ctx.vault.read(f.name);
+    } catch (err) {
+      if (isNotedError(err)) continue;
+      throw err;
+    }
+    if (stored !== null) notes.push({ name: f.name, text: stored.text });
+  }
+  return { notes, fingerprint: fingerprintOf(files), today: localDay(ctx.now()) };
+}
+
+/**
+ * The text of the note a prompt is applied to (`{{note}}`), found as read_note finds it: a hidden
+ * note answers exactly like a missing one.
+ */
+export function noteText(ctx: AccessContext, rules: Rules, input: string): PromptNote {
+  const name = resolveExisting(ctx, rules, input);
+  const stored = ctx.vault.read(name);
+  if (stored === null) throw notFound(name);
+  if (stored.size > MAX_NOTE_BYTES) {
+    throw new NotedError(
+      'too_large',
+      `The note "${name}" is ${(stored.size / 1048576).toFixed(1)} MB; a prompt takes a note of at most 5 MB. Pass a selection instead.`,
+      { name, sizeBytes: stored.size, maxBytes: MAX_NOTE_BYTES },
+    );
+  }
+  return { name, text: stored.text };
+}

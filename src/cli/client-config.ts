@@ -1,0 +1,157 @@
+/**
+ * @module
+ * Ready-to-paste configuration for AI clients (SPEC 8.4), each in the client's own format. Pure:
+ * the caller supplies paths and, only when asked, the token.
+ *
+ * Where the token goes: by default never into a configuration file. Each client gets the way it has
+ * to fetch a secret at run time — Claude Code a `$(cat TOKEN_FILE)` the shell runs once when the
+ * command is pasted, VS Code a password prompt (`${input:…}`), Cursor `${env:…}` and Codex
+ * `bearer_token_env_var` reading `$NOTED_MCP_AUTH_TOKEN`. `--with-token` writes the token itself.
+ */
+import { quoteArg } from './io.js';
+
+export const CLIENTS = ['claude-code', 'claude-desktop', 'vscode', 'codex', 'cursor'] as const;
+export type ClientName = (typeof CLIENTS)[number];
+
+export const TOKEN_ENV_NAME = 'NOTED_MCP_AUTH_TOKEN';
+const VSCODE_INPUT_ID = 'noted-mcp-token';
+
+export interface ClientConfigInput {
+  readonly client: ClientName;
+  /** The entry's name in the client (default `noted`). */
+  readonly name: string;
+  /** The node executable the client should start. */
+  readonly node: string;
+  /** Absolute path of `dist-mcp/index.cjs`. */
+  readonly script: string;
+  /** Absolute path of the vault. */
+  readonly vault: string;
+  /** Present for Streamable HTTP instead of stdio. */
+  readonly http?: {
+    readonly url: string;
+    readonly tokenFile: string;
+    /** The token itself, only when the person asked for it to be written out. */
+    readonly token?: string;
+  };
+}
+
+export interface ClientConfig {
+  /** What to paste (stdout). */
+  readonly text: string;
+  /** Where to paste it and what else to do (stderr). */
+  readonly notes: string;
+}
+
+export class ClientConfigError extends Error {}
+
+/** The stdio entry of `mcpServers` (Claude Desktop, Cursor). */
+export function stdioEntry(input: Pick<ClientConfigInput, 'node' | 'script' | 'vault'>): {
+  command: string;
+  args: string[];
+} {
+  return { command: input.node, args: [input.script, '--notes-dir', input.vault] };
+}
+
+/** `claude mcp add` for Streamable HTTP, reading the token from its file when pasted. */
+export function claudeCodeHttpCommand(name: string, url: string, tokenFile: string, token?: string): string {
+  // The shell runs `$(cat …)` inside double quotes when the command is pasted; a literal token is
+  // single-quoted instead, so no character of it is taken for shell syntax.
+  const header =
+    token === undefined
+      ? `"Authorization: Bearer $(cat ${quoteArg(tokenFile)})"`
+      : quoteArg(`Authorization: Bearer ${token}`);
+  return `claude mcp add --transport http ${quoteArg(name)} ${url} --header ${header}`;
+}
+
+export function clientConfig(input: ClientConfigInput): ClientConfig {
+  const { http } = input;
+  const serverHint = http
+    ? `\nStart the server first: noted-mcp --transport http --port ${new URL(http.url).port} --notes-dir ${quoteArg(input.vault)}\nThe token is in ${http.tokenFile} (made on the first start; readable by you only).`
+    : '';
+  const envHint = `\nSet ${TOKEN_ENV_NAME} to the token where the client starts, e.g. export ${TOKEN_ENV_NAME}="$(cat ${quoteArg(http?.tokenFile ?? '')})"`;
+  switch (input.client) {
+    case 'claude-code': {
+      const text = http
+        ? claudeCodeHttpCommand(input.name, http.url, http.tokenFile, http.token)
+        : `claude mcp add ${quoteArg(input.name)} -- ${[input.node, input.script, '--notes-dir', input.vault].map(quoteArg).join(' ')}`;
+      return {
+        text: `${text}\n`,
+        notes: `Run this command in a terminal (add --scope user before the name to use the vault in every project).${serverHint}`,
+      };
+    }
+    case 'claude-desktop': {
+      if (http) {
+        throw new ClientConfigError(
+          'Claude Desktop starts the servers of claude_desktop_config.json itself, over stdio; that file has no place for a URL with a token header. Run `noted-mcp config claude-desktop` without --http, or `noted-mcp install claude-desktop`.',
+        );
+      }
+      return {
+        text: json({ mcpServers: { [input.name]: stdioEntry(input) } }),
+        notes:
+          'Merge this into claude_desktop_config.json (Settings → Developer → Edit Config), or let `noted-mcp install claude-desktop` do it; then restart Claude Desktop.',
+      };
+    }
+    case 'cursor': {
+      const entry = http
+        ? { url: http.url, headers: { Authorization: `Bearer ${http.token ?? `\${env:${TOKEN_ENV_NAME}}`}` } }
+        : stdioEntry(input);
+      return {
+        text: json({ mcpServers: { [input.name]: entry } }),
+        notes: `Merge this into ~/.cursor/mcp.json (every project) or .cursor/mcp.json (one project).${serverHint}${http && !http.token ? envHint : ''}`,
+      };
+    }
+    case 'vscode': {
+      const server = http
+        ? {
+            type: 'http',
+            url: http.url,
+            headers: { Authorization: `Bearer ${http.token ?? `\${input:${VSCODE_INPUT_ID}}`}` },
+          }
+        : { type: 'stdio', ...stdioEntry(input) };
+      const inputs =
+        http && !http.token
+          ? [
+              {
+                type: 'promptString',
+                id: VSCODE_INPUT_ID,
+                description: `Noted MCP token (in ${http.tokenFile})`,
+                password: true,
+              },
+            ]
+          : undefined;
+      return {
+        text: json({ ...(inputs ? { inputs } : {}), servers: { [input.name]: server } }),
+        notes: `Merge this into .vscode/mcp.json of your workspace (or the user configuration: "MCP: Open User Configuration").${serverHint}${http && !http.token ? '\nVS Code asks for the token once and keeps it in its secret storage.' : ''}`,
+      };
+    }
+    case 'codex': {
+      const lines = [`[mcp_servers.${tomlKey(input.name)}]`];
+      if (http) {
+        lines.push(`url = ${tomlString(http.url)}`);
+        // Codex refuses a plain bearer_token in config.toml; a literal token goes in a header.
+        if (http.token) lines.push(`http_headers = { "X-MCP-Token" = ${tomlString(http.token)} }`);
+        else lines.push(`bearer_token_env_var = ${tomlString(TOKEN_ENV_NAME)}`);
+      } else {
+        const { command, args } = stdioEntry(input);
+        lines.push(`command = ${tomlString(command)}`, `args = [${args.map(tomlString).join(', ')}]`);
+      }
+      return {
+        text: `${lines.join('\n')}\n`,
+        notes: `Add this to ~/.codex/config.toml.${serverHint}${http && !http.token ? envHint : ''}`,
+      };
+    }
+  }
+}
+
+function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** A TOML basic string; JSON's escapes are TOML's, except that TOML also refuses a raw DEL. */
+function tomlString(s: string): string {
+  return JSON.stringify(s).replace(/\x7f/g, '\\u007F');
+}
+
+function tomlKey(s: string): string {
+  return /^[A-Za-z0-9_-]+$/.test(s) ? s : tomlString(s);
+}

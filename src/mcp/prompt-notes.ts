@@ -1,0 +1,149 @@
+/**
+ * @module
+ * Prompt notes as MCP prompts (SPEC 9.1), pure: names from file names, metadata from frontmatter,
+ * arguments from the scope, and the template filled in. prompts.ts wires it to the protocol.
+ *
+ * The template is the note's body (after the frontmatter). `{{selection}}`, `{{note}}` and `{{date}}`
+ * are replaced in one pass, so a value that itself contains `{{date}}` stays as it is.
+ */
+import type { JsonValue } from '../markdown/frontmatter.js';
+import { parseFrontmatter } from '../markdown/frontmatter.js';
+
+export type PromptScope = 'selection' | 'text' | 'note';
+
+export const SCOPES: readonly PromptScope[] = ['selection', 'text', 'note'];
+
+export interface VaultPrompt {
+  /** The MCP prompt name: the file name lower-cased, words joined by dashes; `-2`, `-3` on repeats. */
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly scope: PromptScope;
+  /** The note the prompt comes from. */
+  readonly source: string;
+  readonly template: string;
+}
+
+export interface PromptArgumentInfo {
+  readonly name: 'selection' | 'note';
+  readonly description: string;
+  readonly required: boolean;
+}
+
+/**
+ * The prompt name a note's file name gives: lower-cased, every run of characters that are not
+ * letters or digits (any script) becomes one dash, dashes trimmed.
+ *
+ * @example
+ * promptNameOf('prompts/Fix Grammar (short).md') // 'fix-grammar-short'
+ */
+export function promptNameOf(path: string): string {
+  const file = path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
+  const words = file
+    .normalize('NFC')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}\p{M}]+/u)
+    .filter((w) => w !== '');
+  return words.length === 0 ? 'prompt' : words.join('-');
+}
+
+/**
+ * Prompts from notes already sorted by path. Each note whose name is still free takes it, in path
+ * order; the repeats then get `-2`, `-3`… in path order, skipping any name already taken — so a note
+ * literally named "x 2" keeps "x-2" and the second "x" becomes "x-3".
+ */
+export function buildPrompts(notes: readonly { name: string; text: string }[]): VaultPrompt[] {
+  const used = new Set<string>();
+  const names: (string | undefined)[] = notes.map((note) => {
+    const base = promptNameOf(note.name);
+    if (used.has(base)) return undefined;
+    used.add(base);
+    return base;
+  });
+  return notes.map((note, i) => {
+    let name = names[i];
+    if (name === undefined) {
+      const base = promptNameOf(note.name);
+      let n = 2;
+      while (used.has(`${base}-${n}`)) n++;
+      name = `${base}-${n}`;
+      used.add(name);
+    }
+    return promptOf(note, name);
+  });
+}
+
+function promptOf(note: { name: string; text: string }, name: string): VaultPrompt {
+  const fm = parseFrontmatter(note.text);
+  const data = fm.data ?? {};
+  const fileTitle = note.name.slice(note.name.lastIndexOf('/') + 1).replace(/\.md$/i, '');
+  const title = textOf(data.title) ?? fileTitle;
+  const scopeWord = textOf(data.scope)?.toLowerCase();
+  const scope = SCOPES.find((s) => s === scopeWord) ?? 'text';
+  const description = textOf(data.description) ?? `The prompt in the note ${note.name}.`;
+  return { name, title, description, scope, source: note.name, template: fm.body.trim() };
+}
+
+function textOf(value: JsonValue | undefined): string | undefined {
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return undefined;
+}
+
+/** The arguments a prompt of this scope takes, as prompts/list shows them. */
+export function promptArguments(scope: PromptScope): PromptArgumentInfo[] {
+  const note = (required: boolean, what: string): PromptArgumentInfo => ({
+    name: 'note',
+    required,
+    description: `${what} (its path, e.g. "inbox/idea"; .md optional)`,
+  });
+  if (scope === 'selection') {
+    return [
+      { name: 'selection', required: true, description: 'The selected text the prompt works on' },
+      note(false, 'A note whose text fills {{note}}'),
+    ];
+  }
+  if (scope === 'note') return [note(true, 'The note the prompt works on')];
+  return [
+    {
+      name: 'selection',
+      required: false,
+      description: "The text to work on; without it, the note's text is used",
+    },
+    note(false, 'The note to work on when no selection is given'),
+  ];
+}
+
+/** The values a prompt is filled with; `noteText` is the named note's text, read through the gate. */
+export interface PromptValues {
+  readonly selection?: string;
+  readonly noteText?: string;
+  readonly date: string;
+}
+
+/**
+ * The prompt text with its placeholders filled in, by scope:
+ * - selection: `{{selection}}` the selection; `{{note}}` the note's text, or "".
+ * - text: the selection if given, else the note's text — whichever placeholder the template uses
+ *   (`{{selection}}` falls back to the note, `{{note}}` to the selection).
+ * - note: `{{note}}` the note's text; the selection is ignored (`{{selection}}` is "").
+ */
+export function fillPrompt(prompt: VaultPrompt, values: PromptValues): string {
+  let selection: string;
+  let note: string;
+  if (prompt.scope === 'note') {
+    selection = '';
+    note = values.noteText ?? '';
+  } else if (prompt.scope === 'text') {
+    selection = values.selection ?? values.noteText ?? '';
+    note = values.noteText ?? values.selection ?? '';
+  } else {
+    selection = values.selection ?? '';
+    note = values.noteText ?? '';
+  }
+  const fill: Record<string, string> = { selection, note, date: values.date };
+  return prompt.template.replace(
+    /\{\{\s*(selection|note|date)\s*\}\}/g,
+    (_m, key: string) => fill[key] ?? '',
+  );
+}

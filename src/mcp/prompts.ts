@@ -1,0 +1,185 @@
+/**
+ * @module
+ * The vault's `prompts/` notes as MCP prompts (SPEC 9.1): prompts/list, prompts/get, and
+ * `notifications/prompts/list_changed` when a prompt note is added, changed or removed, or the policy
+ * shows or hides one.
+ *
+ * Why not McpServer#registerPrompt: prompts come and go with files, so they are read afresh on every
+ * request rather than registered once; a registry would have to be kept in step with the folder.
+ *
+ * Change detection: the gate gives a fingerprint of the visible prompt notes (names, sizes, times —
+ * no file is read). It is taken on every prompts request, and once a second on a timer while a
+ * client is connected; when it differs from the one this client last saw, list_changed is sent.
+ * prompts/list itself only records it (the client is getting the new list at that moment).
+ */
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { VaultAccess } from '../access/gate.js';
+import type { AgentSession } from '../access/types.js';
+import { isNotedError } from '../common/errors.js';
+import { buildPrompts, fillPrompt, promptArguments, type VaultPrompt } from './prompt-notes.js';
+import { invalidParams, runRequest } from './protocol-errors.js';
+
+/** How often a connected client's prompt list is checked for changes made outside the server. */
+export const PROMPT_POLL_MS = 1000;
+
+export interface PromptOptions {
+  /** Milliseconds between checks for changed prompt notes (default 1000; 0 turns the timer off). */
+  readonly pollMs?: number;
+}
+
+export function registerPrompts(
+  server: McpServer,
+  access: VaultAccess,
+  session: AgentSession,
+  options: PromptOptions = {},
+): void {
+  server.server.registerCapabilities({ prompts: { listChanged: true } });
+  const watch = new PromptWatch(server, access, session);
+
+  server.server.setRequestHandler('prompts/list', () =>
+    runRequest(() => {
+      const { prompts } = watch.load(false);
+      return {
+        prompts: prompts.map((p) => ({
+          name: p.name,
+          title: p.title,
+          description: p.description,
+          arguments: promptArguments(p.scope),
+        })),
+      };
+    }),
+  );
+
+  server.server.setRequestHandler('prompts/get', (request) =>
+    runRequest(() => {
+      const { prompts, today } = watch.load(true);
+      const prompt = prompts.find((p) => p.name === request.params.name);
+      if (prompt === undefined) {
+        const names = prompts.map((p) => p.name);
+        throw invalidParams(
+          `No prompt named "${request.params.name}". ${names.length === 0 ? 'The vault has no prompts (notes in prompts/).' : `The vault's prompts: ${names.join(', ')}.`}`,
+          { name: request.params.name },
+        );
+      }
+      return promptMessage(prompt, request.params.arguments ?? {}, today, access, session);
+    }),
+  );
+
+  const pollMs = options.pollMs ?? PROMPT_POLL_MS;
+  if (pollMs > 0) {
+    // Trigger: the client finished initializing (a 2025-era session that can take notifications).
+    // A stateless request never initializes, so it never starts a timer.
+    const previous = server.server.oninitialized;
+    server.server.oninitialized = () => {
+      previous?.();
+      watch.start(pollMs);
+    };
+  }
+}
+
+/** Tracks the fingerprint this client last saw, and tells it when the prompts change. */
+class PromptWatch {
+  private seen: string | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly server: McpServer,
+    private readonly access: VaultAccess,
+    private readonly session: AgentSession,
+  ) {}
+
+  /** The prompts as they are now; `notify` tells the client when they differ from what it last saw. */
+  load(notify: boolean): { prompts: VaultPrompt[]; today: string } {
+    let loaded: ReturnType<VaultAccess['promptNotes']>;
+    try {
+      loaded = this.access.promptNotes(this.session);
+    } catch (err) {
+      if (isNotedError(err)) this.saw(errorMark(err.message), notify);
+      throw err;
+    }
+    this.saw(loaded.fingerprint, notify);
+    return { prompts: buildPrompts(loaded.notes), today: loaded.today };
+  }
+
+  start(pollMs: number): void {
+    if (this.timer !== undefined) return;
+    this.saw(this.fingerprint(), false);
+    this.timer = setInterval(() => this.check(), pollMs);
+    // The timer never keeps the process alive on its own.
+    this.timer.unref();
+  }
+
+  private check(): void {
+    if (!this.server.isConnected()) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+      return;
+    }
+    this.saw(this.fingerprint(), true);
+  }
+
+  private saw(fingerprint: string, notify: boolean): void {
+    if (fingerprint === this.seen) return;
+    // The first fingerprint is the baseline: nothing has changed for this client yet.
+    const first = this.seen === undefined;
+    this.seen = fingerprint;
+    if (notify && !first) this.server.sendPromptListChanged();
+  }
+
+  private fingerprint(): string {
+    try {
+      return this.access.promptFingerprint(this.session);
+    } catch (err) {
+      // A broken policy closes the vault: the list becomes an error, which is a change too.
+      if (isNotedError(err)) return errorMark(err.message);
+      throw err;
+    }
+  }
+}
+
+function errorMark(message: string): string {
+  return `error: ${message}`;
+}
+
+/** prompts/get: one user message, the template filled in; a missing required argument is refused. */
+function promptMessage(
+  prompt: VaultPrompt,
+  args: Record<string, string>,
+  date: string,
+  access: VaultAccess,
+  session: AgentSession,
+) {
+  const given = (key: 'selection' | 'note') => {
+    const value = args[key];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  const selection = prompt.scope === 'note' ? undefined : given('selection');
+  const noteName = given('note');
+  if (prompt.scope === 'selection' && selection === undefined) {
+    throw invalidParams(
+      `The prompt "${prompt.name}" works on a selection: pass the argument selection (the selected text).`,
+      { argument: 'selection' },
+    );
+  }
+  if (prompt.scope === 'note' && noteName === undefined) {
+    throw invalidParams(`The prompt "${prompt.name}" works on a note: pass the argument note (its path).`, {
+      argument: 'note',
+    });
+  }
+  if (prompt.scope === 'text' && selection === undefined && noteName === undefined) {
+    throw invalidParams(
+      `The prompt "${prompt.name}" needs a text to work on: pass the argument selection, or note (a note's path).`,
+      { argument: 'selection' },
+    );
+  }
+  const note = noteName === undefined ? undefined : access.promptNoteText(session, noteName);
+  const text = fillPrompt(prompt, {
+    date,
+    ...(selection === undefined ? {} : { selection }),
+    ...(note === undefined ? {} : { noteText: note.text }),
+  });
+  return {
+    description: prompt.description,
+    messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }],
+  };
+}

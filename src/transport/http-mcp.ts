@@ -1,0 +1,140 @@
+/**
+ * @module
+ * The `/mcp` endpoint, web-standard (`Request` in, `Response` out), serving both protocol eras:
+ *
+ * - 2026-07-28 clients (a per-request `_meta` envelope) go to the SDK's `createMcpHandler`, which
+ *   builds one server per request; those clients have no session.
+ * - 2025-era clients (`initialize`, then `Mcp-Session-Id`) get a real session: one
+ *   `WebStandardStreamableHTTPServerTransport` and one MCP server each, kept in the session table.
+ *
+ * Why not `createMcpHandler`'s own legacy fallback: it is stateless (GET and DELETE answer 405),
+ * and SPEC 8.2 wants sessions that can be ended, counted and expired. The SDK's `isLegacyRequest`
+ * is the very classification `createMcpHandler` uses, so the two routes cannot disagree.
+ * Authentication, Host and Origin are checked before a request gets here (see http.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  type McpServer,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import type { SessionEntry, SessionTable } from './http-sessions.js';
+
+/** A 2025-era Streamable HTTP session. */
+export interface StreamableSession extends SessionEntry {
+  readonly kind: 'streamable';
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+}
+
+export interface McpEndpointOptions {
+  /** A fresh MCP server whose journal entries carry `sessionId`. */
+  readonly createServer: (sessionId: string) => McpServer;
+  readonly sessions: SessionTable<SessionEntry>;
+  /** The journal session of stateless (2026-07-28) requests: one per server run. */
+  readonly statelessSessionId: string;
+  readonly maxBodyBytes: number;
+  readonly onerror?: (error: Error) => void;
+}
+
+export interface McpEndpoint {
+  fetch(request: Request): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
+  const { sessions, maxBodyBytes } = options;
+  const modern = createMcpHandler(() => options.createServer(options.statelessSessionId), {
+    legacy: 'reject',
+    maxRequestBodySize: maxBodyBytes,
+    ...(options.onerror === undefined ? {} : { onerror: options.onerror }),
+  });
+
+  async function openSession(request: Request, requestId: unknown): Promise<Response> {
+    if (!sessions.reserve()) {
+      return jsonRpcError(
+        503,
+        -32000,
+        `Too many sessions: ${sessions.max} are open, the most this server keeps. End one (DELETE /mcp with its Mcp-Session-Id) or wait until one has been idle for ${Math.round(sessions.idleMs / 60000)} minutes, then initialize again.`,
+        requestId,
+        { 'Retry-After': '60' },
+      );
+    }
+    const id = randomUUID();
+    let transport: WebStandardStreamableHTTPServerTransport;
+    try {
+      const server = options.createServer(id);
+      transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => id,
+        maxRequestBodySize: maxBodyBytes,
+        // Trigger: DELETE /mcp. Outcome: the id is forgotten at once, so its reuse answers 404.
+        onsessionclosed: () => sessions.forget(id),
+      });
+      transport.onclose = () => sessions.forget(id);
+      await server.connect(transport);
+      const entry: StreamableSession = { id, kind: 'streamable', transport, close: () => server.close() };
+      sessions.add(entry);
+    } catch (err) {
+      sessions.release();
+      throw err;
+    }
+    let response: Response;
+    try {
+      response = await transport.handleRequest(request);
+    } catch (err) {
+      await sessions.close(id);
+      throw err;
+    }
+    // An initialize the transport refused (bad version header, malformed params) opened nothing.
+    if (transport.sessionId === undefined) await sessions.close(id);
+    return response;
+  }
+
+  return {
+    async fetch(request) {
+      if (!(await isLegacyRequest(request, undefined, { maxRequestBodySize: maxBodyBytes }))) {
+        return modern.fetch(request);
+      }
+      const sessionId = request.headers.get('mcp-session-id');
+      if (sessionId !== null) {
+        const session = sessions.use(sessionId);
+        if (session === undefined || session.kind !== 'streamable') {
+          return jsonRpcError(
+            404,
+            -32001,
+            'Session not found: it was ended (DELETE), expired after being idle, or never existed. Initialize a new session.',
+            null,
+          );
+        }
+        return (session as StreamableSession).transport.handleRequest(request);
+      }
+      if (request.method === 'POST') {
+        const body = await request
+          .clone()
+          .json()
+          .catch(() => undefined);
+        if (isInitializeRequest(body)) return openSession(request, (body as { id?: unknown }).id);
+      }
+      return jsonRpcError(
+        400,
+        -32000,
+        'Bad Request: Mcp-Session-Id header is required (send initialize first to open a session).',
+        null,
+      );
+    },
+    close: () => modern.close(),
+  };
+}
+
+/** A JSON-RPC error as an HTTP answer, the shape MCP clients read on a failed request. */
+export function jsonRpcError(
+  status: number,
+  code: number,
+  message: string,
+  id: unknown,
+  headers: Record<string, string> = {},
+): Response {
+  const rpcId = typeof id === 'string' || typeof id === 'number' ? id : null;
+  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: rpcId }, { status, headers });
+}
