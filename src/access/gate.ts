@@ -7,7 +7,10 @@
  */
 import { purgeTrash } from '../vault/trash.js';
 import type { AccessContext, Writer } from './context.js';
+import { createFolder, deleteFolder, listFolders, moveFolder } from './folders.js';
 import { backlinks, outgoingLinks } from './links.js';
+import { moveNote } from './move.js';
+import { deleteNotes, moveNotes } from './move-batch.js';
 import { noteText, promptFingerprint, promptNotes } from './prompts.js';
 import { getProperties } from './properties.js';
 import { listNotes, readNote, search } from './read.js';
@@ -161,6 +164,43 @@ export class VaultAccess {
    */
   rewriteWorkflowNote<T>(session: AgentSession, input: NoteRewrite<T>) {
     return rewriteGeneratedNote(this.ctx, this.rules(), writerOf(session), input);
+  }
+
+  /**
+   * Moves or renames a note and rewrites the links to it (and any link the move would divert), as one
+   * journal group; see move.ts.
+   */
+  moveNote(session: AgentSession, ...args: WriterRest<typeof moveNote>) {
+    return moveNote(this.ctx, this.rules(), writerOf(session), ...args);
+  }
+
+  /** Several moves, one after the other, in one journal group; not a transaction. */
+  moveNotes(session: AgentSession, ...args: WriterRest<typeof moveNotes>) {
+    return moveNotes(this.ctx, this.rules(), writerOf(session), ...args);
+  }
+
+  /** Several deletions to the trash, in one journal group; not a transaction. */
+  deleteNotes(session: AgentSession, ...args: WriterRest<typeof deleteNotes>) {
+    return deleteNotes(this.ctx, this.rules(), writerOf(session), ...args);
+  }
+
+  /** Folders agents may see, with note counts. */
+  listFolders(_session: AgentSession, ...args: Rest<typeof listFolders>) {
+    return listFolders(this.ctx, this.rules(), ...args);
+  }
+
+  createFolder(_session: AgentSession, ...args: Rest<typeof createFolder>) {
+    return createFolder(this.ctx, this.rules(), ...args);
+  }
+
+  /** Moves a folder with every note and attachment agents may see in it, links kept. */
+  moveFolder(session: AgentSession, ...args: WriterRest<typeof moveFolder>) {
+    return moveFolder(this.ctx, this.rules(), writerOf(session), ...args);
+  }
+
+  /** Deletes an empty folder, against the revision a dry run gave. */
+  deleteFolder(_session: AgentSession, ...args: Rest<typeof deleteFolder>) {
+    return deleteFolder(this.ctx, this.rules(), ...args);
   }
 
   /** Drops deletions past the retention period; runs on start and before trash is shown. */

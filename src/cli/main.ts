@@ -11,6 +11,7 @@ import type { CliIo, ExitCode } from './io.js';
 import { journalCommand } from './journal-command.js';
 import { reviewCommand } from './review-command.js';
 import { serveCommand } from './serve.js';
+import { uiCommand } from './ui-command.js';
 import { undoCommand } from './undo-command.js';
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<ExitCode>;
@@ -23,6 +24,7 @@ const COMMANDS: Record<string, Command> = {
   review: reviewCommand,
   config: configCommand,
   install: installCommand,
+  ui: uiCommand,
 };
 
 async function main(): Promise<void> {

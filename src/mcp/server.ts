@@ -14,17 +14,24 @@ import * as advanceAgentState from './tools/advance-agent-state.js';
 import * as appendAgentEvent from './tools/append-agent-event.js';
 import * as approveAgentGate from './tools/approve-agent-gate.js';
 import * as createAgentWorkflow from './tools/create-agent-workflow.js';
+import * as createFolder from './tools/create-folder.js';
 import * as createNote from './tools/create-note.js';
+import * as deleteFolder from './tools/delete-folder.js';
 import * as deleteNote from './tools/delete-note.js';
+import * as deleteNotes from './tools/delete-notes.js';
 import * as editNote from './tools/edit-note.js';
 import * as getBacklinks from './tools/get-backlinks.js';
 import * as getOutgoingLinks from './tools/get-outgoing-links.js';
 import * as getProperties from './tools/get-properties.js';
 import * as listByTag from './tools/list-by-tag.js';
+import * as listFolders from './tools/list-folders.js';
 import * as listNotes from './tools/list-notes.js';
 import * as listTags from './tools/list-tags.js';
 import * as listTasks from './tools/list-tasks.js';
 import * as listTrash from './tools/list-trash.js';
+import * as moveFolder from './tools/move-folder.js';
+import * as moveNote from './tools/move-note.js';
+import * as moveNotes from './tools/move-notes.js';
 import * as queryNotes from './tools/query-notes.js';
 import * as readNote from './tools/read-note.js';
 import * as rejectAgentGate from './tools/reject-agent-gate.js';
@@ -50,6 +57,13 @@ export const TOOLS = [
   deleteNote,
   listTrash,
   restoreNote,
+  moveNote,
+  moveNotes,
+  deleteNotes,
+  listFolders,
+  createFolder,
+  moveFolder,
+  deleteFolder,
   createAgentWorkflow,
   appendAgentEvent,
   advanceAgentState,
@@ -67,6 +81,7 @@ Find notes with search_notes (ranked full text) or list_notes (newest first), th
 Follow the vault's structure as Obsidian sees it: get_outgoing_links and get_backlinks for links, list_tags and list_by_tag for tags, get_properties and query_notes for frontmatter properties (query_notes works like a Bases table), list_tasks for checkbox tasks and due dates.
 Every write needs care: read first and pass the etag you got as expected_etag, so you never overwrite a change you have not seen.
 Prefer edit_note for small changes. Deleted notes go to a trash and can be restored.
+To reorganize, use move_note / move_notes / move_folder (links to what moves are rewritten, so none breaks; dry_run shows the plan), list_folders, create_folder and delete_folder; rewritten notes get new etags.
 For multi-step work that people should be able to follow and approve, keep an agent workflow note: create_agent_workflow, then append_agent_event, advance_agent_state, approve_agent_gate and reject_agent_gate.
 Notes and attachments are also resources (noted://note/<path>), and notes in prompts/ are prompts.`;
 

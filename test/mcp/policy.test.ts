@@ -171,6 +171,39 @@ describe('a hidden note answers exactly like a missing one (SPEC 4)', () => {
         },
         { sort: [{ property: 'status', direction: 'desc' }], columns: ['status', '$folder'], limit: 2 },
       ],
+      // A hidden note is not moved, not a destination, and links in hidden notes are neither
+      // rewritten nor mentioned: every answer is what the vault without them gives.
+      move_note: [
+        { name: 'private/secret', new_name: 'open/moved' },
+        { name: 'secret', new_name: 'open/moved', dry_run: true },
+        { name: 'open/b', new_name: 'private/b' },
+        { name: 'open/a', new_name: 'open/c', dry_run: true },
+        { name: 'open/sub/deeper/Plan', new_name: 'open/Plan', dry_run: true },
+        { name: 'open/b', new_name: 'open/secret', dry_run: true },
+      ],
+      move_notes: [
+        {
+          items: [
+            { name: 'private/secret', new_name: 'open/x' },
+            { name: 'more', new_name: 'open/y' },
+            { name: 'open/a', new_name: 'open/more', expected_etag: 'sha256:0' },
+          ],
+        },
+      ],
+      delete_notes: [{ items: [{ name: 'private/secret' }, { name: 'more' }, { name: 'private/Plan' }] }],
+      list_folders: [{}, { folder: 'private' }, { folder: 'private/deep' }, { folder: 'open' }],
+      create_folder: [{ folder: 'private/new' }, { folder: 'Private' }],
+      move_folder: [
+        { folder: 'private', new_folder: 'open/p' },
+        { folder: 'private/deep', new_folder: 'open/p' },
+        { folder: 'open/sub', new_folder: 'private/sub' },
+        { folder: 'open/sub', new_folder: 'open/sub2', dry_run: true },
+      ],
+      delete_folder: [
+        { folder: 'private', dry_run: true },
+        { folder: 'private/deep', revision: 'x' },
+        { folder: 'open/sub', dry_run: true },
+      ],
       // Creating in a hidden folder is refused before anything there is looked at; changing a hidden
       // workflow, even with its right etag, answers like a missing note.
       create_agent_workflow: [
@@ -233,6 +266,10 @@ describe('a hidden note answers exactly like a missing one (SPEC 4)', () => {
     expect(readBytes(hidden.dir, 'private/flow.md')?.toString()).toBe(HIDDEN_FLOW);
     expect(fs.existsSync(path.join(hidden.dir, 'private', 'new.md'))).toBe(false);
     expect(fs.existsSync(path.join(hidden.dir, 'private', 'new-flow.md'))).toBe(false);
+    expect(readBytes(hidden.dir, 'private/deep/more.md')?.toString()).toBe(
+      HIDDEN_NOTES['private/deep/more.md'],
+    );
+    expect(fs.existsSync(path.join(hidden.dir, 'private', 'new'))).toBe(false);
   });
 
   it('a symbolic link in an open folder to a hidden note is hidden too', async () => {
@@ -387,6 +424,13 @@ describe('the policy file', () => {
         delete_note: { name: 'notes/x' },
         list_trash: {},
         restore_note: { name: 'notes/x' },
+        move_note: { name: 'notes/x', new_name: 'y' },
+        move_notes: { items: [{ name: 'notes/x', new_name: 'y' }] },
+        delete_notes: { items: [{ name: 'notes/x' }] },
+        list_folders: {},
+        create_folder: { folder: 'y' },
+        move_folder: { folder: 'notes', new_folder: 'y' },
+        delete_folder: { folder: 'notes', dry_run: true },
         list_tasks: {},
         get_backlinks: { name: 'notes/x' },
         get_outgoing_links: { name: 'notes/x' },

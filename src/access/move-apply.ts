@@ -1,0 +1,211 @@
+/**
+ * @module
+ * Carrying out a planned move: each moved note under the locks of its old and new names (re-read,
+ * journaled as a `delete` of the old name plus a `create` of the new one, moved without ever
+ * replacing a file), then each note whose links change under its own lock, written only while it is
+ * still the version that was planned. Every journal entry carries the operation's group, so
+ * `noted-mcp undo --group ID` puts the move and every rewrite back together (SPEC 6.3).
+ */
+import fs from 'node:fs';
+import { NotedError } from '../common/errors.js';
+import { withNoteLocks } from '../journal/note-locks.js';
+import type { LinkEdit } from '../markdown/link-rewrite.js';
+import { createFileAtomic } from '../vault/atomic-write.js';
+import { moveFileNoClobber } from '../vault/folder-ops.js';
+import { type AccessContext, MAX_NOTE_BYTES, type Writer } from './context.js';
+import type { LinkProblem, MovePlan, SourcePlan } from './move-plan.js';
+import { stage } from './permission.js';
+import { existingCaseVariant, notFound } from './resolve.js';
+import type { Rules } from './rules.js';
+import { checkExpected } from './write.js';
+
+/** A link edit as results show it: which note, which line, the text before and after. */
+export interface LinkChange extends LinkEdit {
+  readonly note: string;
+}
+
+/** A note whose links were not rewritten, and why. */
+export interface NotUpdated {
+  readonly name: string;
+  readonly reason: 'read_only' | 'changed' | 'not_supported' | 'too_large' | 'staging_full';
+  readonly message: string;
+}
+
+/** What rewriting the links of the notes that point at moved files did. */
+export interface RewriteOutcome {
+  readonly updated: string[];
+  readonly staged: { note: string; pendingId: string }[];
+  readonly notUpdated: NotUpdated[];
+}
+
+/**
+ * Moves one note: re-reads it under the locks of both names, checks the caller's etag, rewrites its
+ * own links again when it changed since planning, journals, then moves. Returns its new etag.
+ */
+export async function moveOneNote(
+  ctx: AccessContext,
+  who: Writer & { tool: string; group: string },
+  plan: MovePlan,
+  source: SourcePlan,
+  expectedEtag: string | undefined,
+): Promise<{ etag: string; edits: LinkEdit[] }> {
+  const { name: from, newName: to } = source;
+  return withNoteLocks(ctx.vault, [from, to], () => {
+    const stored = ctx.vault.read(from);
+    if (stored === null) throw notFound(from);
+    checkExpected(stored, { expectedEtag });
+    requireFreeFor(ctx, from, to);
+    let text = source.text;
+    let edits = source.edits;
+    if (stored.etag !== source.stored.etag) ({ text, edits } = plan.rewrite(from, stored.text));
+    const rewritten = stored.lossless && text !== stored.text;
+    const after = rewritten ? Buffer.from(text, 'utf8') : stored.bytes;
+    if (after.length > MAX_NOTE_BYTES) {
+      throw new NotedError('too_large', `"${from}" would be over 5 MB after its links are rewritten.`, {
+        name: from,
+        committed: false,
+      });
+    }
+    // Recorded before the change (SPEC 6.1); the pair is what undo needs to put the note back.
+    const base = { session: who.session, client: who.client, tool: who.tool, group: who.group };
+    ctx.journal.record({ ...base, note: from, kind: 'delete', before: stored.bytes, after: null });
+    ctx.journal.record({ ...base, note: to, kind: 'create', before: null, after });
+    const fromAbs = ctx.vault.pathOf(from);
+    const toAbs = ctx.vault.pathOf(to);
+    if (rewritten) {
+      if (!createFileAtomic(toAbs, after)) throw taken(to);
+      fs.rmSync(fromAbs, { force: true });
+    } else if (!moveFileNoClobber(fromAbs, toAbs)) throw taken(to);
+    return { etag: ctx.vault.read(to)?.etag ?? '', edits: rewritten ? edits : [] };
+  });
+}
+
+/** Moves an attachment (not journaled: the journal records notes, SPEC 6.1). */
+export async function moveAttachment(ctx: AccessContext, from: string, to: string): Promise<void> {
+  const fromAbs = ctx.vault.pathOf(from);
+  const toAbs = ctx.vault.pathOf(to);
+  if (!moveFileNoClobber(fromAbs, toAbs)) throw taken(to);
+}
+
+/**
+ * Writes the planned rewrites of the notes that do not move. Each note is written under its lock and
+ * only while it is the version planned: one changed meanwhile is left alone and reported, never
+ * overwritten. Read-only notes are reported; in staged folders the rewrite becomes a pending change.
+ */
+export async function applyRewrites(
+  ctx: AccessContext,
+  rules: Rules,
+  who: Writer & { tool: string; group: string },
+  sources: readonly SourcePlan[],
+): Promise<RewriteOutcome> {
+  const out: RewriteOutcome = { updated: [], staged: [], notUpdated: [] };
+  for (const source of sources) {
+    const access = rules.accessOf(source.name);
+    if (access === 'read-only') {
+      out.notUpdated.push({
+        name: source.name,
+        reason: 'read_only',
+        message: 'read-only for agents by vault policy: its links were not rewritten',
+      });
+      continue;
+    }
+    if (access === 'hidden') continue;
+    if (!source.stored.lossless) {
+      out.notUpdated.push({
+        name: source.name,
+        reason: 'not_supported',
+        message: 'holds bytes that are not valid UTF-8, so it was not rewritten',
+      });
+      continue;
+    }
+    if (Buffer.byteLength(source.text, 'utf8') > MAX_NOTE_BYTES) {
+      out.notUpdated.push({ name: source.name, reason: 'too_large', message: 'would be over 5 MB' });
+      continue;
+    }
+    try {
+      await ctx.vault.withNoteLock(source.name, () => {
+        const stored = ctx.vault.read(source.name);
+        if (stored === null || stored.etag !== source.stored.etag) {
+          out.notUpdated.push({
+            name: source.name,
+            reason: 'changed',
+            message: 'changed (or went away) after the move was planned, so it was not overwritten',
+          });
+          return;
+        }
+        if (access === 'staged') {
+          const staged = stage(ctx, who, {
+            tool: who.tool,
+            note: source.name,
+            kind: 'update',
+            baseEtag: stored.etag,
+            baseText: stored.text,
+            newText: source.text,
+          });
+          out.staged.push({ note: source.name, pendingId: staged.pendingId });
+          return;
+        }
+        ctx.journal.record({
+          session: who.session,
+          client: who.client,
+          tool: who.tool,
+          group: who.group,
+          note: source.name,
+          kind: 'update',
+          before: stored.bytes,
+          after: source.text,
+        });
+        ctx.vault.write(source.name, source.text);
+        out.updated.push(source.name);
+      });
+    } catch (err) {
+      // A full staging area is the one expected refusal here; anything else is a real failure.
+      if (!(err instanceof NotedError) || access !== 'staged') throw err;
+      out.notUpdated.push({ name: source.name, reason: 'staging_full', message: err.message });
+    }
+  }
+  return out;
+}
+
+/** Refuses a destination taken by another note, also in another letter case. */
+export function requireFreeFor(ctx: AccessContext, from: string, to: string): void {
+  const existing = existingCaseVariant(ctx, to);
+  if (existing !== null && existing !== from) {
+    throw new NotedError(
+      'already_exists',
+      `A note "${existing}" already exists, so "${from}" was not moved there. Choose another name, or move or delete that note first.`,
+      { name: existing, committed: false },
+    );
+  }
+}
+
+function taken(to: string): NotedError {
+  return new NotedError(
+    'already_exists',
+    `A file appeared at "${to}" a moment ago, so nothing was moved over it. Choose another name.`,
+    { name: to, committed: false },
+  );
+}
+
+/** The link changes of a plan, as results list them, at most `limit`. */
+export function linkChanges(sources: readonly SourcePlan[], limit: number): LinkChange[] {
+  const out: LinkChange[] = [];
+  for (const s of sources) {
+    for (const e of s.edits) {
+      if (out.length >= limit) return out;
+      out.push({ note: s.name, ...e });
+    }
+  }
+  return out;
+}
+
+/** Drops repeats (a note re-planned after it changed reports its links again). */
+export function uniqueProblems<T extends LinkProblem>(list: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return list.filter((p) => {
+    const key = `${p.note}\0${p.line}\0${p.raw}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

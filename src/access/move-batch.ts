@@ -1,0 +1,131 @@
+/**
+ * @module
+ * Batches: moving (`move_notes`) or deleting (`delete_notes`) several notes in one call. Items run one
+ * after the other; a refused item does not stop the others and nothing is rolled back — a batch is
+ * not a transaction, and each item says whether it was committed. The entries of one batch share a
+ * journal group, so `noted-mcp undo --group ID` undoes the whole batch (or, when one of its notes
+ * changed since, none of it).
+ */
+import { NotedError } from '../common/errors.js';
+import { newGroupId } from '../journal/entry.js';
+import { moveToTrash } from '../vault/trash.js';
+import type { AccessContext, Writer } from './context.js';
+import { type MoveNoteInput, type MoveResult, moveNote } from './move.js';
+import { stage, writableAccess } from './permission.js';
+import { notFound, resolveExisting } from './resolve.js';
+import type { Rules } from './rules.js';
+import { checkExpected } from './write.js';
+
+/** An item the batch could not do, with the error it got. */
+export interface BatchRefusal {
+  readonly name: string;
+  readonly committed: false;
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface BatchResult<T> {
+  readonly results: (T | BatchRefusal)[];
+  /** The journal group of every change the batch made; absent when it made none. */
+  readonly group?: string;
+  readonly committedCount: number;
+  readonly refusedCount: number;
+}
+
+async function runBatch<I extends { name: string }, T extends { committed: boolean }>(
+  items: readonly I[],
+  group: string,
+  run: (item: I) => Promise<T>,
+): Promise<BatchResult<T>> {
+  const results: (T | BatchRefusal)[] = [];
+  for (const item of items) {
+    try {
+      results.push(await run(item));
+    } catch (err) {
+      if (!(err instanceof NotedError)) throw err;
+      results.push({ name: item.name, committed: false, code: err.code, message: err.message });
+    }
+  }
+  const committedCount = results.filter((r) => r.committed).length;
+  return {
+    results,
+    ...(committedCount > 0 ? { group } : {}),
+    committedCount,
+    refusedCount: results.filter((r) => 'code' in r).length,
+  };
+}
+
+/** Moves notes one after the other, each planned against the vault as the previous ones left it. */
+export function moveNotes(
+  ctx: AccessContext,
+  rules: Rules,
+  who: Writer,
+  input: { items: readonly MoveNoteInput[]; updateLinks?: boolean; dryRun?: boolean },
+): Promise<BatchResult<MoveResult>> {
+  const group = newGroupId(ctx.now());
+  return runBatch(input.items, group, (item) =>
+    moveNote(
+      ctx,
+      rules,
+      who,
+      {
+        ...item,
+        ...(input.updateLinks === undefined ? {} : { updateLinks: input.updateLinks }),
+        ...(input.dryRun === undefined ? {} : { dryRun: input.dryRun }),
+      },
+      group,
+    ),
+  );
+}
+
+export interface DeleteItemResult {
+  readonly name: string;
+  readonly committed: boolean;
+  /** The deletion id list_trash shows, when moved to the trash. */
+  readonly trashId?: string;
+  /** When the folder is staged: the pending change waiting for review. */
+  readonly staged?: true;
+  readonly pendingId?: string;
+}
+
+/** Deletes notes to the trash one after the other (SPEC 2.5), as delete_note does, in one group. */
+export function deleteNotes(
+  ctx: AccessContext,
+  rules: Rules,
+  who: Writer,
+  items: readonly { name: string; expectedEtag?: string }[],
+): Promise<BatchResult<DeleteItemResult>> {
+  const group = newGroupId(ctx.now());
+  return runBatch(items, group, async (item) => {
+    const name = resolveExisting(ctx, rules, item.name);
+    const access = writableAccess(rules, name, 'deleted');
+    const done = await ctx.vault.withNoteLock(name, (): DeleteItemResult => {
+      const stored = ctx.vault.read(name);
+      if (stored === null) throw notFound(name);
+      checkExpected(stored, { expectedEtag: item.expectedEtag });
+      if (access === 'staged') {
+        const s = stage(ctx, who, {
+          tool: 'delete_notes',
+          note: name,
+          kind: 'delete',
+          baseEtag: stored.etag,
+          baseText: stored.text,
+          newText: null,
+        });
+        return { name, committed: false, staged: true, pendingId: s.pendingId };
+      }
+      ctx.journal.record({
+        ...who,
+        tool: 'delete_notes',
+        note: name,
+        kind: 'delete',
+        before: stored.bytes,
+        after: null,
+        group,
+      });
+      return { name, committed: true, trashId: moveToTrash(ctx.vault, name, ctx.now()) };
+    });
+    if (done.committed) ctx.index.touched([name]);
+    return done;
+  });
+}

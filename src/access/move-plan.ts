@@ -1,0 +1,210 @@
+/**
+ * @module
+ * Planning a move of files (one note, a batch step, or every file of a folder): which links, in
+ * which notes, must change so that each link resolves after the move to what it resolved to before
+ * — the moved file at its new place, or the very same other file. Both sides are resolved with
+ * OBSIDIAN.md §1.2 over the files the links could reach, before and after the move, so a moved note
+ * that would "steal" a bare link meant for another note gets that link qualified instead.
+ *
+ * The one change a move may make to a link's target: a link that resolved to nothing and now finds a
+ * file (it names the moved note, or it is a relative link in the moved note that now lands on a file)
+ * is left as written and reported (`nowResolved`): no text keeps a link unresolved.
+ *
+ * Hidden notes are neither sources nor targets here (SPEC 4): they are never read, changed or named.
+ */
+import { fileNamesForKey, foldName, keysForFile, linkKey } from '../markdown/link-key.js';
+import { type LinkEdit, type LinkInNote, rewriteLinks } from '../markdown/link-rewrite.js';
+import { createLinkResolver, type LinkResolver } from '../markdown/resolve.js';
+import { folderOf } from '../vault/names.js';
+import type { StoredNote } from '../vault/vault.js';
+import type { AccessContext } from './context.js';
+import { aliasOwners, filesNamed, notesWithLinkKeys } from './move-index.js';
+import type { Rules } from './rules.js';
+
+/** The rewrite planned for one note. */
+export interface SourcePlan {
+  /** The note's name now. */
+  readonly name: string;
+  /** Where it will be after the move (its own name unless it moves). */
+  readonly newName: string;
+  readonly stored: StoredNote;
+  /** The text with its links rewritten (the stored text when nothing changes). */
+  readonly text: string;
+  readonly edits: LinkEdit[];
+}
+
+/** A link that could not be kept pointing where it did. */
+export interface LinkProblem {
+  readonly note: string;
+  readonly line: number;
+  readonly raw: string;
+}
+
+/** An unresolved link that the move makes resolve, and to what. */
+export interface NowResolved extends LinkProblem {
+  readonly target: string;
+}
+
+export interface MovePlan {
+  /** Every visible note with a link that changes, and every moved note (changed or not). */
+  readonly sources: SourcePlan[];
+  readonly nowResolved: NowResolved[];
+  /** Links whose syntax cannot hold the path that would keep them (a `#` or `|` in a name). */
+  readonly unwritable: LinkProblem[];
+  /** Rewrites the text of a moved note again, for when it changed after planning. */
+  readonly rewrite: (name: string, text: string) => { text: string; edits: LinkEdit[] };
+}
+
+/**
+ * Plans moving the files of `moves` (old path → new path; notes and attachments). Without
+ * `updateLinks` only the moved notes are read and nothing is rewritten.
+ */
+export function planMove(
+  ctx: AccessContext,
+  rules: Rules,
+  moves: ReadonlyMap<string, string>,
+  updateLinks: boolean,
+): MovePlan {
+  ctx.index.refresh();
+  const db = ctx.index.db;
+  const visible = rules.visible ?? (() => true);
+  const movedNotes = [...moves.keys()].filter((p) => p.toLowerCase().endsWith('.md'));
+  const movedKeys = new Set<string>();
+  for (const [from, to] of moves) {
+    for (const p of [from, to]) for (const k of keysForFile(foldName(fileName(p)))) movedKeys.add(k);
+  }
+  const sourceNames = updateLinks
+    ? [...new Set([...movedNotes, ...notesWithLinkKeys(db, [...movedKeys]).filter(visible)])]
+    : movedNotes;
+
+  // Read every source once and gather the links that could change target.
+  const read: { name: string; stored: StoredNote; links: LinkInNote[] }[] = [];
+  for (const name of sourceNames) {
+    const stored = ctx.vault.read(name);
+    if (stored === null) continue;
+    const links: LinkInNote[] = [];
+    if (updateLinks && stored.lossless) {
+      const moved = moves.has(name);
+      rewriteLinks(stored.text, (l) => {
+        if (l.linkpath !== '' && (moved || movedKeys.has(linkKey(l.linkpath)))) links.push(l);
+        return null;
+      });
+    }
+    read.push({ name, stored, links });
+  }
+  const keys = new Set(movedKeys);
+  const texts = new Set<string>();
+  for (const r of read) {
+    for (const l of r.links) {
+      keys.add(linkKey(l.linkpath));
+      texts.add(foldName(l.linkpath.trim()));
+    }
+  }
+  const files = filesNamed(db, [...keys].flatMap(fileNamesForKey)).filter(visible);
+  const owners = new Map([...aliasOwners(db, [...texts])].filter(([p]) => visible(p)));
+  const before = createLinkResolver([...files, ...owners.keys()], owners);
+  const after = createLinkResolver(
+    [...files, ...owners.keys()].map((p) => moves.get(p) ?? p),
+    new Map([...owners].map(([p, a]) => [moves.get(p) ?? p, a])),
+  );
+
+  const nowResolved: NowResolved[] = [];
+  const unwritable: LinkProblem[] = [];
+  const decide = (name: string, l: LinkInNote): string | null => {
+    if (l.linkpath === '' || !(moves.has(name) || movedKeys.has(linkKey(l.linkpath)))) return null;
+    const source = moves.get(name) ?? name;
+    const was = before.resolve(l.linkpath, name);
+    const want = was === null ? null : (moves.get(was) ?? was);
+    const now = after.resolve(l.linkpath, source);
+    if (now === want) return null;
+    if (want === null) {
+      if (now !== null) nowResolved.push({ note: name, line: l.line, raw: l.raw, target: now });
+      return null;
+    }
+    const path = linkpathFor(want, source, l.linkpath, after);
+    if (path === null) unwritable.push({ note: name, line: l.line, raw: l.raw });
+    return path;
+  };
+  const rewrite = (name: string, text: string) => {
+    const done = rewriteLinks(text, (l) => decide(name, l));
+    for (const u of done.unwritable) unwritable.push({ note: name, line: u.line, raw: u.raw });
+    return { text: done.text, edits: done.edits };
+  };
+
+  const sources: SourcePlan[] = [];
+  for (const r of read) {
+    const moved = moves.has(r.name);
+    const done = r.links.length === 0 ? { text: r.stored.text, edits: [] } : rewrite(r.name, r.stored.text);
+    if (!moved && done.edits.length === 0) continue;
+    sources.push({
+      name: r.name,
+      newName: moves.get(r.name) ?? r.name,
+      stored: r.stored,
+      text: done.text,
+      edits: done.edits,
+    });
+  }
+  return {
+    sources,
+    nowResolved,
+    unwritable,
+    rewrite: (name, text) => (updateLinks ? rewrite(name, text) : { text, edits: [] }),
+  };
+}
+
+/**
+ * The linkpath to write so that a link in `source` finds `target`, in the style of the old one
+ * (`old`): a relative link stays relative, a rooted one rooted; a bare name stays bare when it still
+ * finds the target, else it gains the shortest folder path that does (LNK-28, but the shortest
+ * suffix rather than the whole path); `.md` is written when the old link had it. Null when no form
+ * finds the target.
+ *
+ * @example
+ * linkpathFor('b/Plan.md', 'x.md', 'Plan', createLinkResolver(['b/Plan.md', 'c/Plan.md'])) // 'b/Plan'
+ */
+export function linkpathFor(
+  target: string,
+  source: string,
+  old: string,
+  resolver: LinkResolver,
+): string | null {
+  const isNote = target.toLowerCase().endsWith('.md');
+  const keepMd = !isNote || /\.md$/i.test(old.trim());
+  const finds = (form: string): string | null => {
+    const short = isNote && !keepMd ? form.slice(0, -3) : form;
+    if (resolver.resolve(short, source) === target) return short;
+    // Without `.md` a dotted name may find another file first (`My.Note` next to `My.Note.md`).
+    if (short !== form && resolver.resolve(form, source) === target) return form;
+    return null;
+  };
+  const trimmed = old.trim();
+  const forms: string[] = [];
+  if (trimmed.startsWith('./') || trimmed.startsWith('../'))
+    forms.push(relativePath(folderOf(source), target));
+  if (trimmed.startsWith('/')) forms.push(`/${target}`);
+  const segments = target.split('/');
+  // A bare name first only when the old link was bare; then ever longer folder suffixes.
+  for (let n = trimmed.includes('/') ? 2 : 1; n <= segments.length; n++)
+    forms.push(segments.slice(-n).join('/'));
+  forms.push(`/${target}`);
+  for (const form of forms) {
+    const found = finds(form);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** `target` relative to `folder`, starting with `./` or `../`. */
+function relativePath(folder: string, target: string): string {
+  const from = folder === '' ? [] : folder.split('/');
+  const to = target.split('/');
+  let common = 0;
+  while (common < from.length && common < to.length - 1 && from[common] === to[common]) common++;
+  const up = from.length - common;
+  const rest = to.slice(common).join('/');
+  return up === 0 ? `./${rest}` : `${'../'.repeat(up)}${rest}`;
+}
+
+function fileName(p: string): string {
+  return p.slice(p.lastIndexOf('/') + 1);
+}

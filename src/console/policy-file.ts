@@ -1,0 +1,112 @@
+/**
+ * @module
+ * Reading and writing `.noted/mcp-policy.yaml` for the console (SPEC 4). A file that cannot be read or
+ * understood is reported with the parser's own message (the gate answers `policy_error` meanwhile).
+ * A new policy is rendered, checked with `parsePolicy` — what the gate will read is exactly what was
+ * validated — and written atomically, only if the file is still the one the page was shown
+ * (`etag`), so an edit made by hand meanwhile is never overwritten unseen.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { stringify } from 'yaml';
+import { isNotedError } from '../common/errors.js';
+import { ACCESS_LEVELS, type Access, POLICY_FILE_NAME, type Policy, parsePolicy } from '../policy/policy.js';
+import { writeFileAtomic } from '../vault/atomic-write.js';
+import type { Vault } from '../vault/vault.js';
+import { ConsoleError } from './http-util.js';
+
+export interface PolicyState {
+  /** The file's text, or null when there is no file (read-write everywhere). */
+  readonly text: string | null;
+  /** Identifies the file's current content for a later write: its SHA-256, or `none`. */
+  readonly etag: string;
+  readonly policy: Policy | null;
+  /** Why the file cannot be used, when it cannot. */
+  readonly error: string | null;
+}
+
+export interface PolicyEdit {
+  readonly default: Access;
+  readonly folders: readonly { readonly folder: string; readonly access: Access }[];
+}
+
+export function policyPath(vault: Vault): string {
+  return vault.statePath(POLICY_FILE_NAME);
+}
+
+export function readPolicyState(vault: Vault): PolicyState {
+  let text: string | null;
+  try {
+    text = fs.readFileSync(policyPath(vault), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+      return { text: null, etag: 'unreadable', policy: null, error: (err as Error).message };
+    }
+    text = null;
+  }
+  const etag = text === null ? 'none' : createHash('sha256').update(text, 'utf8').digest('hex');
+  if (text === null) return { text, etag, policy: null, error: null };
+  try {
+    return { text, etag, policy: parsePolicy(text), error: null };
+  } catch (err) {
+    if (!isNotedError(err)) throw err;
+    return { text, etag, policy: null, error: err.message };
+  }
+}
+
+/** The file's text for an edit: a comment, `default`, then the folders in the order given. */
+export function renderPolicy(edit: PolicyEdit): string {
+  const folders: Record<string, Access> = {};
+  for (const { folder, access } of edit.folders) folders[folder] = access;
+  const body = stringify({ default: edit.default, folders }, { lineWidth: 0 });
+  return `# Access for agents to the notes of this vault (see noted-mcp --help).\n# Written by noted-mcp ui; levels: ${ACCESS_LEVELS.join(', ')}.\n${body}`;
+}
+
+/**
+ * Validates and writes a policy. `validation_error` (400) for an edit the parser refuses (its message
+ * says why), `conflict` (409) when the file changed since `etag`; nothing is written then.
+ */
+export function writePolicy(vault: Vault, etag: string, edit: PolicyEdit): PolicyState {
+  const text = renderPolicy(edit);
+  try {
+    parsePolicy(text);
+  } catch (err) {
+    if (!isNotedError(err)) throw err;
+    throw new ConsoleError(400, 'validation_error', err.message);
+  }
+  return vault.withLockSync('policy', () => {
+    const current = readPolicyState(vault);
+    if (current.etag !== etag) {
+      throw new ConsoleError(
+        409,
+        'conflict',
+        'The policy file changed since this page showed it (edited by hand or in another window). Nothing was written; reload to see the current rules, then make your change again.',
+      );
+    }
+    writeFileAtomic(policyPath(vault), text);
+    return readPolicyState(vault);
+  });
+}
+
+/** The edit in a request body, or a `validation_error` naming what is wrong. */
+export function policyEditOf(body: unknown): { etag: string; edit: PolicyEdit } {
+  const bad = (why: string): never => {
+    throw new ConsoleError(400, 'validation_error', why);
+  };
+  const record = (body ?? {}) as Record<string, unknown>;
+  if (typeof record.etag !== 'string') bad('"etag" (from the last read of the policy) must be given.');
+  if (!isAccess(record.default)) bad(`"default" must be one of ${ACCESS_LEVELS.join(', ')}.`);
+  if (!Array.isArray(record.folders)) bad('"folders" must be a list of {folder, access}.');
+  const folders = (record.folders as unknown[]).map((item) => {
+    const { folder, access } = (item ?? {}) as Record<string, unknown>;
+    if (typeof folder !== 'string' || !isAccess(access)) {
+      return bad('Each folder rule needs a "folder" (text) and an "access" level.');
+    }
+    return { folder, access };
+  });
+  return { etag: record.etag as string, edit: { default: record.default as Access, folders } };
+}
+
+function isAccess(value: unknown): value is Access {
+  return (ACCESS_LEVELS as readonly unknown[]).includes(value);
+}
