@@ -117,7 +117,7 @@ const PARALLEL_BATCH = 125;
  */
 const IN_FLIGHT = 4;
 /** Notes written per transaction during a large build. */
-const NOTES_PER_COMMIT = 500;
+const NOTES_PER_COMMIT = 250;
 
 /**
  * The same as syncAll, with reading and parsing on parser threads while this thread writes: the

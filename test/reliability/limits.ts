@@ -1,0 +1,18 @@
+/**
+ * @module
+ * Every seed, count and time limit of the reliability suite, in one place (issue: "keep it bounded:
+ * seeds, counts and time limits in one place"). `npm test` uses these; the soak runs in `bench/`
+ * take larger values on their command lines.
+ */
+
+/** Crash safety: SIGKILLs per `npm test` run, and the seed that picks the moments and operations. */
+export const CRASH = { seed: 20261201, kills: 200, timeLimitMs: 150_000 } as const;
+
+/** Concurrency: server processes, a direct file editor, and how long they all write. */
+export const CONCURRENCY = { seed: 7, servers: 3, notes: 6, durationMs: 8_000, timeLimitMs: 90_000 } as const;
+
+/** Hostile input: property-based runs per property, and the longest any one call may take. */
+export const HOSTILE = { seed: 42, runs: 200, callLimitMs: 10_000, timeLimitMs: 120_000 } as const;
+
+/** Load over HTTP: sessions, vault size, length of each of the two equal rounds. */
+export const LOAD = { sessions: 20, notes: 10_000, roundMs: 6_000, timeLimitMs: 150_000 } as const;
