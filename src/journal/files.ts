@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../vault/atomic-write.js';
+import { writeFileAtomic, writeFilesAtomic } from '../vault/atomic-write.js';
 import { dayOfFile, isEntry, isSha256Hex, type JournalEntry, parseEntryLine, sha256Hex } from './entry.js';
 
 /** A day file and its path. */
@@ -125,6 +125,19 @@ export function storeBlob(dir: string, sha256: string, bytes: Uint8Array): void 
   const target = blobPath(dir, sha256);
   if (fs.existsSync(target)) return;
   writeFileAtomic(target, bytes);
+}
+
+/** `storeBlob` for many texts at once (one batch of writes and syncs); repeats are stored once. */
+export function storeBlobs(dir: string, blobs: readonly { sha256: string; bytes: Uint8Array }[]): void {
+  const seen = new Set<string>();
+  const files = [];
+  for (const { sha256, bytes } of blobs) {
+    if (seen.has(sha256)) continue;
+    seen.add(sha256);
+    const target = blobPath(dir, sha256);
+    if (!fs.existsSync(target)) files.push({ target, data: bytes });
+  }
+  writeFilesAtomic(files);
 }
 
 /**

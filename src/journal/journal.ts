@@ -28,7 +28,7 @@ import {
   sha256Hex,
   type UnhashedEntry,
 } from './entry.js';
-import { type DayFile, dayFiles, entriesOf, readBlob, readTail, storeBlob } from './files.js';
+import { type DayFile, dayFiles, entriesOf, readBlob, readTail, storeBlob, storeBlobs } from './files.js';
 import { type UndoContext, type UndoResult, type UndoTarget, undoChanges } from './undo.js';
 import { type VerifyResult, verifyJournal } from './verify.js';
 
@@ -98,33 +98,26 @@ export class Journal {
    * `NotedError('not_supported')` when the entry cannot be written: then the caller must not write.
    */
   record(input: RecordInput): JournalEntry {
-    checkRecordInput(input);
-    const before = input.before === null ? null : Buffer.from(input.before);
-    const after = input.after === null ? null : Buffer.from(input.after);
-    const beforeSha256 = before === null ? null : sha256Hex(before);
-    const afterSha256 = after === null ? null : sha256Hex(after);
-    const beforeStored = before !== null && before.length <= MAX_STORED_TEXT_BYTES;
-    const afterStored = after !== null && after.length <= MAX_STORED_TEXT_BYTES;
+    const [entry] = this.recordMany([input]);
+    return entry as JournalEntry;
+  }
+
+  /**
+   * Records several changes as consecutive entries, durably, with one append: what an operation that
+   * changes many notes (a move rewriting a thousand links) needs, since one fsync per entry would
+   * cost seconds. All or nothing: when it throws, no entry was added. The caller holds the lock of
+   * every note concerned and writes them only after this returns.
+   */
+  recordMany(inputs: readonly RecordInput[]): JournalEntry[] {
+    if (inputs.length === 0) return [];
+    const prepared = inputs.map(prepare);
     try {
       // Blobs first, outside the journal lock: they are content-addressed, so a blob left behind by a
       // failed append is harmless, while an entry pointing at a missing blob would not be.
-      if (beforeStored) storeBlob(this.dir, beforeSha256 as string, before);
-      if (afterStored) storeBlob(this.dir, afterSha256 as string, after);
-      return this.vault.withLockSync('journal', () =>
-        this.append({
-          session: input.session,
-          client: input.client,
-          tool: input.tool,
-          note: input.note,
-          kind: input.kind,
-          beforeSha256,
-          afterSha256,
-          beforeStored,
-          afterStored,
-          ...(input.group === undefined ? {} : { group: input.group }),
-          ...(input.undoOf === undefined ? {} : { undoOf: input.undoOf }),
-        }),
-      );
+      const blobs = prepared.flatMap((p) => p.blobs);
+      if (blobs.length === 1) storeBlob(this.dir, (blobs[0] as Blob).sha256, (blobs[0] as Blob).bytes);
+      else storeBlobs(this.dir, blobs);
+      return this.vault.withLockSync('journal', () => this.append(prepared.map((p) => p.fields)));
     } catch (err) {
       if (isNotedError(err)) throw err;
       throw journalFailure(err, this.dir);
@@ -210,28 +203,33 @@ export class Journal {
     return undoChanges(this, target, ctx);
   }
 
-  /** Appends one entry after the last one; runs under the journal lock. */
-  private append(fields: Omit<UnhashedEntry, 'id' | 'seq' | 'time' | 'prev'>): JournalEntry {
+  /** Appends entries after the last one, with one write and one fsync; runs under the journal lock. */
+  private append(fieldsList: readonly EntryFields[]): JournalEntry[] {
     fs.mkdirSync(this.dir, { recursive: true });
     const files = dayFiles(this.dir);
-    const last = this.lastEntry(files);
+    let last = this.lastEntry(files);
     const now = this.now();
     const time = now.toISOString();
     const latest = files.at(-1);
     // A clock set back past midnight must not put a later entry in an earlier file: file order is
     // chain order.
     const day = latest !== undefined && latest.day > time.slice(0, 10) ? latest.day : time.slice(0, 10);
-    const seq = (last?.seq ?? 0) + 1;
-    const unhashed: UnhashedEntry = {
-      id: newEntryId(now, seq),
-      seq,
-      time,
-      ...fields,
-      prev: last?.hash ?? null,
-    };
-    const entry: JournalEntry = { ...unhashed, hash: entryHash(unhashed) };
-    this.appendDurably(path.join(this.dir, `${day}.jsonl`), Buffer.from(`${entryLine(entry)}\n`, 'utf8'));
-    return entry;
+    const entries: JournalEntry[] = [];
+    for (const fields of fieldsList) {
+      const seq = (last?.seq ?? 0) + 1;
+      const unhashed: UnhashedEntry = {
+        id: newEntryId(now, seq),
+        seq,
+        time,
+        ...fields,
+        prev: last?.hash ?? null,
+      };
+      last = { ...unhashed, hash: entryHash(unhashed) };
+      entries.push(last);
+    }
+    const text = entries.map((e) => `${entryLine(e)}\n`).join('');
+    this.appendDurably(path.join(this.dir, `${day}.jsonl`), Buffer.from(text, 'utf8'));
+    return entries;
   }
 
   /**
@@ -283,6 +281,44 @@ export class Journal {
     }
     if (!existed) fsyncDir(this.dir);
   }
+}
+
+/** An entry's own fields: what `append` chains, numbers and hashes. */
+type EntryFields = Omit<UnhashedEntry, 'id' | 'seq' | 'time' | 'prev'>;
+
+interface Blob {
+  readonly sha256: string;
+  readonly bytes: Buffer;
+}
+
+/** Checks one input and works out its hashes, the texts to store, and its entry's fields. */
+function prepare(input: RecordInput): { fields: EntryFields; blobs: Blob[] } {
+  checkRecordInput(input);
+  const before = input.before === null ? null : Buffer.from(input.before);
+  const after = input.after === null ? null : Buffer.from(input.after);
+  const beforeSha256 = before === null ? null : sha256Hex(before);
+  const afterSha256 = after === null ? null : sha256Hex(after);
+  const beforeStored = before !== null && before.length <= MAX_STORED_TEXT_BYTES;
+  const afterStored = after !== null && after.length <= MAX_STORED_TEXT_BYTES;
+  const blobs: Blob[] = [];
+  if (beforeStored) blobs.push({ sha256: beforeSha256 as string, bytes: before });
+  if (afterStored) blobs.push({ sha256: afterSha256 as string, bytes: after });
+  return {
+    blobs,
+    fields: {
+      session: input.session,
+      client: input.client,
+      tool: input.tool,
+      note: input.note,
+      kind: input.kind,
+      beforeSha256,
+      afterSha256,
+      beforeStored,
+      afterStored,
+      ...(input.group === undefined ? {} : { group: input.group }),
+      ...(input.undoOf === undefined ? {} : { undoOf: input.undoOf }),
+    },
+  };
 }
 
 function writeAll(fd: number, bytes: Buffer): void {

@@ -59,6 +59,62 @@ export function writeFileAtomic(target: string, data: string | Uint8Array): void
   fsyncDir(dir);
 }
 
+/** One file of a batch for `writeFilesAtomic`. */
+export interface FileWrite {
+  readonly target: string;
+  readonly data: string | Uint8Array;
+}
+
+/**
+ * `writeFileAtomic` for many files at once, with the same guarantee for each (old bytes or new, never
+ * a mix) at a fraction of the cost: every temporary file is written before any is fsynced, so the
+ * first fsync flushes most of the data and the rest find little left to do, and each folder is
+ * fsynced once after all its renames. Nothing is renamed until every file is written and synced;
+ * when that fails, every temporary file is removed and no target has changed.
+ */
+export function writeFilesAtomic(files: readonly FileWrite[]): void {
+  const made = new Set<string>();
+  const pending: { fd: number | null; tmp: string; target: string }[] = [];
+  try {
+    for (const { target, data } of files) {
+      const dir = path.dirname(target);
+      if (!made.has(dir)) {
+        fs.mkdirSync(dir, { recursive: true });
+        made.add(dir);
+      }
+      const tmp = tempPathFor(target);
+      const item: { fd: number | null; tmp: string; target: string } = {
+        fd: fs.openSync(tmp, 'wx', 0o644),
+        tmp,
+        target,
+      };
+      pending.push(item);
+      fs.writeFileSync(item.fd as number, data);
+    }
+    for (const item of pending) {
+      fs.fsyncSync(item.fd as number);
+      fs.closeSync(item.fd as number);
+      item.fd = null;
+    }
+  } catch (err) {
+    for (const item of pending) {
+      if (item.fd !== null) fs.closeSync(item.fd);
+      fs.rmSync(item.tmp, { force: true });
+    }
+    throw err;
+  }
+  for (const [i, item] of pending.entries()) {
+    try {
+      fs.renameSync(item.tmp, item.target);
+    } catch (err) {
+      for (const rest of pending.slice(i)) fs.rmSync(rest.tmp, { force: true });
+      for (const dir of made) fsyncDir(dir);
+      throw err;
+    }
+  }
+  for (const dir of made) fsyncDir(dir);
+}
+
 /**
  * Creates `target` with `data` only if nothing exists there, atomically: the complete file appears
  * under its name or not at all, and an existing file is never replaced. Returns false when the

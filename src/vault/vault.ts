@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { NotedError } from '../common/errors.js';
-import { createFileAtomic, writeFileAtomic } from './atomic-write.js';
+import { createFileAtomic, writeFileAtomic, writeFilesAtomic } from './atomic-write.js';
 import { realVaultRoot, relativeToRoot, resolveInside } from './confine.js';
 import { etagOf } from './etag.js';
 import { excludeStateFromGit } from './git-exclude.js';
@@ -136,6 +136,24 @@ export class Vault {
     writeFileAtomic(abs, bytes);
     const st = fs.statSync(abs);
     return { name, etag: etagOf(bytes), mtimeMs: st.mtimeMs };
+  }
+
+  /**
+   * Writes several notes, each atomically, with one batch of syncs (see `writeFilesAtomic`): when it
+   * throws, none of them changed. The caller holds every note's lock.
+   */
+  writeMany(notes: readonly { name: string; text: string }[]): WrittenNote[] {
+    const files = notes.map(({ name, text }) => ({
+      name,
+      target: this.pathOf(name),
+      data: Buffer.from(text, 'utf8'),
+    }));
+    writeFilesAtomic(files);
+    return files.map(({ name, target, data }) => ({
+      name,
+      etag: etagOf(data),
+      mtimeMs: fs.statSync(target).mtimeMs,
+    }));
   }
 
   /** Creates a new note; returns null when a file already exists at that name. */

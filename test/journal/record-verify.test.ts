@@ -125,6 +125,83 @@ describe('record', () => {
   });
 });
 
+describe('recordMany', () => {
+  it('appends consecutive chained entries in one write, each text stored once', () => {
+    jv = journalVault();
+    record(jv.journal, 'first.md', null, 'x');
+    const inputs = ['a.md', 'b.md', 'c.md'].map((note) => ({
+      session: 's1',
+      client: null,
+      tool: 'move_note',
+      note,
+      kind: 'update' as const,
+      before: `[[Old]] in ${note}\n`,
+      after: 'shared after-text\n',
+      group: 'g1',
+    }));
+    const entries = jv.journal.recordMany(inputs);
+    expect(entries.map((e) => [e.seq, e.note, e.group])).toEqual([
+      [2, 'a.md', 'g1'],
+      [3, 'b.md', 'g1'],
+      [4, 'c.md', 'g1'],
+    ]);
+    expect(entries[1]?.prev).toBe(entries[0]?.hash);
+    expect(dayLines(jv).map((l) => JSON.parse(l))).toEqual([expect.objectContaining({ seq: 1 }), ...entries]);
+    expect(jv.journal.textOf(sha256Hex('[[Old]] in b.md\n'))).toBe('[[Old]] in b.md\n');
+    expect(jv.journal.textOf(sha256Hex('shared after-text\n'))).toBe('shared after-text\n');
+    expect(fs.readdirSync(path.join(jv.journalDir, 'blobs')).sort()).toEqual(
+      [
+        sha256Hex('x'),
+        ...['a', 'b', 'c'].map((n) => sha256Hex(`[[Old]] in ${n}.md\n`)),
+        sha256Hex('shared after-text\n'),
+      ].sort(),
+    );
+    expect(jv.journal.verify()).toEqual({ ok: true, entries: 4 });
+  });
+
+  it('all or nothing: a failing append adds none of the entries', () => {
+    jv = journalVault();
+    record(jv.journal, 'a.md', null, 'one');
+    const failing = new Journal(jv.vault, {
+      now: () => new Date('2026-12-01T11:00:00Z'),
+      writer: (fd, bytes) => {
+        fs.writeSync(fd, bytes, 0, Math.floor(bytes.length / 3));
+        throw Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' });
+      },
+    });
+    const input = {
+      session: 's',
+      client: null,
+      tool: 't',
+      kind: 'update' as const,
+      before: 'one',
+      after: 'two',
+    };
+    expect(() =>
+      failing.recordMany([input, input, input].map((i, n) => ({ ...i, note: `n${n}.md` }))),
+    ).toThrow(NotedError);
+    expect(dayLines(jv)).toHaveLength(1);
+    expect(record(jv.journal, 'a.md', 'one', 'two').seq).toBe(2);
+    expect(jv.journal.verify()).toEqual({ ok: true, entries: 2 });
+  });
+
+  it('a kind that does not fit its texts refuses the whole batch before anything is stored', () => {
+    jv = journalVault();
+    const ok = {
+      session: 's',
+      client: null,
+      tool: 't',
+      note: 'a.md',
+      kind: 'create' as const,
+      before: null,
+      after: 'a',
+    };
+    const bad = { ...ok, note: 'b.md', kind: 'update' as const };
+    expect(() => jv.journal.recordMany([ok, bad])).toThrow(/cannot have before=false and after=true/);
+    expect(fs.existsSync(jv.journalDir)).toBe(false);
+  });
+});
+
 describe('a journal that cannot be written', () => {
   it('a failing append throws not_supported, leaves no partial line, and the next append chains on', () => {
     jv = journalVault();

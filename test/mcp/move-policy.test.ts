@@ -142,4 +142,31 @@ describe('one journal group for a move and its rewrites', () => {
     expect(outcome.notUpdated).toEqual([{ name: 'a.md', reason: 'changed', message: expect.any(String) }]);
     expect(text(v, 'a.md')).toBe('[[Plan]] and more\n');
   });
+  it('more linking notes than one batch: all rewritten, one journaled each, a stale one left alone', async () => {
+    const files: Record<string, string> = { 'Plan.md': 'p\n', 'drafts/d.md': '[[Plan]] draft\n' };
+    for (let i = 0; i < 450; i++) files[`l/n${String(i).padStart(3, '0')}.md`] = `[[Plan]] ${i}\n`;
+    const v = await open(files);
+    const ctx = v.opened.access.ctx;
+    const rules = v.opened.access.rules();
+    const plan = planMove(ctx, rules, new Map([['Plan.md', 'Roadmap.md']]), true);
+    // Changed after planning, in the third batch: only this one is left as it is.
+    fs.writeFileSync(path.join(v.dir, 'l/n420.md'), '[[Plan]] edited meanwhile\n');
+    const who = { session: 's', client: null, tool: 'move_note', group: 'g-big' };
+    const others = plan.sources.filter((s) => s.name !== 'Plan.md');
+    const outcome = await applyRewrites(ctx, rules, who, others);
+    expect(outcome.updated).toHaveLength(449);
+    expect(outcome.staged.map((s) => s.note)).toEqual(['drafts/d.md']);
+    expect(outcome.notUpdated).toEqual([
+      { name: 'l/n420.md', reason: 'changed', message: expect.any(String) },
+    ]);
+    expect(text(v, 'l/n000.md')).toBe('[[Roadmap]] 0\n');
+    expect(text(v, 'l/n449.md')).toBe('[[Roadmap]] 449\n');
+    expect(text(v, 'l/n420.md')).toBe('[[Plan]] edited meanwhile\n');
+    const entries = ctx.journal.list({ group: 'g-big' }).reverse();
+    expect(entries.map((e) => e.note)).toEqual(outcome.updated);
+    expect(entries.every((e, i) => i === 0 || e.seq === (entries[i - 1]?.seq ?? 0) + 1)).toBe(true);
+    expect(ctx.journal.verify()).toEqual({ ok: true, entries: 449 });
+    const leftovers = fs.readdirSync(path.join(v.dir, 'l')).filter((f) => !f.endsWith('.md'));
+    expect(leftovers).toEqual([]);
+  });
 });
