@@ -157,9 +157,13 @@ export function searchSql(compiled: CompiledSearch, opts: SearchSqlOptions): Sea
   };
 }
 
-/** A word or phrase as an FTS5 string: always quoted, `"` doubled, CJK spaced out into a phrase. */
+/**
+ * A word or phrase as an FTS5 string: always quoted, `"` doubled, CJK spaced out into a phrase. A NUL
+ * becomes a space: FTS5 reads its expression as a C string, so a NUL cut it short ("unterminated
+ * string"), and the tokenizer splits words at a NUL anyway, so the phrase means the same.
+ */
 export function ftsString(text: string): string {
-  return `"${segmentCjk(text).replaceAll('"', '""')}"`;
+  return `"${segmentCjk(text).replaceAll('"', '""').replaceAll('\u0000', ' ')}"`;
 }
 
 /** Escapes `\`, `%` and `_` for `LIKE … ESCAPE '\'`. */

@@ -59,6 +59,12 @@ export type QueryNode = WordNode | PhraseNode | FieldNode | NotNode | AndNode | 
 export const MAX_QUERY_CHARS = 2000;
 /** Most words, phrases and field operators one query may hold. */
 export const MAX_QUERY_TERMS = 100;
+/**
+ * Deepest nesting of parenthesized groups (`-(…)` included). Deeper queries overflowed the parser's
+ * stack (a `RangeError` from 1,999 open parentheses) and FTS5's expression parser, whose fixed stack
+ * took about 16 alternating `a (b OR (…))` levels ("fts5: parser stack overflow").
+ */
+export const MAX_GROUP_DEPTH = 10;
 
 const FIELD_PREFIX = /(tag|path|file):/iy;
 /** What the unicode61 tokenizer keeps: letters, digits and private-use characters. */
@@ -88,7 +94,8 @@ type Parsed = QueryNode | Dropped;
 /**
  * Parses a search query. Throws `NotedError('validation_error')` for a malformed query, naming the
  * 1-based character position and quoting the spot, and `NotedError('too_large')` past
- * {@link MAX_QUERY_CHARS} characters or {@link MAX_QUERY_TERMS} terms.
+ * {@link MAX_QUERY_CHARS} characters, {@link MAX_QUERY_TERMS} terms or {@link MAX_GROUP_DEPTH} nested
+ * groups.
  *
  * @example
  * parseSearchQuery('plan -draft OR tag:#work')
@@ -281,6 +288,8 @@ function hasPositiveTerm(node: QueryNode, negated: boolean): boolean {
 
 class Parser {
   private next = 0;
+  /** How many groups enclose the current token. */
+  private depth = 0;
 
   constructor(
     private readonly query: string,
@@ -426,7 +435,17 @@ class Parser {
       );
     }
     if (!first) throw this.unclosed(open);
+    if (this.depth === MAX_GROUP_DEPTH) {
+      throw new NotedError(
+        'too_large',
+        `The search query nests groups more than ${MAX_GROUP_DEPTH} deep, the limit: the "(" at ` +
+          `${this.describe(open.pos)} is one too many. Remove parentheses that are not needed, or split the search in two.`,
+        { limit: MAX_GROUP_DEPTH, position: Array.from(this.query.slice(0, open.pos)).length + 1 },
+      );
+    }
+    this.depth++;
     const inner = this.parseOr();
+    this.depth--;
     if (this.peek()?.type !== 'rparen') throw this.unclosed(open);
     this.next++;
     return inner;

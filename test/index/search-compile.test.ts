@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { segmentCjk } from '../../src/index/cjk.js';
 import type { CompiledSearch, SearchSqlOptions } from '../../src/index/search-compile.js';
 import { compileSearch, escapeLike, ftsString, searchSql } from '../../src/index/search-compile.js';
-import { parseSearchQuery } from '../../src/index/search-query.js';
+import { MAX_GROUP_DEPTH, parseSearchQuery } from '../../src/index/search-query.js';
 
 const compile = (q: string): CompiledSearch => compileSearch(parseSearchQuery(q));
 
@@ -453,6 +453,31 @@ describe('search end to end', () => {
     // `budget*` is the word budget, not a prefix query.
     expect(paths('budget*')).toEqual(paths('budget'));
     expect((db.prepare('SELECT COUNT(*) AS c FROM notes').get() as { c: number }).c).toBe(NOTES.length);
+  });
+
+  it('runs every query nested to the group limit through FTS5 without overflowing its parser', () => {
+    // FTS5's expression parser has a fixed stack: before the limit, `a (b OR (c (d OR …` 17 groups deep
+    // failed with "fts5: parser stack overflow" instead of an answer.
+    const n = MAX_GROUP_DEPTH;
+    const shapes = [
+      `a ${'-(b '.repeat(n)}c${')'.repeat(n)}`,
+      `a x ${'-(b y '.repeat(n)}c${')'.repeat(n)}`,
+      `${'a (b OR '.repeat(n)}c${')'.repeat(n)}`,
+      `${'(a OR (b '.repeat(n / 2)}c${'))'.repeat(n / 2)}`,
+      `(a b) ${'-((c d) '.repeat(n - 1)}e${')'.repeat(n - 1)}`,
+      `${'a OR (b -(c OR '.repeat(n / 2)}d${'))'.repeat(n / 2)}`,
+      `${'a (b OR c -('.repeat(n / 2)}d${'))'.repeat(n / 2)}`,
+      `a ${'-(path:x b '.repeat(n)}c${')'.repeat(n)}`,
+    ];
+    for (const q of shapes) expect(() => search(q), q).not.toThrow();
+  });
+
+  it('searches a word or phrase with a NUL in it, which FTS5 would read as the end of the query', () => {
+    // FTS5 reads its expression as a C string: a NUL ended it early ("unterminated string").
+    expect(ftsString('a\u0000b')).toBe('"a b"');
+    expect(paths('"alpha\u0000beta"')).toEqual(paths('"alpha beta"'));
+    expect(paths('alpha\u0000beta')).toEqual(paths('"alpha beta"'));
+    expect(paths('"alpha beta"').length).toBeGreaterThan(0);
   });
 
   it('refuses a limit that is not a positive integer as a bug', () => {

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { NotedError } from '../../src/common/errors.js';
 import type { QueryNode } from '../../src/index/search-query.js';
-import { MAX_QUERY_CHARS, MAX_QUERY_TERMS, parseSearchQuery } from '../../src/index/search-query.js';
+import {
+  MAX_GROUP_DEPTH,
+  MAX_QUERY_CHARS,
+  MAX_QUERY_TERMS,
+  parseSearchQuery,
+} from '../../src/index/search-query.js';
 
 const word = (text: string): QueryNode => ({ kind: 'word', text });
 const phrase = (text: string): QueryNode => ({ kind: 'phrase', text });
@@ -270,8 +275,29 @@ describe('parseSearchQuery: malformed queries say what and where', () => {
     expect(() => parseSearchQuery(terms.slice(0, terms.lastIndexOf(' ')))).not.toThrow();
   });
 
-  it('parses deeply nested groups without overflowing the stack', () => {
-    const depth = 900;
+  it('parses groups nested up to the depth limit', () => {
+    const depth = MAX_GROUP_DEPTH;
     expect(parseSearchQuery(`${'('.repeat(depth)}a${')'.repeat(depth)}`)).toEqual(word('a'));
+    expect(parseSearchQuery(`a ${'-(b '.repeat(depth)}c${')'.repeat(depth)}`).kind).toBe('and');
+  });
+
+  it('refuses groups nested deeper as too_large, at the parenthesis, without overflowing the stack', () => {
+    // 1,999 unclosed parentheses overflowed the parser's stack (a RangeError, not an answer).
+    for (const query of [
+      `${'('.repeat(MAX_GROUP_DEPTH + 1)}a${')'.repeat(MAX_GROUP_DEPTH + 1)}`,
+      `${'('.repeat(900)}a${')'.repeat(900)}`,
+      `${'('.repeat(MAX_QUERY_CHARS - 1)}a`,
+      `a ${'-(b '.repeat(MAX_GROUP_DEPTH + 1)}c${')'.repeat(MAX_GROUP_DEPTH + 1)}`,
+    ]) {
+      const err = refusal(query);
+      expect(err.code).toBe('too_large');
+      expect(err.message).toContain(`more than ${MAX_GROUP_DEPTH} deep`);
+    }
+    expect(
+      refusal(`x ${'('.repeat(MAX_GROUP_DEPTH + 1)}a${')'.repeat(MAX_GROUP_DEPTH + 1)}`).details,
+    ).toEqual({
+      limit: MAX_GROUP_DEPTH,
+      position: MAX_GROUP_DEPTH + 3,
+    });
   });
 });
