@@ -92,6 +92,11 @@ export interface QueryPlan {
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 500;
+/**
+ * Deepest nesting of `{any}` / `{all}` groups. Checking and answering a filter recurse once per level,
+ * and 3,000 levels overflowed the stack (a `RangeError`, not an answer).
+ */
+export const MAX_GROUP_DEPTH = 16;
 
 const QUERY_KEYS = ['folder', 'tag', 'filters', 'sort', 'columns', 'limit'];
 const FILTER_KEYS = ['property', 'op', 'value'];
@@ -113,7 +118,7 @@ export function planQuery(q: unknown, today: string): QueryPlan {
     tag: q.tag === undefined ? null : checkTagValue(q.tag, 'tag'),
     filter: {
       type: 'all',
-      items: listOf(q.filters, 'filters').map((f, i) => filterNode(f, `filters[${i}]`, todayDate)),
+      items: listOf(q.filters, 'filters').map((f, i) => filterNode(f, `filters[${i}]`, todayDate, 0)),
     },
     sort: listOf(q.sort, 'sort').map((s, i) => sortKey(s, `sort[${i}]`)),
     columns: listOf(q.columns, 'columns').map((c, i) => column(c, `columns[${i}]`)),
@@ -121,7 +126,8 @@ export function planQuery(q: unknown, today: string): QueryPlan {
   };
 }
 
-function filterNode(item: unknown, at: string, today: DateOperand): FilterNode {
+/** `depth`: how many groups enclose `item`. */
+function filterNode(item: unknown, at: string, today: DateOperand, depth: number): FilterNode {
   if (!isRecord(item)) {
     refuse(at, 'must be an object: {property, op, value}, or {any: [filters]} for an OR group.');
   }
@@ -136,7 +142,17 @@ function filterNode(item: unknown, at: string, today: DateOperand): FilterNode {
     if (!Array.isArray(items) || items.length === 0) {
       refuse(`${at}.${group}`, 'must be a non-empty list of filters.');
     }
-    return { type: group, items: items.map((f, i) => filterNode(f, `${at}.${group}[${i}]`, today)) };
+    if (depth === MAX_GROUP_DEPTH) {
+      throw new NotedError(
+        'too_large',
+        `query_notes: ${at} is a group nested more than ${MAX_GROUP_DEPTH} deep, the limit. Flatten the groups: an {all} inside an {all} (or an {any} inside an {any}) can be merged into it.`,
+        { at, limit: MAX_GROUP_DEPTH },
+      );
+    }
+    return {
+      type: group,
+      items: items.map((f, i) => filterNode(f, `${at}.${group}[${i}]`, today, depth + 1)),
+    };
   }
   const unknown = keys.filter((k) => !FILTER_KEYS.includes(k));
   if (unknown.length > 0) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotedError } from '../../src/common/errors.js';
 import { queryNotes } from '../../src/index/query-notes.js';
+import { MAX_GROUP_DEPTH } from '../../src/index/query-spec.js';
 import { type IndexedVault, indexedVault } from './indexed-vault.js';
 
 const TODAY = '2026-05-10';
@@ -397,6 +398,29 @@ describe('queryNotes: operators', () => {
         ],
       }),
     ).toEqual(['notes/delta.md', 'notes/epsilon.md', 'projects/alpha.md']);
+  });
+
+  it('groups nest up to the depth limit; deeper is refused as too_large, never a stack overflow', () => {
+    const nest = (group: 'any' | 'all', depth: number): unknown => {
+      let filter: unknown = { property: 'status', op: 'equals', value: 'done' };
+      for (let i = 0; i < depth; i++) filter = { [group]: [filter] };
+      return filter;
+    };
+    expect(where(nest('any', MAX_GROUP_DEPTH))).toEqual(['projects/beta.md']);
+    expect(where(nest('all', MAX_GROUP_DEPTH))).toEqual(['projects/beta.md']);
+    // 3,000 levels overflowed the stack (a RangeError, not an answer).
+    for (const depth of [MAX_GROUP_DEPTH + 1, 3000]) {
+      let error: unknown;
+      try {
+        where(nest('any', depth));
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(NotedError);
+      expect((error as NotedError).code).toBe('too_large');
+      expect((error as NotedError).message).toContain(`more than ${MAX_GROUP_DEPTH} deep`);
+      expect((error as NotedError).details.at).toBe(`filters[0]${'.any[0]'.repeat(MAX_GROUP_DEPTH)}`);
+    }
   });
 });
 
