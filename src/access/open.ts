@@ -5,6 +5,7 @@
 
 import { type IndexLogger, type IndexStartInfo, NoteIndex } from '../index/note-index.js';
 import { Journal } from '../journal/journal.js';
+import { reconcileJournal } from '../journal/reconcile.js';
 import { PendingStore } from '../staging/pending-store.js';
 import { Vault } from '../vault/vault.js';
 import { VaultAccess } from './gate.js';
@@ -40,11 +41,12 @@ export async function openVault(options: OpenOptions): Promise<OpenedVault> {
     options.parserScript === undefined ? {} : { parserScript: options.parserScript },
   );
   const now = options.now ?? (() => new Date());
+  const journal = new Journal(vault, { now });
   const access = new VaultAccess(
     {
       vault,
       index,
-      journal: new Journal(vault, { now }),
+      journal,
       pending: new PendingStore(vault, now),
       trashRetentionDays: options.trashRetentionDays,
       now,
@@ -54,9 +56,28 @@ export async function openVault(options: OpenOptions): Promise<OpenedVault> {
   try {
     const started = await index.start({ watch: options.watch ?? true });
     const purged = access.purgeExpiredTrash();
+    await checkJournal(journal, log);
     return { vault, index, access, started, purged, close: () => index.close() };
   } catch (err) {
     await index.close();
     throw err;
+  }
+}
+
+/**
+ * The journal's start-up check (journal/reconcile.ts), before serving: notes each change that was
+ * recorded but never made. It only reports; a failure here never stops the server.
+ */
+async function checkJournal(journal: Journal, log: IndexLogger): Promise<void> {
+  try {
+    const result = await reconcileJournal(journal);
+    for (const e of result.notApplied) {
+      log.warn(
+        `journal: entry ${e.voids} ("${e.note}") was recorded but its change was never made (the writer stopped in between); noted as entry ${e.id} (not_applied). The note was left as it is.`,
+      );
+    }
+    for (const problem of result.problems) log.warn(`journal start-up check: ${problem}`);
+  } catch (err) {
+    log.warn(`journal start-up check failed, serving anyway: ${(err as Error).message}`);
   }
 }

@@ -4,7 +4,7 @@
  * `list` groups changes by session, newest first; `show` prints one entry and its diff; `verify`
  * walks the hash chain and names the first broken entry (exit 1).
  */
-import { JOURNAL_KINDS, type JournalEntry, type JournalKind } from '../journal/entry.js';
+import { JOURNAL_KINDS, type JournalKind } from '../journal/entry.js';
 import { Journal, type JournalFilters } from '../journal/journal.js';
 import { normalizeNoteName } from '../vault/names.js';
 import type { CliIo, ExitCode } from './io.js';
@@ -15,7 +15,9 @@ export const JOURNAL_USAGE = `Usage: noted-mcp journal [list] [options]
        noted-mcp journal show ENTRY [--words] [options]
        noted-mcp journal verify [options]
 
-The journal records every change an agent made to a note, before it was made (SPEC 6).
+The journal records every change an agent made to a note, before it was made (SPEC 6). When a
+server stopped between recording a change and writing the note, its next start adds an entry of
+kind not_applied naming that change: it never happened, and neither entry can be undone.
 
   list           changes grouped by session, newest first (the default)
   show ENTRY     one entry and the diff of its change
@@ -109,7 +111,9 @@ function list(journal: Journal, filters: JournalFilters, io: CliIo): ExitCode {
     );
     return 0;
   }
-  io.stdout(listLines(shown).join('\n'));
+  const voided = new Map<string, string>();
+  for (const e of journal.list({ kind: 'not_applied' })) voided.set(e.voids as string, e.id);
+  io.stdout(listLines(shown, voided).join('\n'));
   io.stdout('\n');
   if (found.length > limit) {
     const newest = limit === 1 ? 'the newest change' : `the newest ${limit} changes`;
@@ -126,15 +130,17 @@ function show(journal: Journal, id: string, words: boolean, io: CliIo): ExitCode
     );
     return 1;
   }
-  const undoneBy = undoOf(journal, entry);
-  io.stdout(`${describeEntry(entry, undoneBy).join('\n')}\n\n`);
+  const later = journal.entries(entry.time.slice(0, 10));
+  const voidedBy = (id: string) => later.find((e) => e.voids === id);
+  // An undo that was recorded but never made did not undo anything.
+  const undoneBy = later.find((e) => e.undoOf === entry.id && voidedBy(e.id) === undefined);
+  io.stdout(`${describeEntry(entry, undoneBy, voidedBy(entry.id)).join('\n')}\n\n`);
+  if (entry.kind === 'not_applied') {
+    io.stdout(`Nothing changed: this entry only records that entry ${entry.voids} never happened.\n`);
+    return 0;
+  }
   io.stdout(entryDiff(journal, entry, words));
   return 0;
-}
-
-/** The entry that undid this one, if any. */
-function undoOf(journal: Journal, entry: JournalEntry): JournalEntry | undefined {
-  return journal.entries(entry.time.slice(0, 10)).find((e) => e.undoOf === entry.id);
 }
 
 function verify(journal: Journal, io: CliIo): ExitCode {

@@ -16,8 +16,14 @@ export function clientLabel(client: string | null): string {
   return client === null ? 'no client name given' : `client "${client}" (self-declared, unverified)`;
 }
 
-/** Entries (newest first) as lines grouped by session, sessions in order of their newest entry. */
-export function listLines(entries: readonly JournalEntry[]): string[] {
+/**
+ * Entries (newest first) as lines grouped by session, sessions in order of their newest entry.
+ * `voided` maps each entry recorded but never made to the `not_applied` entry that says so.
+ */
+export function listLines(
+  entries: readonly JournalEntry[],
+  voided: ReadonlyMap<string, string> = new Map(),
+): string[] {
   const sessions = new Map<string, JournalEntry[]>();
   for (const e of entries) sessions.set(e.session, [...(sessions.get(e.session) ?? []), e]);
   const kindWidth = Math.max(...entries.map((e) => e.kind.length));
@@ -32,6 +38,9 @@ export function listLines(entries: readonly JournalEntry[]): string[] {
     for (const e of group) {
       const notes: string[] = [];
       if (e.undoOf !== undefined) notes.push(`undoes ${e.undoOf}`);
+      if (e.voids !== undefined) notes.push(`entry ${e.voids} was recorded but never applied`);
+      const never = voided.get(e.id);
+      if (never !== undefined) notes.push(`NOT APPLIED: recorded, never written; see ${never}`);
       if (e.group !== undefined) notes.push(`group ${e.group}`);
       lines.push(
         [
@@ -48,8 +57,15 @@ export function listLines(entries: readonly JournalEntry[]): string[] {
   return lines;
 }
 
-/** The fields of one entry, one per line. */
-export function describeEntry(e: JournalEntry, undoneBy: JournalEntry | undefined): string[] {
+/**
+ * The fields of one entry, one per line. `voidedBy` is the `not_applied` entry saying this change was
+ * recorded but never made.
+ */
+export function describeEntry(
+  e: JournalEntry,
+  undoneBy: JournalEntry | undefined,
+  voidedBy?: JournalEntry,
+): string[] {
   const text = (sha: string | null, stored: boolean) =>
     sha === null ? 'none (no note)' : `sha256 ${sha}${stored ? '' : ' (over 5 MB: recorded by hash only)'}`;
   return [
@@ -63,6 +79,16 @@ export function describeEntry(e: JournalEntry, undoneBy: JournalEntry | undefine
     `Note     ${e.note}`,
     ...(e.group === undefined ? [] : [`Group    ${e.group}`]),
     ...(e.undoOf === undefined ? [] : [`Undoes   ${e.undoOf}`]),
+    ...(e.voids === undefined
+      ? []
+      : [
+          `Voids    ${e.voids}: recorded but never applied (the writer stopped before writing the note); found at start-up, nothing was changed`,
+        ]),
+    ...(voidedBy === undefined
+      ? []
+      : [
+          `Applied  NO: recorded but never written (the writer stopped in between); found at start-up by ${voidedBy.id} at ${voidedBy.time}`,
+        ]),
     ...(undoneBy === undefined ? [] : [`Undone   by ${undoneBy.id} at ${undoneBy.time}`]),
     `Before   ${text(e.beforeSha256, e.beforeStored)}`,
     `After    ${text(e.afterSha256, e.afterStored)}`,

@@ -23,6 +23,12 @@ interface EntryView {
   readonly undoOf: string | null;
   /** The undo entry that undid this change, if any. */
   readonly undoneBy: string | null;
+  /** For kind `not_applied`: the entry that was recorded but never made. */
+  readonly voids: string | null;
+  /** The `not_applied` entry saying this change was recorded but never made, if it was not. */
+  readonly notAppliedBy: string | null;
+  /** Whether the console offers Undo: not for an undo, a change undone or never made, or a `not_applied`. */
+  readonly undoable: boolean;
 }
 
 interface SessionView {
@@ -41,10 +47,13 @@ function activity(ctx: ApiContext, query: URLSearchParams) {
     throw new ConsoleError(400, 'validation_error', `Unknown kind "${kindText}".`);
   }
   const all = ctx.journal.entries();
+  const voidedBy = new Map<string, string>();
+  for (const e of all) if (e.voids !== undefined) voidedBy.set(e.voids, e.id);
   const undoneBy = new Map<string, string>();
   const clients = new Set<string>();
   for (const e of all) {
-    if (e.undoOf !== undefined) undoneBy.set(e.undoOf, e.id);
+    // An undo recorded but never made undid nothing.
+    if (e.undoOf !== undefined && !voidedBy.has(e.id)) undoneBy.set(e.undoOf, e.id);
     if (e.client !== null) clients.add(e.client);
   }
   const sessions = new Map<string, SessionView>();
@@ -76,6 +85,9 @@ function activity(ctx: ApiContext, query: URLSearchParams) {
       group: e.group ?? null,
       undoOf: e.undoOf ?? null,
       undoneBy: undoneBy.get(e.id) ?? null,
+      voids: e.voids ?? null,
+      notAppliedBy: voidedBy.get(e.id) ?? null,
+      undoable: e.kind !== 'undo' && e.kind !== 'not_applied' && !undoneBy.has(e.id) && !voidedBy.has(e.id),
     });
   }
   return {

@@ -10,7 +10,12 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 
-export const JOURNAL_KINDS = ['create', 'update', 'delete', 'restore', 'undo'] as const;
+/**
+ * `not_applied` is not a change: the start-up check (reconcile.ts) appends it when an entry was
+ * recorded but its note was never written (the process died in between); it names that entry in
+ * `voids` and leaves the note as it is.
+ */
+export const JOURNAL_KINDS = ['create', 'update', 'delete', 'restore', 'undo', 'not_applied'] as const;
 export type JournalKind = (typeof JOURNAL_KINDS)[number];
 
 /** Texts larger than this are recorded by hash only (SPEC 6.3). */
@@ -43,6 +48,8 @@ export interface JournalEntry {
   readonly group?: string;
   /** For kind `undo`: the id of the entry it undid. */
   readonly undoOf?: string;
+  /** For kind `not_applied`: the id of the entry whose change was recorded but never made. */
+  readonly voids?: string;
   /** The previous entry's `hash`, null for the very first entry. */
   readonly prev: string | null;
   readonly hash: string;
@@ -122,6 +129,7 @@ export function entryLine(entry: JournalEntry): string {
     afterStored: entry.afterStored,
     group: entry.group,
     undoOf: entry.undoOf,
+    voids: entry.voids,
     prev: entry.prev,
     hash: entry.hash,
   };
@@ -164,6 +172,8 @@ export function parseEntryLine(line: string): JournalEntry | { error: string } {
   bool('afterStored');
   optStr('group');
   optStr('undoOf');
+  // Only a `not_applied` entry voids another, and it always names the one it voids.
+  if (v.kind === 'not_applied' ? typeof v.voids !== 'string' : v.voids !== undefined) problems.push('voids');
   shaOrNull('prev');
   if (typeof v.hash !== 'string' || !HEX64.test(v.hash)) problems.push('hash');
   if (problems.length > 0) return { error: `the entry lacks valid fields: ${problems.join(', ')}` };

@@ -47,6 +47,8 @@ export interface RecordInput {
   readonly group?: string;
   /** For kind `undo`: the entry being undone. */
   readonly undoOf?: string;
+  /** For kind `not_applied` (the start-up check, reconcile.ts): the entry never applied. */
+  readonly voids?: string;
 }
 
 export interface JournalFilters {
@@ -317,6 +319,7 @@ function prepare(input: RecordInput): { fields: EntryFields; blobs: Blob[] } {
       afterStored,
       ...(input.group === undefined ? {} : { group: input.group }),
       ...(input.undoOf === undefined ? {} : { undoOf: input.undoOf }),
+      ...(input.voids === undefined ? {} : { voids: input.voids }),
     },
   };
 }
@@ -345,6 +348,7 @@ function journalFailure(err: unknown, dir: string): NotedError {
 
 /** A mismatch here is a bug in the caller (the gate), not something an agent can act on. */
 function checkRecordInput(input: RecordInput): void {
+  checkNotApplied(input);
   const b = input.before !== null;
   const a = input.after !== null;
   const ok =
@@ -354,9 +358,27 @@ function checkRecordInput(input: RecordInput): void {
         ? b && !a
         : input.kind === 'update'
           ? b && a
-          : b || a;
+          : input.kind === 'not_applied'
+            ? true // checked by checkNotApplied: before and after are equal, both may be null
+            : b || a;
   if (!ok) throw new Error(`journal.record: a ${input.kind} entry cannot have before=${b} and after=${a}`);
   if (input.session === '' || input.tool === '' || input.note === '') {
     throw new Error('journal.record: session, tool and note must not be empty');
   }
+}
+
+/**
+ * A `not_applied` entry changes nothing: it names the entry it voids, and its before and after are the
+ * same (the note as found, or both null when there is no note).
+ */
+function checkNotApplied(input: RecordInput): void {
+  if ((input.kind === 'not_applied') !== (input.voids !== undefined)) {
+    throw new Error('journal.record: voids goes with kind not_applied, and only with it');
+  }
+  if (input.kind !== 'not_applied') return;
+  const same =
+    input.before === null || input.after === null
+      ? input.before === input.after
+      : Buffer.from(input.before).equals(Buffer.from(input.after));
+  if (!same) throw new Error('journal.record: a not_applied entry must have the same before and after');
 }

@@ -11,6 +11,9 @@
  *   already undone on its own).
  * - A single entry of a group may be undone on its own when named by id: the person asked for it.
  * - An entry whose before- or after-text was recorded by hash only (over 5 MB) is not undone.
+ * - A change recorded but never made (voided by a `not_applied` entry, see reconcile.ts) is not
+ *   undone, nor is the `not_applied` entry itself: nothing happened. Named alone it is refused with
+ *   that reason; inside a session or group it is left out, and the rest is undone as usual.
  */
 import fs from 'node:fs';
 import { isNotedError, NotedError } from '../common/errors.js';
@@ -84,6 +87,7 @@ function unitsOf(journal: Journal, target: UndoTarget): JournalEntry[][] {
     return [[entry]];
   }
   const all = journal.entries();
+  const voided = voidedEntries(all);
   if ('group' in target) {
     const members = all.filter((e) => e.group === target.group).reverse();
     if (members.length === 0) {
@@ -92,7 +96,7 @@ function unitsOf(journal: Journal, target: UndoTarget): JournalEntry[][] {
         `No journal entry belongs to the group "${target.group}". Run "noted-mcp journal list" to see groups.`,
       );
     }
-    return [members];
+    return [withoutNeverApplied(members, voided)];
   }
   const mine = all.filter((e) => e.session === target.session);
   if (mine.length === 0) {
@@ -101,15 +105,33 @@ function unitsOf(journal: Journal, target: UndoTarget): JournalEntry[][] {
       `The session "${target.session}" made no recorded change. Run "noted-mcp journal list" to see sessions.`,
     );
   }
-  const undone = new Set(all.flatMap((e) => (e.undoOf === undefined ? [] : [e.undoOf])));
+  // An undo that was recorded but never made undid nothing.
+  const undone = new Set(all.flatMap((e) => (e.undoOf === undefined || voided.has(e.id) ? [] : [e.undoOf])));
   const units = new Map<string, JournalEntry[]>();
   for (const e of mine.slice().reverse()) {
+    if (e.kind === 'not_applied' || voided.has(e.id)) continue;
     const key = e.group === undefined ? `entry:${e.id}` : `group:${e.group}`;
     units.set(key, [...(units.get(key) ?? []), e]);
   }
   // Map order is first insertion, and entries were visited newest first: units come newest first.
   // A unit with nothing left to undo is skipped; a group only partly undone stays, and is refused.
   return [...units.values()].filter((unit) => unit.some((e) => e.kind !== 'undo' && !undone.has(e.id)));
+}
+
+/** Each entry recorded but never made, and the `not_applied` entry that says so. */
+function voidedEntries(entries: readonly JournalEntry[]): Map<string, string> {
+  const voided = new Map<string, string>();
+  for (const e of entries) if (e.voids !== undefined) voided.set(e.voids, e.id);
+  return voided;
+}
+
+/**
+ * A group without the entries that changed nothing: never made, or a `not_applied` note. When nothing
+ * else is left, the whole group stays, so that each entry is refused with its reason.
+ */
+function withoutNeverApplied(unit: JournalEntry[], voided: Map<string, string>): JournalEntry[] {
+  const made = unit.filter((e) => e.kind !== 'not_applied' && !voided.has(e.id));
+  return made.length === 0 ? unit : made;
 }
 
 async function undoUnit(journal: Journal, unit: JournalEntry[], ctx: UndoContext): Promise<UndoOutcome[]> {
@@ -154,8 +176,10 @@ async function undoUnit(journal: Journal, unit: JournalEntry[], ctx: UndoContext
 function planUnit(journal: Journal, unit: JournalEntry[]): Plan[] {
   const days = unit.map((e) => dayOfId(e.id)).filter((d): d is string => d !== null);
   const from = days.length === unit.length ? days.sort()[0] : undefined;
+  const later = journal.entries(from);
+  const voided = voidedEntries(later);
   const undoneBy = new Map<string, string>();
-  for (const e of journal.entries(from)) if (e.undoOf !== undefined) undoneBy.set(e.undoOf, e.id);
+  for (const e of later) if (e.undoOf !== undefined && !voided.has(e.id)) undoneBy.set(e.undoOf, e.id);
   const states = new Map<string, NoteState>();
   const stateOf = (note: string): NoteState => {
     if (!states.has(note)) states.set(note, readCurrent(journal, note));
@@ -166,6 +190,17 @@ function planUnit(journal: Journal, unit: JournalEntry[]): Plan[] {
     try {
       if (entry.kind === 'undo') {
         return no(`entry ${entry.id} is itself an undo, and an undo is not undone.`);
+      }
+      if (entry.kind === 'not_applied') {
+        return no(
+          `entry ${entry.id} only notes that entry ${entry.voids} was recorded but never applied; it changed nothing, so there is nothing to undo.`,
+        );
+      }
+      const never = voided.get(entry.id);
+      if (never !== undefined) {
+        return no(
+          `recorded but never applied: nothing to undo. The writer stopped between recording this change and making it, so "${entry.note}" never received it (found at start-up, entry ${never}).`,
+        );
       }
       const by = undoneBy.get(entry.id);
       if (by !== undefined)

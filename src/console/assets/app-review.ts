@@ -162,6 +162,8 @@ function entryItem(e) {
     }
   });
   var undoControl = e.kind === 'undo' ? el('span', { class: 'meta', text: 'an undo (not undone in turn)' })
+    : e.kind === 'not_applied' ? el('span', { class: 'meta', text: 'found at start-up: change ' + e.voids + ' was recorded but never applied' })
+    : e.notAppliedBy ? el('span', { class: 'meta', text: 'never applied (recorded, not written): nothing to undo' })
     : e.undoneBy ? el('span', { class: 'meta', text: 'undone' })
     : el('button', { type: 'button', class: 'quiet', text: 'Undo', onclick: function () { undo('activity/undo', { entry: e.id }, e.id); } });
   item.appendChild(el('div', { class: 'entry-line' }, [
@@ -179,7 +181,7 @@ function sessionCard(s) {
     el('span', { class: 'unverified', text: '(self-declared name, unverified)' }),
     ' · session ' + s.session + ' · ' + when(s.firstTime) + ' – ' + when(s.lastTime) + ' · ' + plural(s.entries.length, 'change'),
   ]));
-  var undoable = s.entries.some(function (e) { return e.kind !== 'undo' && !e.undoneBy; });
+  var undoable = s.entries.some(function (e) { return e.undoable; });
   if (undoable) {
     card.appendChild(el('div', { class: 'actions' }, [confirmButton('Undo this session', 'Press again to undo every change of this session', function () {
       undo('activity/undo-session', { session: s.session }, s.session);

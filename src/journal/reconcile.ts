@@ -1,0 +1,374 @@
+/**
+ * @module
+ * The journal's start-up check (SPEC 6.1). Every agent change is recorded, then written, under the
+ * note's lock; a process killed between the two leaves an entry whose change never happened. Once per
+ * start, before serving, this looks at the entries appended since its last run and appends, for each
+ * one whose note never received its text, an entry of kind `not_applied` naming it (`voids`). It
+ * never changes a note.
+ *
+ * How an entry is judged: by the next thing known about its note. That is the before-hash of the
+ * note's next entry (read under the same lock when that entry was recorded), or, for the note's
+ * latest entry, the file itself, read under the note's lock, so that a live process between its record
+ * and its write is waited for. Evidence equal to the entry's after-hash: applied. Equal to its
+ * before-hash: not applied. Anything else: the note was changed outside the server since, and nothing
+ * can be said; it is left alone.
+ *
+ * The check is bounded: a checkpoint file (`reconcile-checkpoint.json` in the journal folder, written
+ * atomically) remembers the last entry checked and where its line is, so a start reads only what was
+ * appended since. Without a usable checkpoint the newest 1,000 entries are checked.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { isNotedError } from '../common/errors.js';
+import { isOrphanTemp, writeFileAtomic } from '../vault/atomic-write.js';
+import { isEntry, type JournalEntry, parseEntryLine, sha256Hex } from './entry.js';
+import { dayFiles } from './files.js';
+import type { Journal } from './journal.js';
+
+/** Entries checked when there is no usable checkpoint. */
+export const TAIL_WITHOUT_CHECKPOINT = 1000;
+/** At most this many entries are checked in one start (the newest), however many were appended. */
+export const MAX_CHECKED = 10_000;
+export const CHECKPOINT_FILE = 'reconcile-checkpoint.json';
+
+export interface ReconcileOptions {
+  /** Recorded as the session of the `not_applied` entries (default: `startup-<random>`). */
+  readonly session?: string;
+  readonly tail?: number;
+  readonly maxChecked?: number;
+}
+
+export interface ReconcileResult {
+  /** How many entries were looked at. */
+  readonly checked: number;
+  /** Whether they were found from the checkpoint, or as the newest entries without one. */
+  readonly from: 'checkpoint' | 'tail' | 'empty';
+  /** The `not_applied` entries appended now. */
+  readonly notApplied: JournalEntry[];
+  /** Entries that could not be checked (their note stayed locked, or could not be read), and why. */
+  readonly problems: string[];
+}
+
+/** An entry and where its line is in its day file (`start` to `end`, the line break included). */
+interface Located {
+  readonly entry: JournalEntry;
+  readonly file: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+interface Checkpoint {
+  readonly seq: number;
+  readonly hash: string;
+  readonly file: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+type Verdict = 'applied' | 'not_applied' | 'changed';
+
+/**
+ * Checks the entries appended since the last check and records each change that was never made.
+ *
+ * @example
+ * const { notApplied } = await reconcileJournal(journal);
+ * for (const e of notApplied) log.warn(`entry ${e.voids} (${e.note}) was recorded but never applied`);
+ */
+export async function reconcileJournal(
+  journal: Journal,
+  options: ReconcileOptions = {},
+): Promise<ReconcileResult> {
+  const dir = journal.dir;
+  removeOrphanCheckpointTemps(dir);
+  const scan = scanSinceCheckpoint(dir, options.tail ?? TAIL_WITHOUT_CHECKPOINT);
+  const max = options.maxChecked ?? MAX_CHECKED;
+  const problems: string[] = [];
+  if (scan.entries.length > max) {
+    problems.push(
+      `${scan.entries.length} entries were appended since the last check; only the newest ${max} were checked`,
+    );
+  }
+  const range = scan.entries.slice(-max);
+  const last = range.at(-1);
+  if (last === undefined) return { checked: 0, from: scan.from, notApplied: [], problems };
+
+  const voided = new Set<string>();
+  const chains = new Map<string, JournalEntry[]>();
+  for (const { entry } of range) {
+    if (entry.kind === 'not_applied') {
+      voided.add(entry.voids as string);
+      continue;
+    }
+    chains.set(entry.note, [...(chains.get(entry.note) ?? []), entry]);
+  }
+
+  const session = options.session ?? `startup-${randomBytes(4).toString('hex')}`;
+  const notApplied: JournalEntry[] = [];
+  let complete = true;
+  for (const [note, chain] of chains) {
+    // Every entry but the latest is judged by the one after it; those need no file and no lock.
+    const suspects: JournalEntry[] = [];
+    for (let i = 0; i < chain.length - 1; i++) {
+      const entry = chain[i] as JournalEntry;
+      const next = chain[i + 1] as JournalEntry;
+      if (!voided.has(entry.id) && judge(entry, next.beforeSha256) === 'not_applied') suspects.push(entry);
+    }
+    const latest = chain.at(-1) as JournalEntry;
+    try {
+      // Most latest entries were applied: a read without the lock settles those.
+      const latestSuspect =
+        !voided.has(latest.id) && judge(latest, hashOf(readNote(journal, note))) !== 'applied';
+      if (suspects.length === 0 && !latestSuspect) continue;
+      const recorded = await journal.vault.withNoteLock(note, () =>
+        voidUnderLock(journal, note, suspects, latestSuspect ? latest : null, last, session),
+      );
+      notApplied.push(...recorded);
+    } catch (err) {
+      complete = false;
+      problems.push(`"${note}" (entry ${latest.id}) was not checked: ${(err as Error).message}`);
+    }
+  }
+  // A note that could not be checked is checked again next time: the checkpoint stays where it was.
+  if (complete) {
+    try {
+      writeCheckpoint(dir, last);
+    } catch (err) {
+      problems.push(
+        `the checkpoint could not be written (${(err as Error).message}); the next start checks these entries again`,
+      );
+    }
+  }
+  return { checked: range.length, from: scan.from, notApplied, problems };
+}
+
+/**
+ * Under the note's lock: entries for the note appended since the scan (by a process that held the lock
+ * before us) are the better evidence for the latest one, and may show another start-up check already
+ * voided it. Appends a `not_applied` entry for each entry still found never applied.
+ */
+function voidUnderLock(
+  journal: Journal,
+  note: string,
+  suspects: readonly JournalEntry[],
+  latest: JournalEntry | null,
+  scanEnd: Located,
+  session: string,
+): JournalEntry[] {
+  const newer = readFrom(journal.dir, { file: scanEnd.file, offset: scanEnd.end }).map((l) => l.entry);
+  const voidedNow = new Set(newer.flatMap((e) => (e.kind === 'not_applied' ? [e.voids as string] : [])));
+  const nextOfNote = newer.find((e) => e.note === note && e.kind !== 'not_applied');
+  const current = readNote(journal, note);
+  // Something other than a file stands at the note's name: no entry can say what it holds.
+  if (current === undefined) return [];
+  const found = suspects.filter((e) => !voidedNow.has(e.id));
+  if (latest !== null && !voidedNow.has(latest.id)) {
+    const evidence = nextOfNote === undefined ? hashOf(current) : nextOfNote.beforeSha256;
+    if (judge(latest, evidence) === 'not_applied') found.push(latest);
+  }
+  const bytes = current === null ? null : current.bytes;
+  return found.map((entry) =>
+    journal.record({
+      session,
+      client: null,
+      tool: 'startup',
+      note,
+      kind: 'not_applied',
+      before: bytes,
+      after: bytes,
+      voids: entry.id,
+    }),
+  );
+}
+
+function judge(entry: JournalEntry, evidence: string | null | undefined): Verdict {
+  if (evidence === entry.afterSha256) return 'applied';
+  if (evidence === entry.beforeSha256) return 'not_applied';
+  return 'changed';
+}
+
+/**
+ * The note as evidence: its bytes and hash, null when no file is there, or undefined when something
+ * other than a file is (a folder): that matches no entry, so the entry is left alone.
+ */
+function readNote(journal: Journal, note: string): { bytes: Buffer; hash: string } | null | undefined {
+  try {
+    const bytes = fs.readFileSync(journal.vault.pathOf(note));
+    return { bytes, hash: sha256Hex(bytes) };
+  } catch (err) {
+    if (isNotedError(err)) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    if (code === 'EISDIR') return undefined;
+    throw err;
+  }
+}
+
+function hashOf(state: { hash: string } | null | undefined): string | null | undefined {
+  return state === null || state === undefined ? state : state.hash;
+}
+
+// --- Reading the journal from a position -------------------------------------------------------
+
+interface Position {
+  readonly file: string;
+  readonly offset: number;
+}
+
+/** The entries after the checkpoint, or the newest `tail` entries when it is missing or stale. */
+function scanSinceCheckpoint(
+  dir: string,
+  tail: number,
+): { entries: Located[]; from: ReconcileResult['from'] } {
+  const checkpoint = readCheckpoint(dir);
+  if (checkpoint !== null && checkpointHolds(dir, checkpoint)) {
+    const entries = readFrom(dir, { file: checkpoint.file, offset: checkpoint.end });
+    const first = entries[0];
+    // The entries after the checkpoint must continue its chain; otherwise the journal was rewritten.
+    if (
+      first === undefined ||
+      (first.entry.seq === checkpoint.seq + 1 && first.entry.prev === checkpoint.hash)
+    ) {
+      return { entries, from: 'checkpoint' };
+    }
+  }
+  const entries = readNewest(dir, tail);
+  return { entries, from: entries.length === 0 ? 'empty' : 'tail' };
+}
+
+/** Complete entry lines of `buf`, which starts at byte `base` of `file`; a torn last line is left out. */
+function entriesIn(buf: Buffer, base: number, file: string): Located[] {
+  const out: Located[] = [];
+  let start = 0;
+  for (;;) {
+    const nl = buf.indexOf(0x0a, start);
+    if (nl === -1) return out;
+    const parsed = parseEntryLine(buf.subarray(start, nl).toString('utf8'));
+    // A damaged line is for `journal verify` to report; here it is skipped.
+    if (isEntry(parsed)) out.push({ entry: parsed, file, start: base + start, end: base + nl + 1 });
+    start = nl + 1;
+  }
+}
+
+function readRange(filePath: string, start: number, end?: number): Buffer {
+  const fd = fs.openSync(filePath, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    const stop = Math.min(end ?? size, size);
+    const length = Math.max(0, stop - start);
+    const buf = Buffer.alloc(length);
+    let read = 0;
+    while (read < length) {
+      const n = fs.readSync(fd, buf, read, length - read, start + read);
+      if (n === 0) break;
+      read += n;
+    }
+    return buf.subarray(0, read);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Every entry from `pos` on: the rest of its day file, then every later day file. */
+function readFrom(dir: string, pos: Position): Located[] {
+  const out: Located[] = [];
+  for (const file of dayFiles(dir)) {
+    if (file.name < pos.file) continue;
+    const offset = file.name === pos.file ? pos.offset : 0;
+    try {
+      out.push(...entriesIn(readRange(file.path, offset), offset, file.name));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+  return out;
+}
+
+/** The newest `count` entries, reading day files backwards from their ends only as far as needed. */
+function readNewest(dir: string, count: number): Located[] {
+  const chunks: Located[][] = [];
+  let found = 0;
+  for (const file of dayFiles(dir).reverse()) {
+    if (found >= count) break;
+    const size = fs.statSync(file.path).size;
+    let span = Math.min(size, 256 * 1024);
+    for (;;) {
+      const start = size - span;
+      const buf = readRange(file.path, start, size);
+      // Unless the read reaches the file's start, its first line may be cut: skip to the next one.
+      const skip = start === 0 ? 0 : buf.indexOf(0x0a) + 1;
+      const entries = skip === 0 && start > 0 ? [] : entriesIn(buf.subarray(skip), start + skip, file.name);
+      if (entries.length >= count - found || start === 0) {
+        const wanted = entries.slice(-(count - found));
+        chunks.unshift(wanted);
+        found += wanted.length;
+        break;
+      }
+      span = Math.min(size, span * 2);
+    }
+  }
+  return chunks.flat();
+}
+
+// --- The checkpoint ----------------------------------------------------------------------------
+
+function readCheckpoint(dir: string): Checkpoint | null {
+  try {
+    const v = JSON.parse(fs.readFileSync(path.join(dir, CHECKPOINT_FILE), 'utf8')) as Record<string, unknown>;
+    const int = (x: unknown) => Number.isSafeInteger(x) && (x as number) >= 0;
+    if (
+      !int(v.seq) ||
+      !int(v.start) ||
+      !int(v.end) ||
+      typeof v.hash !== 'string' ||
+      typeof v.file !== 'string'
+    ) {
+      return null;
+    }
+    if (path.basename(v.file) !== v.file) return null;
+    return v as unknown as Checkpoint;
+  } catch {
+    return null; // missing, unreadable or not JSON: check the tail instead
+  }
+}
+
+/** The checkpoint's line is still where it says, holding the entry it names. */
+function checkpointHolds(dir: string, cp: Checkpoint): boolean {
+  if (cp.end <= cp.start) return false;
+  try {
+    const [located] = entriesIn(readRange(path.join(dir, cp.file), cp.start, cp.end), cp.start, cp.file);
+    return (
+      located !== undefined &&
+      located.end === cp.end &&
+      located.entry.seq === cp.seq &&
+      located.entry.hash === cp.hash
+    );
+  } catch {
+    return false;
+  }
+}
+
+function writeCheckpoint(dir: string, last: Located): void {
+  const cp: Checkpoint = {
+    seq: last.entry.seq,
+    hash: last.entry.hash,
+    file: last.file,
+    start: last.start,
+    end: last.end,
+  };
+  writeFileAtomic(path.join(dir, CHECKPOINT_FILE), `${JSON.stringify(cp)}\n`);
+}
+
+/** Temporary files of a checkpoint write whose process was killed. */
+function removeOrphanCheckpointTemps(dir: string): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (name.startsWith(`.${CHECKPOINT_FILE}.`) && isOrphanTemp(name))
+      fs.rmSync(path.join(dir, name), { force: true });
+  }
+}
