@@ -1,0 +1,69 @@
+/**
+ * Cross-process lock files (vault/locks.ts): a lock file exists only with its holder's pid in it, so
+ * a holder that dies at any moment leaves either nothing or a lock that is judged stale at once.
+ * Regression (issue 10, found by the SIGKILL test): a server killed between creating the lock file and
+ * writing its pid left an empty lock; the next server waited 10 s for it and answered `busy`.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, expect, it, vi } from 'vitest';
+import { LockDir } from '../../src/vault/locks.js';
+
+let dir: string;
+afterEach(() => {
+  vi.restoreAllMocks();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function lockDir(): LockDir {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'noted-locks-'));
+  return new LockDir(path.join(dir, 'locks'));
+}
+
+it('while held, the lock file names its holder; afterwards nothing is left in the folder', () => {
+  const locks = lockDir();
+  const seen = locks.withLockSync('note:a.md', () => fs.readFileSync(locks.pathFor('note:a.md'), 'utf8'));
+  expect(seen).toMatch(new RegExp(`^${process.pid} \\d+$`));
+  expect(fs.readdirSync(path.join(dir, 'locks'))).toEqual([]);
+});
+
+it('a writer stopped before its pid is written leaves no lock that blocks the next one', async () => {
+  const locks = lockDir();
+  // The moment a SIGKILL can land: after the file exists, before the pid is in it.
+  const died = () => {
+    throw Object.assign(new Error('killed'), { code: 'EIO' });
+  };
+  vi.spyOn(fs, 'writeSync').mockImplementationOnce(died);
+  vi.spyOn(fs, 'writeFileSync').mockImplementationOnce(died);
+  expect(() => locks.withLockSync('note:a.md', () => 'never')).toThrow('killed');
+  vi.restoreAllMocks();
+
+  const file = locks.pathFor('note:a.md');
+  expect(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : 'absent').not.toBe('');
+  // Well below the 15 s after which an unreadable lock is taken over.
+  expect(locks.withLockSync('note:a.md', () => 'taken', { timeoutMs: 500 })).toBe('taken');
+  await expect(locks.withLock('note:a.md', () => 'taken again', { timeoutMs: 500 })).resolves.toBe(
+    'taken again',
+  );
+});
+
+it('a lock whose holder is gone is taken over at once', () => {
+  const locks = lockDir();
+  const file = locks.pathFor('note:a.md');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  // Pid 2^22 + 1 is above Linux's pid_max limit: no process has it.
+  fs.writeFileSync(file, `${4_194_305} ${Date.now()}`);
+  expect(locks.withLockSync('note:a.md', () => 'taken', { timeoutMs: 500 })).toBe('taken');
+});
+
+it('a live holder is waited for, then the lock is taken', async () => {
+  const locks = lockDir();
+  const file = locks.pathFor('note:a.md');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${process.pid} ${Date.now()}`);
+  setTimeout(() => fs.rmSync(file), 100);
+  await expect(locks.withLock('note:a.md', () => 'after the holder', { timeoutMs: 5_000 })).resolves.toBe(
+    'after the holder',
+  );
+});
