@@ -8,6 +8,7 @@ import os from 'node:os';
 import type { Vault } from '../vault/vault.js';
 import { type VaultWatcher, watchVault } from '../vault/watcher.js';
 import { type Db, openIndexDatabase } from './database.js';
+import { repairFtsTotals } from './fts-totals.js';
 import { ParserPool } from './parser-pool.js';
 import { loadIndexedFiles, type SyncStats, syncAll, syncAllParallel, syncPaths } from './sync.js';
 
@@ -79,6 +80,13 @@ export class NoteIndex {
     }
     this.lastFullScan = Date.now();
     this.linked = stats.linked;
+    try {
+      // An index written before the BM25 totals were kept right, or by a process stopped between a
+      // delete and its correction, ranks differently from a rebuild until this runs (fts-totals.ts).
+      repairFtsTotals(this.db);
+    } catch (err) {
+      this.log.warn(`Could not check the search index's ranking totals: ${(err as Error).message}`);
+    }
     return { ...stats, rebuiltBecause: this.rebuiltBecause, watching: this.watching };
   }
 

@@ -6,6 +6,7 @@ import { foldName } from '../markdown/link-key.js';
 import type { FileEntry } from '../vault/walk.js';
 import type { Db } from './database.js';
 import type { DerivedNote } from './derive.js';
+import { FtsTotals } from './fts-totals.js';
 
 export interface IndexedFile {
   readonly id: number;
@@ -58,8 +59,10 @@ export class IndexWriter {
   private readonly insertFts;
   private readonly upsertAttachment;
   private readonly deleteAttachment;
+  private readonly totals;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
+    this.totals = new FtsTotals(db);
     this.selectId = db.prepare<[string], { id: number }>('SELECT id FROM notes WHERE path = ?');
     this.insertNote = db.prepare(
       `INSERT INTO notes(path, path_lower, folder_lower, file_lower, title, size, mtime_ms, ctime_ms, birthtime_ms, ino, etag)
@@ -97,7 +100,21 @@ export class IndexWriter {
     this.deleteAttachment = db.prepare('DELETE FROM attachments WHERE path = ?');
   }
 
-  /** Inserts or replaces a note's rows. Call inside a transaction. */
+  /**
+   * Runs `fn` (which calls the methods below) in one IMMEDIATE transaction, then corrects the BM25
+   * totals for the full-text rows it deleted (see fts-totals.ts).
+   */
+  write(fn: () => void): void {
+    try {
+      this.db.transaction(fn).immediate();
+    } catch (err) {
+      this.totals.discard();
+      throw err;
+    }
+    this.totals.settle();
+  }
+
+  /** Inserts or replaces a note's rows. Call inside `write`. */
   putNote(file: FileEntry, etag: string, derived: DerivedNote): void {
     const row = {
       title: derived.title,
@@ -114,6 +131,7 @@ export class IndexWriter {
       id = existing.id;
       this.updateNote.run({ ...row, id });
       this.deleteNoteRows(id);
+      this.totals.removing(id);
       this.deleteFts.run(id);
     } else {
       const info = this.insertNote.run({
@@ -164,6 +182,7 @@ export class IndexWriter {
 
   removeNote(id: number): void {
     this.deleteNoteRows(id);
+    this.totals.removing(id);
     this.deleteFts.run(id);
     this.deleteNoteRow.run(id);
   }

@@ -78,10 +78,10 @@ function finishSync(
   reindexed: number,
   started: number,
 ): SyncStats {
-  db.transaction(() => {
+  writer.write(() => {
     for (const row of plan.gone) writer.removeNote(row.id);
     syncAttachments(db, writer, plan.walked.attachments, plan.sub);
-  }).immediate();
+  });
   const count = db.prepare('SELECT count(*) AS n FROM notes').get() as { n: number };
   return {
     notes: count.n,
@@ -100,9 +100,9 @@ export function syncAll(db: Db, root: string, sub = '', indexed?: Map<string, In
   let reindexed = 0;
   for (let i = 0; i < plan.stale.length; i += BATCH) {
     const batch = plan.stale.slice(i, i + BATCH);
-    db.transaction(() => {
+    writer.write(() => {
       for (const file of batch) if (indexFile(root, writer, file)) reindexed++;
-    }).immediate();
+    });
   }
   return finishSync(db, writer, plan, reindexed, started);
 }
@@ -134,9 +134,9 @@ export async function syncAllParallel(
   if (plan.stale.length < PARALLEL_THRESHOLD) {
     const writer = new IndexWriter(db);
     let reindexed = 0;
-    db.transaction(() => {
+    writer.write(() => {
       for (const file of plan.stale) if (indexFile(root, writer, file)) reindexed++;
-    }).immediate();
+    });
     return finishSync(db, writer, plan, reindexed, started);
   }
   const pool = makePool();
@@ -179,7 +179,7 @@ async function parseAndWrite(
         group.push(parsed);
         size += parsed.length;
       } while (inFlight.length > 0 && size < NOTES_PER_COMMIT);
-      db.transaction(() => {
+      writer.write(() => {
         for (const parsed of group) {
           for (const note of parsed) {
             if (note === null) continue;
@@ -187,7 +187,7 @@ async function parseAndWrite(
             reindexed++;
           }
         }
-      }).immediate();
+      });
     }
   } finally {
     restore();
@@ -244,7 +244,7 @@ export function syncPaths(db: Db, root: string, paths: Iterable<string>): PathsS
   );
   let changed = 0;
   const folders: string[] = [];
-  db.transaction(() => {
+  writer.write(() => {
     for (const rel of new Set(paths)) {
       const abs = path.join(root, ...rel.split('/'));
       const st = statInside(root, abs);
@@ -279,7 +279,7 @@ export function syncPaths(db: Db, root: string, paths: Iterable<string>): PathsS
       if (unchanged(selectOne.get(rel), file)) continue;
       if (indexFile(root, writer, file)) changed++;
     }
-  }).immediate();
+  });
   for (const folder of folders) {
     const stats = syncAll(db, root, folder);
     changed += stats.reindexed;
