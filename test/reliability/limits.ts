@@ -8,8 +8,22 @@
 /** Crash safety: SIGKILLs per `npm test` run, and the seed that picks the moments and operations. */
 export const CRASH = { seed: 20261201, kills: 200, timeLimitMs: 150_000 } as const;
 
-/** Concurrency: server processes, a direct file editor, and how long they all write. */
-export const CONCURRENCY = { seed: 7, servers: 3, notes: 6, durationMs: 8_000, timeLimitMs: 90_000 } as const;
+/**
+ * Concurrency: server processes and agent workers on each, the notes they all write (plus scratch
+ * notes agents create and delete), how long they write, the direct editor's pause between saves
+ * ([min, max] ms), and how long each server's index may take to catch up afterwards.
+ */
+export const CONCURRENCY = {
+  seed: 7,
+  servers: 3,
+  workersPerServer: 2,
+  notes: 6,
+  scratch: 2,
+  durationMs: 8_000,
+  editorPauseMs: [2, 30],
+  settleLimitMs: 10_000,
+  timeLimitMs: 90_000,
+} as const;
 
 /** Hostile input: property-based runs per property, and the longest any one call may take. */
 export const HOSTILE = { seed: 42, runs: 200, callLimitMs: 10_000, timeLimitMs: 120_000 } as const;
