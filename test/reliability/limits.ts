@@ -28,5 +28,18 @@ export const CONCURRENCY = {
 /** Hostile input: property-based runs per property, and the longest any one call may take. */
 export const HOSTILE = { seed: 42, runs: 200, callLimitMs: 10_000, timeLimitMs: 120_000 } as const;
 
-/** Load over HTTP: sessions, vault size, length of each of the two equal rounds. */
-export const LOAD = { sessions: 20, notes: 10_000, roundMs: 6_000, timeLimitMs: 150_000 } as const;
+/**
+ * Load over HTTP: clients (of which `stateless` speak 2026-07-28, the rest hold 2025-era sessions),
+ * vault size, the seed of the vault and of every client's calls, a warm-up, the length of each of
+ * the two equal rounds, and the longest one call may take before it counts as unanswered.
+ */
+export const LOAD = {
+  seed: 1,
+  sessions: 20,
+  stateless: 4,
+  notes: 10_000,
+  warmupMs: 8_000,
+  roundMs: 6_000,
+  callTimeoutMs: 30_000,
+  timeLimitMs: 150_000,
+} as const;
