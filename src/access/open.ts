@@ -71,6 +71,11 @@ export async function openVault(options: OpenOptions): Promise<OpenedVault> {
 async function checkJournal(journal: Journal, log: IndexLogger): Promise<void> {
   try {
     const result = await reconcileJournal(journal);
+    if (result.cutOff > 0) {
+      log.warn(
+        `journal: removed an incomplete last line (${result.cutOff} bytes) left by a writer that stopped while appending it; the change it began was never made.`,
+      );
+    }
     for (const e of result.notApplied) {
       log.warn(
         `journal: entry ${e.voids} ("${e.note}") was recorded but its change was never made (the writer stopped in between); noted as entry ${e.id} (not_applied). The note was left as it is.`,

@@ -13,6 +13,11 @@
  * before-hash: not applied. Anything else: the note was changed outside the server since, and nothing
  * can be said; it is left alone.
  *
+ * First, a last line cut off mid-append (a writer killed while writing it) is removed, under the
+ * journal's lock, as the next append would remove it: its change was never made, since a note is
+ * written only after its entry is complete, and until it is gone `journal verify` reports the chain
+ * broken there.
+ *
  * The check is bounded: a checkpoint file (`reconcile-checkpoint.json` in the journal folder, written
  * atomically) remembers the last entry checked and where its line is, so a start reads only what was
  * appended since. Without a usable checkpoint the newest 1,000 entries are checked.
@@ -23,7 +28,7 @@ import path from 'node:path';
 import { isNotedError } from '../common/errors.js';
 import { isOrphanTemp, writeFileAtomic } from '../vault/atomic-write.js';
 import { isEntry, type JournalEntry, parseEntryLine, sha256Hex } from './entry.js';
-import { dayFiles } from './files.js';
+import { dayFiles, readTail } from './files.js';
 import type { Journal } from './journal.js';
 
 /** Entries checked when there is no usable checkpoint. */
@@ -40,6 +45,8 @@ export interface ReconcileOptions {
 }
 
 export interface ReconcileResult {
+  /** Bytes of a cut-off last line removed from the latest day file (0: there was none). */
+  readonly cutOff: number;
   /** How many entries were looked at. */
   readonly checked: number;
   /** Whether they were found from the checkpoint, or as the newest entries without one. */
@@ -81,6 +88,7 @@ export async function reconcileJournal(
 ): Promise<ReconcileResult> {
   const dir = journal.dir;
   removeOrphanCheckpointTemps(dir);
+  const cutOff = removeTornTail(journal);
   const scan = scanSinceCheckpoint(dir, options.tail ?? TAIL_WITHOUT_CHECKPOINT);
   const max = options.maxChecked ?? MAX_CHECKED;
   const problems: string[] = [];
@@ -91,7 +99,7 @@ export async function reconcileJournal(
   }
   const range = scan.entries.slice(-max);
   const last = range.at(-1);
-  if (last === undefined) return { checked: 0, from: scan.from, notApplied: [], problems };
+  if (last === undefined) return { cutOff, checked: 0, from: scan.from, notApplied: [], problems };
 
   const voided = new Set<string>();
   const chains = new Map<string, JournalEntry[]>();
@@ -139,7 +147,29 @@ export async function reconcileJournal(
       );
     }
   }
-  return { checked: range.length, from: scan.from, notApplied, problems };
+  return { cutOff, checked: range.length, from: scan.from, notApplied, problems };
+}
+
+/**
+ * Removes a cut-off last line of the latest day file, under the journal's lock (a live writer holds it
+ * while its line is incomplete). Returns how many bytes were removed.
+ */
+function removeTornTail(journal: Journal): number {
+  if (dayFiles(journal.dir).length === 0) return 0;
+  return journal.vault.withLockSync('journal', () => {
+    const latest = dayFiles(journal.dir).at(-1);
+    if (latest === undefined) return 0;
+    const tail = readTail(latest.path);
+    if (tail.size <= tail.complete) return 0;
+    const fd = fs.openSync(latest.path, 'r+');
+    try {
+      fs.ftruncateSync(fd, tail.complete);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    return tail.size - tail.complete;
+  });
 }
 
 /**

@@ -157,6 +157,25 @@ describe('a change recorded but never written', () => {
   });
 });
 
+describe('a line cut off mid-append', () => {
+  it('is removed at start-up (its change was never made), so verify passes without waiting for the next write', async () => {
+    jv = journalVault({ 'a.md': 'one' });
+    const made = await agentWrite(jv, 'a.md', 'two');
+    const file = path.join(jv.journalDir, '2026-12-01.jsonl');
+    const whole = fs.readFileSync(file);
+    fs.appendFileSync(file, '{"id":"20261201T100009000Z-00000002-abcdef","seq":2,"ti');
+    expect(jv.journal.verify()).toMatchObject({ ok: false, reason: expect.stringMatching(/incomplete/) });
+
+    const result = await reconcileJournal(jv.journal);
+    expect(result.cutOff).toBe(55);
+    expect(fs.readFileSync(file)).toEqual(whole);
+    expect(jv.journal.verify()).toEqual({ ok: true, entries: 1 });
+    expect(result.notApplied).toEqual([]);
+    expect((await reconcileJournal(jv.journal)).cutOff).toBe(0);
+    expect(jv.journal.list().map((e) => e.id)).toEqual([made.id]);
+  });
+});
+
 describe('what the check leaves alone', () => {
   it('applied changes of every kind', async () => {
     jv = journalVault({ 'a.md': 'one' });
