@@ -38,6 +38,10 @@ export function listNotes(
   };
 }
 
+/** What read_note says about a note whose bytes are not valid UTF-8 (see `StoredNote.lossless`). */
+export const NOT_UTF8 =
+  'The file holds bytes that are not valid UTF-8 (binary data or another encoding); they are shown as \uFFFD, so this text is not exactly what is stored. edit_note and appending are refused for it; update_note would replace the whole file with the text you send.';
+
 /** Body characters in one read_note page unless the caller asks for fewer. */
 export const READ_PAGE_CHARS = 1_000_000;
 
@@ -70,6 +74,7 @@ export function readNote(
     frontmatter: fm.data,
     frontmatterRaw: fm.raw,
     ...(fm.error === undefined ? {} : { frontmatterError: fm.error }),
+    ...(stored.lossless ? {} : { encodingError: NOT_UTF8 }),
     body: paged ? fm.body.slice(offset, end) : fm.body,
     etag: stored.etag,
     modified: iso(stored.mtimeMs),

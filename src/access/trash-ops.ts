@@ -13,6 +13,7 @@ import {
 } from '../vault/trash.js';
 import type { AccessContext, Writer } from './context.js';
 import { stage, writableAccess } from './permission.js';
+import { recordThenMake } from './recorded-write.js';
 import { existingCaseVariant, notFound, resolveExisting } from './resolve.js';
 import type { Rules } from './rules.js';
 import type { DeleteResult, RestoreResult, StagedResult } from './types.js';
@@ -40,15 +41,11 @@ export async function deleteNote(
         newText: null,
       });
     }
-    ctx.journal.record({
-      ...who,
-      tool: 'delete_note',
-      note: name,
-      kind: 'delete',
-      before: stored.bytes,
-      after: null,
-    });
-    return moveToTrash(ctx.vault, name, ctx.now());
+    return recordThenMake(
+      ctx,
+      { ...who, tool: 'delete_note', note: name, kind: 'delete', before: stored.bytes, after: null },
+      () => moveToTrash(ctx.vault, name, ctx.now()),
+    );
   });
   if (typeof trashId !== 'string') return trashId;
   ctx.index.touched([name]);
@@ -93,15 +90,11 @@ export async function restoreNote(
   }
   await ctx.vault.withNoteLock(item.name, () => {
     const after = trashedBytes(ctx.vault, item);
-    ctx.journal.record({
-      ...who,
-      tool: 'restore_note',
-      note: item.name,
-      kind: 'restore',
-      before: null,
-      after,
-    });
-    restoreFromTrash(ctx.vault, item);
+    recordThenMake(
+      ctx,
+      { ...who, tool: 'restore_note', note: item.name, kind: 'restore', before: null, after },
+      () => restoreFromTrash(ctx.vault, item),
+    );
   });
   ctx.index.touched([item.name]);
   const stored = ctx.vault.read(item.name);

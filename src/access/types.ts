@@ -30,6 +30,11 @@ export interface NoteContent {
   readonly frontmatter: Record<string, JsonValue> | null;
   readonly frontmatterRaw: string;
   readonly frontmatterError?: string;
+  /**
+   * Present only when the file is not valid UTF-8: its bad bytes are shown as U+FFFD, so
+   * `frontmatterRaw + body` is not the stored text (SPEC 2.1 holds only for UTF-8 notes).
+   */
+  readonly encodingError?: string;
   readonly body: string;
   readonly etag: string;
   readonly modified: string;

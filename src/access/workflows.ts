@@ -12,6 +12,7 @@ import { titleToFileName } from '../markdown/title.js';
 import { normalizeFolderName, normalizeNoteName } from '../vault/names.js';
 import { type AccessContext, iso, MAX_NOTE_BYTES, type Writer } from './context.js';
 import { writableAccess } from './permission.js';
+import { recordThenMake } from './recorded-write.js';
 import { existingCaseVariant, notFound, requireFree, resolveExisting } from './resolve.js';
 import type { Rules } from './rules.js';
 import type { WriteResult } from './types.js';
@@ -68,15 +69,11 @@ export async function createGeneratedNote<T>(
   checkSize(computed.text);
   const written = await ctx.vault.withNoteLock(name, () => {
     requireFree(ctx, name);
-    ctx.journal.record({
-      ...who,
-      tool: input.tool,
-      note: name,
-      kind: 'create',
-      before: null,
-      after: computed.text,
-    });
-    return ctx.vault.create(name, computed.text);
+    return recordThenMake(
+      ctx,
+      { ...who, tool: input.tool, note: name, kind: 'create', before: null, after: computed.text },
+      () => ctx.vault.create(name, computed.text),
+    );
   });
   if (written === null) {
     throw new NotedError(
@@ -129,15 +126,11 @@ export async function rewriteGeneratedNote<T>(
       };
     }
     // The journal entry is written first: if it cannot be, the note is not changed (SPEC 6.1).
-    ctx.journal.record({
-      ...who,
-      tool: input.tool,
-      note: name,
-      kind: 'update',
-      before: stored.bytes,
-      after: computed.text,
-    });
-    const written = ctx.vault.write(name, computed.text);
+    const written = recordThenMake(
+      ctx,
+      { ...who, tool: input.tool, note: name, kind: 'update', before: stored.bytes, after: computed.text },
+      () => ctx.vault.write(name, computed.text),
+    );
     return { name, etag: written.etag, modified: iso(written.mtimeMs), changed: true, value: computed.value };
   });
   if (result.changed) ctx.index.touched([name]);

@@ -13,6 +13,7 @@ import { baseNameOf, normalizeNoteName } from '../vault/names.js';
 import type { StoredNote } from '../vault/vault.js';
 import { type AccessContext, iso, MAX_NOTE_BYTES, type Writer } from './context.js';
 import { stage, writableAccess } from './permission.js';
+import { recordThenMake } from './recorded-write.js';
 import { existingCaseVariant, notFound, requireFree, resolveExisting } from './resolve.js';
 import type { Rules } from './rules.js';
 import type { StagedResult, WriteResult } from './types.js';
@@ -66,15 +67,11 @@ export async function createNote(
         newText: text,
       });
     }
-    ctx.journal.record({
-      ...who,
-      tool: 'create_note',
-      note: name,
-      kind: 'create',
-      before: null,
-      after: text,
-    });
-    return ctx.vault.create(name, text);
+    return recordThenMake(
+      ctx,
+      { ...who, tool: 'create_note', note: name, kind: 'create', before: null, after: text },
+      () => ctx.vault.create(name, text),
+    );
   });
   if (written !== null && 'staged' in written) return written;
   if (written === null) {
@@ -193,8 +190,11 @@ async function writeExisting(
       });
     }
     // The journal entry is written first: if it cannot be, the note is not changed (SPEC 6.1).
-    ctx.journal.record({ ...who, tool, note: name, kind: 'update', before: stored.bytes, after: text });
-    const written = ctx.vault.write(name, text);
+    const written = recordThenMake(
+      ctx,
+      { ...who, tool, note: name, kind: 'update', before: stored.bytes, after: text },
+      () => ctx.vault.write(name, text),
+    );
     return { name, etag: written.etag, modified: iso(written.mtimeMs), changed: true };
   });
   if ('changed' in result && result.changed) ctx.index.touched([name]);

@@ -32,8 +32,18 @@ const BATCH = 500;
 
 /** Reads and indexes one note file; returns false when it vanished or cannot be read. */
 function indexFile(root: string, writer: IndexWriter, file: FileEntry): boolean {
-  const parsed = parseNoteFile(root, file);
-  if (parsed === null) return false;
+  return putParsed(writer, file, parseNoteFile(root, file));
+}
+
+/**
+ * Indexes a parsed note. A note that could not be read (it vanished, or lost read permission, after
+ * the walk listed it) is taken out: its earlier text must not go on being listed and searched.
+ */
+function putParsed(writer: IndexWriter, file: FileEntry, parsed: ParsedNote | null): boolean {
+  if (parsed === null) {
+    writer.removeNoteByPath(file.name);
+    return false;
+  }
   writer.putNote(parsed.file, parsed.etag, parsed.derived);
   return true;
 }
@@ -159,11 +169,13 @@ async function parseAndWrite(
   const batches: FileEntry[][] = [];
   for (let i = 0; i < plan.stale.length; i += PARALLEL_BATCH)
     batches.push(plan.stale.slice(i, i + PARALLEL_BATCH));
-  const inFlight: Promise<(ParsedNote | null)[]>[] = [];
+  const inFlight: { files: FileEntry[]; parsed: Promise<(ParsedNote | null)[]> }[] = [];
   let next = 0;
   const dispatch = () => {
-    while (next < batches.length && inFlight.length < IN_FLIGHT)
-      inFlight.push(pool.parse(root, batches[next++] as FileEntry[]));
+    while (next < batches.length && inFlight.length < IN_FLIGHT) {
+      const files = batches[next++] as FileEntry[];
+      inFlight.push({ files, parsed: pool.parse(root, files) });
+    }
   };
   dispatch();
   let reindexed = 0;
@@ -171,20 +183,19 @@ async function parseAndWrite(
     while (inFlight.length > 0) {
       // Several parsed batches go into one transaction: FTS5 writes a segment per commit, and fewer,
       // larger segments mean less merging.
-      const group: (ParsedNote | null)[][] = [];
+      const group: { files: FileEntry[]; parsed: (ParsedNote | null)[] }[] = [];
       let size = 0;
       do {
-        const parsed = await (inFlight.shift() as Promise<(ParsedNote | null)[]>);
+        const batch = inFlight.shift() as (typeof inFlight)[number];
+        const parsed = await batch.parsed;
         dispatch();
-        group.push(parsed);
+        group.push({ files: batch.files, parsed });
         size += parsed.length;
       } while (inFlight.length > 0 && size < NOTES_PER_COMMIT);
       writer.write(() => {
-        for (const parsed of group) {
-          for (const note of parsed) {
-            if (note === null) continue;
-            writer.putNote(note.file, note.etag, note.derived);
-            reindexed++;
+        for (const { files, parsed } of group) {
+          for (const [i, note] of parsed.entries()) {
+            if (putParsed(writer, files[i] as FileEntry, note)) reindexed++;
           }
         }
       });

@@ -5,8 +5,9 @@
  * adds `title` and `tags` to it without disturbing the rest.
  */
 
-import { Document, isMap, isScalar, isSeq, type Pair, parseDocument, type YAMLMap, type YAMLSeq } from 'yaml';
+import { Document, isMap, isScalar, isSeq, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import { NotedError } from '../common/errors.js';
+import { parseYamlDocument } from './yaml-document.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -37,10 +38,12 @@ interface BlockBounds {
 const MAX_ALIAS_COUNT = 100;
 
 // Mirrors Obsidian's parseYaml (eemeli/yaml defaults, PROP-03); logLevel keeps the library off stderr.
+// Duplicate keys are an error as there (PROP-21), found by `firstDuplicateKey`: the library's own
+// check compares each key with every earlier one, which takes minutes for a 5 MB block of keys.
 const YAML_OPTIONS = {
   version: '1.2',
   schema: 'core',
-  uniqueKeys: true,
+  uniqueKeys: false,
   merge: false,
   prettyErrors: true,
   logLevel: 'error',
@@ -106,15 +109,68 @@ type BlockResult = { data: Record<string, JsonValue> } | { error: string };
 const NOTE_LINE_OFFSET = 1;
 
 function parseYamlBlock(yaml: string): BlockResult {
-  return readDocument(parseDocument(yaml, YAML_OPTIONS), yaml);
+  const parsed = parseFrontmatterYaml(yaml);
+  return 'error' in parsed ? parsed : readDocument(parsed.doc, yaml);
 }
 
-function readDocument(doc: Document, yaml: string): BlockResult {
+/**
+ * The frontmatter YAML (the text between the `---` lines) as a document, or why it cannot be one
+ * before it is composed: nesting deeper than the composer can safely take (see yaml-document.ts).
+ * The document's own errors, and duplicate keys, are left for `frontmatterDocumentError`.
+ */
+export function parseFrontmatterYaml(yaml: string): { doc: Document } | { error: string } {
+  const doc = parseYamlDocument(yaml, YAML_OPTIONS);
+  if ('tooDeep' in doc)
+    return { error: invalidAt(doc.line + NOTE_LINE_OFFSET, 'the YAML is nested too deeply') };
+  return { doc };
+}
+
+/** Why a parsed frontmatter document cannot be used, or null: the YAML error, then a duplicate key. */
+export function frontmatterDocumentError(doc: Document, yaml: string): string | null {
   const first = doc.errors[0];
   if (first) {
     const line = (first.linePos?.[0].line ?? 1) + NOTE_LINE_OFFSET;
-    return { error: invalidAt(line, describeYamlError(first.message)) };
+    return invalidAt(line, describeYamlError(first.message));
   }
+  const duplicate = firstDuplicateKey(doc.contents);
+  if (duplicate !== null) {
+    return invalidAt(lineOfOffset(yaml, duplicate) + NOTE_LINE_OFFSET, 'Map keys must be unique');
+  }
+  return null;
+}
+
+/**
+ * The offset of the first key that repeats an earlier key of its mapping, or null. Keys compare as the
+ * yaml package's `uniqueKeys` compares them: scalars by value, other keys by identity. One pass with a
+ * set per mapping, and no recursion.
+ */
+function firstDuplicateKey(root: unknown): number | null {
+  let first: number | null = null;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isMap(node)) {
+      const seen = new Set<unknown>();
+      for (const pair of node.items) {
+        const key = pair.key;
+        if (isScalar(key) && !Number.isNaN(key.value)) {
+          if (!seen.has(key.value)) seen.add(key.value);
+          else if (first === null || (key.range?.[0] ?? 0) < first) first = key.range?.[0] ?? 0;
+        } else {
+          stack.push(key);
+        }
+        stack.push(pair.value);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) stack.push(item);
+    }
+  }
+  return first;
+}
+
+function readDocument(doc: Document, yaml: string): BlockResult {
+  const error = frontmatterDocumentError(doc, yaml);
+  if (error !== null) return { error };
   const root = doc.contents;
   if (root !== null && !isMap(root)) {
     const line = lineOfOffset(yaml, root.range?.[0] ?? 0) + NOTE_LINE_OFFSET;
@@ -229,8 +285,8 @@ export function withFrontmatterFields(text: string, fields: FrontmatterFields): 
   }
 
   const yaml = text.slice(block.yamlStart, block.yamlEnd);
-  const doc: Document = parseDocument(yaml, YAML_OPTIONS);
-  const parsed = readDocument(doc, yaml);
+  const composed = parseFrontmatterYaml(yaml);
+  const parsed = 'doc' in composed ? readDocument(composed.doc, yaml) : composed;
   if ('error' in parsed) {
     throw new NotedError(
       'validation_error',
@@ -238,6 +294,7 @@ export function withFrontmatterFields(text: string, fields: FrontmatterFields): 
       { frontmatterError: parsed.error },
     );
   }
+  const { doc } = composed as { doc: Document };
   if (doc.contents === null) doc.contents = doc.createNode({}) as YAMLMap;
   const map = doc.contents as YAMLMap;
   const blockEol = yaml.match(/\r?\n/)?.[0] ?? eol;

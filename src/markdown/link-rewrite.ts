@@ -9,8 +9,8 @@
  * A new linkpath that the link's syntax cannot carry (a `|` or `]]` in a wikilink, a `#` anywhere)
  * is not written: the link is reported in `unwritable`, and the caller decides.
  */
-import { isScalar, parseDocument, type Scalar, visit } from 'yaml';
-import { splitFrontmatter } from './frontmatter.js';
+import { isScalar, type Scalar, visit } from 'yaml';
+import { frontmatterDocumentError, parseFrontmatterYaml, splitFrontmatter } from './frontmatter.js';
 import {
   cleanLinkTarget,
   decodeMarkdownDestination,
@@ -58,15 +58,6 @@ interface Splice {
   readonly end: number;
   readonly text: string;
 }
-
-// The settings frontmatter.ts parses with (Obsidian's parseYaml); only positions are read here.
-const YAML_OPTIONS = {
-  version: '1.2',
-  schema: 'core',
-  uniqueKeys: true,
-  merge: false,
-  logLevel: 'silent',
-} as const;
 
 /**
  * Offers every link of `text` to `newLinkpath` and writes the answers in.
@@ -250,8 +241,10 @@ interface LinkScalar {
  * `frontmatterLinks` reads them), with where their source is. A block that does not parse has none.
  */
 function frontmatterLinkScalars(yaml: string): LinkScalar[] {
-  const doc = parseDocument(yaml, YAML_OPTIONS);
-  if (doc.errors.length > 0) return [];
+  // Parsed as the index parses it (frontmatter.ts): a block too deeply nested is never composed.
+  const parsed = parseFrontmatterYaml(yaml);
+  if ('error' in parsed || frontmatterDocumentError(parsed.doc, yaml) !== null) return [];
+  const doc = parsed.doc;
   const out: LinkScalar[] = [];
   visit(doc, {
     Scalar(key, node) {

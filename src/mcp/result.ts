@@ -4,7 +4,12 @@
  * last text block repeating the structured data as one JSON line for clients that pass only text.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { isNotedError, type NotedError } from '../common/errors.js';
+import {
+  type FileSystemFailure,
+  fileSystemFailure,
+  isNotedError,
+  type NotedError,
+} from '../common/errors.js';
 
 /** Above this the JSON line is shortened: fields the text already shows are replaced, then big ones left out. */
 export const LINE_LIMIT = 16 * 1024;
@@ -105,12 +110,32 @@ export function notedErrorResult(err: NotedError, writes: boolean): CallToolResu
   return errorResult(data);
 }
 
-/** Runs a tool body: typed errors become results, anything else is a bug and propagates. */
+/**
+ * Runs a tool body: typed errors become results, and so do failures of the file system (a full disk,
+ * an I/O error), which are the machine's trouble and not bugs; anything else is a bug and propagates.
+ */
 export async function runTool(writes: boolean, body: () => Promise<CallToolResult> | CallToolResult) {
   try {
     return await body();
   } catch (err) {
     if (isNotedError(err)) return notedErrorResult(err, writes);
+    const failure = fileSystemFailure(err);
+    if (failure !== null) return fileSystemErrorResult(failure, writes);
     throw err;
   }
+}
+
+/**
+ * A file system failure that no layer below turned into a typed error. Whether part of a change was
+ * made is not known here, so `committed` is left out and the agent is told to look before retrying.
+ */
+function fileSystemErrorResult(failure: FileSystemFailure, writes: boolean): CallToolResult {
+  const then = writes
+    ? 'Part of the change may have been made: read the notes involved to see where they stand before trying again.'
+    : 'Try again later.';
+  return errorResult({
+    code: 'not_supported',
+    message: `The vault's files could not be ${writes ? 'changed' : 'read'}: ${failure.why} (${failure.errno}). ${then} Tell the vault owner: ${failure.fix}`,
+    errno: failure.errno,
+  });
 }

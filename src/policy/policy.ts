@@ -14,8 +14,9 @@
  * - A folder whose name starts with `.` is refused: such folders are always hidden from agents
  *   (SPEC 1.1), so a rule for one would promise something it cannot do.
  */
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter } from 'yaml';
 import { NotedError } from '../common/errors.js';
+import { parseYamlDocument } from '../markdown/yaml-document.js';
 import { closestWord } from './closest.js';
 import { depthOf, folderKey } from './folder-key.js';
 
@@ -61,14 +62,18 @@ const WINDOWS_DRIVE = /^[A-Za-z]:/;
  */
 export function parsePolicy(text: string): Policy {
   const lines = new LineCounter();
-  const doc = parseDocument(text.replace(/^\uFEFF/, ''), {
+  const doc = parseYamlDocument(text.replace(/^\uFEFF/, ''), {
     lineCounter: lines,
     schema: 'failsafe',
     // Duplicates are found below, where case, `\` and trailing `/` count too.
     uniqueKeys: false,
-    // Gives each error its line and column (and appends them and a code excerpt to the message).
-    prettyErrors: true,
   });
+  if ('tooDeep' in doc) {
+    throw policyError(
+      'it nests lists or mappings far too deeply to be a policy (which needs two levels: "folders:" and one line per folder).',
+      doc.line,
+    );
+  }
   const yamlError = doc.errors[0];
   if (yamlError) {
     const at = yamlError.linePos?.[0];

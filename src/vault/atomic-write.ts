@@ -124,12 +124,17 @@ export function createFileAtomic(target: string, data: string | Uint8Array): boo
   const dir = path.dirname(target);
   fs.mkdirSync(dir, { recursive: true });
   const tmp = tempPathFor(target);
-  const fd = fs.openSync(tmp, 'wx', 0o644);
+  let fd: number | null = fs.openSync(tmp, 'wx', 0o644);
   try {
     fs.writeFileSync(fd, data);
     fs.fsyncSync(fd);
-  } finally {
     fs.closeSync(fd);
+    fd = null;
+  } catch (err) {
+    // A full disk fails the write: the partial temporary file must not stay behind.
+    if (fd !== null) fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    throw err;
   }
   try {
     // link() refuses an existing target, unlike rename(), so a concurrent creator is never clobbered.

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { threadId } from 'node:worker_threads';
-import { NotedError } from '../common/errors.js';
+import { fileSystemFailure, NotedError } from '../common/errors.js';
 import { processAlive } from './atomic-write.js';
 
 const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
@@ -40,7 +40,7 @@ export class LockDir {
     const file = this.pathFor(key);
     const deadline = Date.now() + (options.timeoutMs ?? 10_000);
     let delay = 2;
-    while (!this.tryAcquire(file)) {
+    while (!this.acquire(file)) {
       if (Date.now() > deadline) {
         throw new NotedError(
           'busy',
@@ -65,7 +65,7 @@ export class LockDir {
     const file = this.pathFor(key);
     const deadline = Date.now() + (options.timeoutMs ?? 10_000);
     let delay = 1;
-    while (!this.tryAcquire(file)) {
+    while (!this.acquire(file)) {
       if (Date.now() > deadline) {
         throw new NotedError(
           'busy',
@@ -83,6 +83,24 @@ export class LockDir {
   }
 
   /**
+   * tryAcquire, with a failure of the file system (a full disk: the lock file cannot be written) as a
+   * typed error. Nothing has been done yet when it happens, and the caller's change is not made.
+   */
+  private acquire(file: string): boolean {
+    try {
+      return this.tryAcquire(file);
+    } catch (err) {
+      const failure = fileSystemFailure(err);
+      if (failure === null) throw err;
+      throw new NotedError(
+        'not_supported',
+        `A lock could not be taken in ${this.dir} (${failure.why}, ${failure.errno}), so nothing was written. ${failure.fix} Then try again.`,
+        { errno: failure.errno, committed: false },
+      );
+    }
+  }
+
+  /**
    * Creates the lock file with its holder's pid already in it: written under a name of this process
    * and thread, then hard-linked into place (`link` refuses an existing file). A process killed between
    * creating an empty lock file and writing its pid used to leave a lock that no one could judge stale
@@ -92,8 +110,9 @@ export class LockDir {
     fs.mkdirSync(this.dir, { recursive: true });
     // One name per process and thread: acquiring is synchronous, so it is never in use twice at once.
     const tmp = `${file}.${process.pid}-${threadId}.tmp`;
-    fs.writeFileSync(tmp, `${process.pid} ${Date.now()}`);
     try {
+      // Inside the try: a write that fails (a full disk) leaves the file, empty, to be removed.
+      fs.writeFileSync(tmp, `${process.pid} ${Date.now()}`);
       fs.linkSync(tmp, file);
       return true;
     } catch (err) {

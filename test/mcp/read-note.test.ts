@@ -171,4 +171,17 @@ describe('read_note', () => {
     expect(past.structured.code).toBe('validation_error');
     expect(past.structured.message).toContain('offset');
   });
+
+  it('a file that is not valid UTF-8 is read with encodingError, said in the text too (issue 10)', async () => {
+    // Its bad bytes come back as U+FFFD, so frontmatterRaw + body is not the stored bytes; this used to
+    // be answered as if it were, and an agent writing it back replaced those bytes unawares.
+    vault = await openTestVault({ 'latin1.md': Buffer.from('# Café\n', 'latin1'), 'nul.md': 'a\u0000b\n' });
+    const bad = await vault.call('read_note', { name: 'latin1' });
+    expect(bad.structured.encodingError).toMatch(/not valid UTF-8/);
+    expect(bad.structured.body).toBe('# Caf\uFFFD\n');
+    expect(bad.text).toContain(`Warning: ${bad.structured.encodingError}`);
+    const nul = await vault.call('read_note', { name: 'nul' });
+    expect(nul.structured.encodingError).toBeUndefined();
+    expect(nul.text).not.toContain('Warning:');
+  });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runTool } from '../../src/mcp/result.js';
 import { checkResult, openTestVault, snapshot, type TestVault } from '../helpers/vault.js';
 
 let vault: TestVault;
@@ -173,5 +174,26 @@ describe('the structuredContent line (SPEC 3.1)', () => {
     // The server still answers.
     const after = checkResult(await vault.client.callTool({ name: 'list_notes', arguments: {} }));
     expect(after.isError).toBe(false);
+  });
+});
+
+describe('a failure of the file system is a typed error, not a protocol failure (issue 10)', () => {
+  it('runTool turns ENOSPC and EIO into not_supported with the errno, and a bug still throws', async () => {
+    const fail = (code: string) => () => {
+      throw Object.assign(new Error(`${code}: failed, write`), { code, syscall: 'write' });
+    };
+    const full = checkResult(await runTool(true, fail('ENOSPC')));
+    expect(full.isError).toBe(true);
+    expect(full.structured).toMatchObject({ code: 'not_supported', errno: 'ENOSPC' });
+    expect(full.structured.message).toMatch(/the disk is full \(ENOSPC\).*read the notes involved/);
+    // Where it failed is not known here, so it does not claim that nothing was written.
+    expect(full.structured.committed).toBeUndefined();
+    const io = checkResult(await runTool(false, fail('EIO')));
+    expect(io.structured.message).toMatch(/could not be read: the disk reported an input\/output error/);
+    await expect(
+      runTool(false, () => {
+        throw new TypeError('a bug');
+      }),
+    ).rejects.toThrow('a bug');
   });
 });

@@ -71,6 +71,18 @@ describe('parsePolicy: every refusal names the problem and its line', () => {
     expect(message).toContain(`line ${line}`);
   });
 
+  it('nesting 10,000 levels deep, in flow or block form, is refused before it is composed (issue 10)', () => {
+    // Composing it recursed to the stack limit, where V8 may abort the process instead of throwing.
+    for (const text of [
+      `default: read-only\nfolders: ${'['.repeat(10_000)}${']'.repeat(10_000)}\n`,
+      `default: read-only\nfolders:\n  ${'- '.repeat(10_000)}x\n`,
+    ]) {
+      const { message, line } = refusal(text);
+      expect(message).toContain('nests lists or mappings far too deeply to be a policy');
+      expect(line).toBeOneOf([2, 3]);
+    }
+  });
+
   it('more than one YAML document', () => {
     const { message, line } = refusal('default: hidden\n---\ndefault: read-write\n');
     expect(message).toContain('more than one YAML document');

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TEMP_SUFFIX, writeFilesAtomic } from '../../src/vault/atomic-write.js';
+import { createFileAtomic, TEMP_SUFFIX, writeFilesAtomic } from '../../src/vault/atomic-write.js';
 import { makeVault } from '../helpers/vault.js';
 
 let base: string | undefined;
@@ -57,5 +57,24 @@ describe('writeFilesAtomic', () => {
     expect(everyFile(made.dir)).toEqual(before);
     for (const n of ['a', 'b', 'c'])
       expect(fs.readFileSync(path.join(made.dir, `${n}.md`), 'utf8')).toBe(`old ${n}`);
+  });
+});
+
+describe('createFileAtomic', () => {
+  it.each([
+    ['the write', 'writeFileSync'],
+    ['the fsync', 'fsyncSync'],
+  ] as const)('a full disk at %s creates nothing and leaves no temporary file', (_what, fn) => {
+    // The temporary file used to stay behind (hidden by its dot-name, but never removed while the
+    // server ran) when the disk filled up during a create_note.
+    const made = makeVault({ 'a.md': 'a' });
+    base = made.base;
+    const before = everyFile(made.dir);
+    vi.spyOn(fs, fn).mockImplementation((() => {
+      throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+    }) as never);
+    expect(() => createFileAtomic(path.join(made.dir, 'new.md'), 'new')).toThrow(/ENOSPC/);
+    vi.restoreAllMocks();
+    expect(everyFile(made.dir)).toEqual(before);
   });
 });

@@ -67,3 +67,29 @@ it('a live holder is waited for, then the lock is taken', async () => {
     'after the holder',
   );
 });
+
+it('a full disk when taking the lock is a typed error, and leaves no file behind', async () => {
+  // Found by the hostile-files test (issue 10): on a full disk the lock's temporary file could not be
+  // written; the raw ENOSPC reached the agent as a protocol failure, and the empty file stayed.
+  const locks = lockDir();
+  const real = fs.writeFileSync;
+  vi.spyOn(fs, 'writeFileSync').mockImplementation(((file: fs.PathOrFileDescriptor) => {
+    real(file, ''); // the file is created, then the disk is full
+    throw Object.assign(new Error('ENOSPC: no space left on device, write'), {
+      code: 'ENOSPC',
+      syscall: 'write',
+    });
+  }) as typeof fs.writeFileSync);
+  const run = vi.fn(() => 'never');
+  await expect(locks.withLock('note:a.md', run)).rejects.toMatchObject({
+    code: 'not_supported',
+    message: expect.stringMatching(
+      /A lock could not be taken .*the disk is full, ENOSPC.*nothing was written/,
+    ),
+    details: { errno: 'ENOSPC', committed: false },
+  });
+  expect(() => locks.withLockSync('vault:journal', run)).toThrow(/the disk is full/);
+  vi.restoreAllMocks();
+  expect(run).not.toHaveBeenCalled();
+  expect(fs.readdirSync(path.join(dir, 'locks'))).toEqual([]);
+});

@@ -42,6 +42,12 @@ export const outputSchema = withErrors(
       .string()
       .describe('The frontmatter block exactly as stored, delimiters included; "" when none'),
     frontmatterError: z.string().optional().describe('Why the frontmatter does not parse, when it does not'),
+    encodingError: z
+      .string()
+      .optional()
+      .describe(
+        'Present only when the file is not valid UTF-8: the text shown is not exactly the stored bytes',
+      ),
     body: z.string().describe('The text after the frontmatter; frontmatterRaw + body is the stored text'),
     etag: z.string().describe('Pass as expected_etag to edit_note, update_note or delete_note'),
     modified: z.string(),
@@ -74,6 +80,7 @@ export function register({ server, access, session }: ToolDeps): void {
           `# ${note.name}`,
           `etag: ${note.etag} · modified: ${note.modified} · ${note.sizeBytes} bytes`,
         ];
+        if (note.encodingError !== undefined) parts.push(`Warning: ${note.encodingError}`);
         if (note.frontmatterError !== undefined) {
           parts.push(
             `Frontmatter does not parse (${note.frontmatterError}); as stored:\n${note.frontmatterRaw}`,

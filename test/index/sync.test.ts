@@ -1,0 +1,81 @@
+/**
+ * The sync of the index with the files (index/sync.ts) when a note cannot be read. Regression (issue
+ * 10, found by the hostile-files test): a note that lost read permission after it was indexed kept its
+ * row, so list_notes listed it and search_notes gave excerpts of its old text, while read_note
+ * answered that it could not be read; now it is taken out until it can be read again.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, expect, it, vi } from 'vitest';
+import { type Db, openIndexDatabase } from '../../src/index/database.js';
+import { parseNoteFile } from '../../src/index/parse-note.js';
+import type { ParserPool } from '../../src/index/parser-pool.js';
+import { syncAll, syncAllParallel } from '../../src/index/sync.js';
+
+let base: string | undefined;
+let db: Db | undefined;
+afterEach(() => {
+  vi.restoreAllMocks();
+  db?.close();
+  if (base !== undefined) fs.rmSync(base, { recursive: true, force: true });
+  base = undefined;
+  db = undefined;
+});
+
+function vault(files: Record<string, string>): { dir: string; db: Db } {
+  base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'noted-sync-')));
+  const dir = path.join(base, 'vault');
+  fs.mkdirSync(dir);
+  for (const [rel, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, rel), text);
+  db = openIndexDatabase(path.join(base, 'index.sqlite')).db;
+  return { dir, db };
+}
+
+function indexedPaths(d: Db): string[] {
+  return (d.prepare('SELECT path FROM notes ORDER BY path').all() as { path: string }[]).map((r) => r.path);
+}
+
+/** Makes reads of `abs` fail as a lost permission does, and changes its time so a sync looks at it. */
+function loseReadPermission(abs: string): void {
+  const real = fs.readFileSync;
+  vi.spyOn(fs, 'readFileSync').mockImplementation(((file: fs.PathOrFileDescriptor, options?: never) => {
+    if (file === abs)
+      throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES', syscall: 'open' });
+    return real(file, options);
+  }) as typeof fs.readFileSync);
+  const later = new Date(Date.now() + 5000);
+  fs.utimesSync(abs, later, later);
+}
+
+it('a note that can no longer be read leaves the index, and comes back once it can', () => {
+  const { dir, db: d } = vault({ 'a.md': 'alpha', 'b.md': 'beta' });
+  syncAll(d, dir);
+  expect(indexedPaths(d)).toEqual(['a.md', 'b.md']);
+  loseReadPermission(path.join(dir, 'a.md'));
+  syncAll(d, dir);
+  expect(indexedPaths(d)).toEqual(['b.md']);
+  vi.restoreAllMocks();
+  syncAll(d, dir);
+  expect(indexedPaths(d)).toEqual(['a.md', 'b.md']);
+});
+
+it('the same in a large sync, where parser threads read the notes', async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 1200; i++) files[`n${String(i).padStart(4, '0')}.md`] = `note ${i}`;
+  const { dir, db: d } = vault(files);
+  syncAll(d, dir);
+  // Every note changed, so the large sync reads them all; one of them cannot be read.
+  const later = new Date(Date.now() + 10_000);
+  for (const rel of Object.keys(files)) fs.utimesSync(path.join(dir, rel), later, later);
+  loseReadPermission(path.join(dir, 'n0500.md'));
+  const pool = {
+    parse: async (root: string, batch: Parameters<typeof parseNoteFile>[1][]) =>
+      batch.map((file) => parseNoteFile(root, file)),
+    close: async () => undefined,
+  } as unknown as ParserPool;
+  await syncAllParallel(d, dir, () => pool);
+  const paths = indexedPaths(d);
+  expect(paths).toHaveLength(1199);
+  expect(paths).not.toContain('n0500.md');
+});
