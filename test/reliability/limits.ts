@@ -43,3 +43,9 @@ export const LOAD = {
   callTimeoutMs: 30_000,
   timeLimitMs: 150_000,
 } as const;
+
+/**
+ * Hostile files: the notes of the vault the built server scans at start-up while `scanVanish` of them
+ * are deleted or replaced by folders and dangling links (seeded by `HOSTILE.seed`).
+ */
+export const HOSTILE_FILES = { scanNotes: 3_000, scanVanish: 600 } as const;
