@@ -281,12 +281,17 @@ export function checkJournal(entries, agent) {
     if (r.outcome === 'ok') writes++;
   }
   const voided = new Set(entries.filter((e) => e.kind === 'not_applied').map((e) => e.voids));
+  const seen = new Set();
   let notApplied = 0;
   for (const e of entries) {
     if (e.kind === 'not_applied') {
       notApplied++;
+      if (!seen.has(e.voids)) {
+        problems.push({ kind: 'journal-voids', detail: `seq ${e.seq} voids ${e.voids}, no earlier entry` });
+      }
       continue;
     }
+    seen.add(e.id);
     const k = key(e.note, e.beforeSha256, e.afterSha256);
     const from = voided.has(e.id) ? refused : wanted;
     const left = from.get(k) ?? 0;

@@ -16,6 +16,7 @@ import { recordThenMake } from './recorded-write.js';
 import { existingCaseVariant, notFound, requireFree, resolveExisting } from './resolve.js';
 import type { Rules } from './rules.js';
 import type { WriteResult } from './types.js';
+import { replaceIfStill } from './write.js';
 
 /** Who acts and when, stamped on every workflow change: the client's self-declared name and the time. */
 export interface Stamp {
@@ -129,7 +130,7 @@ export async function rewriteGeneratedNote<T>(
     const written = recordThenMake(
       ctx,
       { ...who, tool: input.tool, note: name, kind: 'update', before: stored.bytes, after: computed.text },
-      () => ctx.vault.write(name, computed.text),
+      () => replaceIfStill(ctx, name, computed.text, stored),
     );
     return { name, etag: written.etag, modified: iso(written.mtimeMs), changed: true, value: computed.value };
   });

@@ -4,13 +4,13 @@
  * note's cross-process lock, re-reads the note inside it, checks the caller's etag, writes
  * atomically and refreshes the index before answering.
  */
-import { NotedError } from '../common/errors.js';
+import { isNotedError, NotedError } from '../common/errors.js';
 import { applyEdit, type EditOperation } from '../markdown/edit.js';
 import { withFrontmatterFields } from '../markdown/frontmatter.js';
 import { htmlToMarkdown, looksLikeHtml } from '../markdown/html.js';
 import { titleToFileName } from '../markdown/title.js';
 import { baseNameOf, normalizeNoteName } from '../vault/names.js';
-import type { StoredNote } from '../vault/vault.js';
+import type { StoredNote, WrittenNote } from '../vault/vault.js';
 import { type AccessContext, iso, MAX_NOTE_BYTES, type Writer } from './context.js';
 import { stage, writableAccess } from './permission.js';
 import { recordThenMake } from './recorded-write.js';
@@ -193,12 +193,45 @@ async function writeExisting(
     const written = recordThenMake(
       ctx,
       { ...who, tool, note: name, kind: 'update', before: stored.bytes, after: text },
-      () => ctx.vault.write(name, text),
+      () => replaceIfStill(ctx, name, text, stored),
     );
     return { name, etag: written.etag, modified: iso(written.mtimeMs), changed: true };
   });
   if ('changed' in result && result.changed) ctx.index.touched([name]);
   return result;
+}
+
+/**
+ * Replaces the note with `text` only if the file still holds `stored` right before the rename. The
+ * etag was checked under the note's lock, but editors take no lock, and recording the change in the
+ * journal first (several fsyncs) leaves them time to save: that save must not be overwritten by a
+ * change computed from the version before it (found by the concurrency test). The agent then gets the
+ * conflict of SPEC 2.2 with the text now on disk; `recordThenMake` voids the journal entry.
+ */
+export function replaceIfStill(
+  ctx: AccessContext,
+  name: string,
+  text: string,
+  stored: StoredNote,
+): WrittenNote {
+  try {
+    return ctx.vault.write(name, text, { ifStill: stored.etag });
+  } catch (err) {
+    if (!isNotedError(err) || err.details.changedOnDisk !== true) throw err;
+    const now = ctx.vault.read(name);
+    if (now === null) {
+      throw new NotedError(
+        'not_found',
+        `The note "${name}" was deleted on disk while your change was being made. Nothing was written, and the journal records that the change was not made.`,
+        { name, committed: false },
+      );
+    }
+    throw new NotedError(
+      'conflict',
+      `The note "${name}" was saved on disk (by an editor or another program) while your change was being made, so nothing was written; the journal records that the change was not made. Its current text is included (etag ${now.etag}): redo your change on it and pass the new etag.`,
+      { name, currentEtag: now.etag, currentText: now.text, committed: false },
+    );
+  }
 }
 
 /** Refuses a stale write with the current text, so the agent can redo its change (SPEC 2.2). */
