@@ -83,7 +83,10 @@ export function planMove(
     const stored = ctx.vault.read(name);
     if (stored === null) continue;
     const links: LinkInNote[] = [];
-    if (updateLinks && stored.lossless) {
+    // A note that is not valid UTF-8 is never rewritten, but its links are planned all the same
+    // (from its decoded text), so that the result names it as not updated instead of leaving a
+    // link that silently points at the old name.
+    if (updateLinks) {
       const moved = moves.has(name);
       rewriteLinks(stored.text, (l) => {
         if (l.linkpath !== '' && (moved || movedKeys.has(linkKey(l.linkpath)))) links.push(l);

@@ -93,15 +93,21 @@ export async function moveNote(
       dryRun: true,
       committed: false,
       changes: linkChanges(plan.sources, MAX_LISTED_CHANGES),
-      updated: plan.sources.filter((s) => s.edits.length > 0).map((s) => s.name),
+      updated: plan.sources.filter((s) => s.edits.length > 0 && s.stored.lossless).map((s) => s.name),
       staged: [],
-      notUpdated: others
-        .filter((s) => rules.accessOf(s.name) === 'read-only')
-        .map((s) => ({
-          name: s.name,
-          reason: 'read_only' as const,
-          message: 'read-only for agents by vault policy',
-        })),
+      notUpdated: others.flatMap((s): NotUpdated[] =>
+        rules.accessOf(s.name) === 'read-only'
+          ? [{ name: s.name, reason: 'read_only' as const, message: 'read-only for agents by vault policy' }]
+          : s.stored.lossless
+            ? []
+            : [
+                {
+                  name: s.name,
+                  reason: 'not_supported' as const,
+                  message: 'holds bytes that are not valid UTF-8, so it would not be rewritten',
+                },
+              ],
+      ),
     };
   }
   const writer = { ...who, tool: 'move_note', group };

@@ -580,18 +580,21 @@ describe(
         }
       });
 
-      // Known gap, left to the owners of the move code (src/access/move-plan.ts): planMove gathers the
-      // links of a linking note only when it is valid UTF-8, so a non-UTF-8 note linking to a renamed note
-      // is not a rewrite source at all, never reaches applyRewrites' "not valid UTF-8" report, and its link
-      // breaks silently. This test fails until that is fixed; then `it.fails` must become `it`.
-      it.fails('renaming a note that a non-UTF-8 note links to reports that link as not updated', async () => {
+      // A non-UTF-8 note is never rewritten; its link must be reported, not left broken silently.
+      it('renaming a note that a non-UTF-8 note links to reports that link as not updated', async () => {
         const v = await openTestVault(files);
         try {
+          const dry = await timed(v, 'move_note', { name: 'good', new_name: 'moved/better', dry_run: true });
+          expect(dry.structured.notUpdated).toMatchObject([
+            { name: 'bin/latin1.md', reason: 'not_supported' },
+          ]);
+          expect(dry.structured.updated).not.toContain('bin/latin1.md');
           const moved = await timed(v, 'move_note', { name: 'good', new_name: 'moved/better' });
           expectOk(moved);
           expect(moved.structured.notUpdated).toMatchObject([
             { name: 'bin/latin1.md', reason: 'not_supported' },
           ]);
+          expect(moved.structured.updated).not.toContain('bin/latin1.md');
         } finally {
           await v.close();
         }
