@@ -118,9 +118,12 @@ function shapeInputErrors(server: McpServer): void {
   const original = target.createToolError.bind(server);
   target.createToolError = (message: string) => {
     if (!message.startsWith('Input validation error')) return original(message);
+    const tooLong = onlyTooLong(message);
     const data = {
-      code: 'validation_error',
-      message: `${message}. Check the tool's input schema and call again with corrected arguments.`,
+      code: tooLong ? 'too_large' : 'validation_error',
+      message: tooLong
+        ? `${message}. Send a shorter value (or fewer items), split the work into several calls, or page with the tool's cursor.`
+        : `${message}. Check the tool's input schema and call again with corrected arguments.`,
     };
     return {
       content: [
@@ -131,4 +134,19 @@ function shapeInputErrors(server: McpServer): void {
       isError: true,
     };
   };
+}
+
+/**
+ * True when every problem the SDK lists is a string or list over its length limit: SPEC 3.3 answers
+ * "arguments that exceed limits" with `too_large`, while a wrong type or value stays
+ * `validation_error`. The SDK gives only zod's messages, so this reads them.
+ */
+export function onlyTooLong(message: string): boolean {
+  const issues = message.replace(/^Input validation error: Invalid arguments for tool [^:]*: /, '');
+  const tooLong = /Too big: expected (string|array) to have <=/g;
+  const count = issues.match(tooLong)?.length ?? 0;
+  const other = /Invalid |Too small|Too big: expected (number|int|bigint)|Unrecognized|expected /g;
+  const all = issues.match(other)?.length ?? 0;
+  // Each too-long issue itself contains "expected " once.
+  return count > 0 && all === count;
 }

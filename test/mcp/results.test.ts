@@ -118,6 +118,42 @@ describe('input schema violations', () => {
   );
 });
 
+describe('arguments over a length limit (SPEC 3.3)', () => {
+  let vault: TestVault;
+  beforeAll(async () => {
+    vault = await openTestVault({ 'a.md': 'alpha\n' });
+  });
+  afterAll(() => vault.close());
+
+  it.each([
+    ['search_notes', { query: 'word '.repeat(2000) }, 'query'],
+    [
+      'move_notes',
+      { items: Array.from({ length: 201 }, (_, i) => ({ name: `n${i}`, new_name: `m${i}` })) },
+      'items',
+    ],
+  ] as const)('%s with a too-long argument is too_large naming it', async (tool, args, argument) => {
+    const { structured, isError } = await vault.call(tool, args);
+    expect(isError).toBe(true);
+    expect(structured.code).toBe('too_large');
+    expect(structured.message).toContain(argument);
+    expect(structured.message).toContain('shorter');
+  });
+
+  it('a too-long argument together with a wrong type is still validation_error', async () => {
+    const { structured } = await vault.call('search_notes', {
+      query: 'word '.repeat(2000),
+      max_results: 'x',
+    });
+    expect(structured.code).toBe('validation_error');
+  });
+
+  it('a number over its maximum is validation_error, not too_large', async () => {
+    const { structured } = await vault.call('list_folders', { limit: 100_000 });
+    expect(structured.code).toBe('validation_error');
+  });
+});
+
 describe('the structuredContent line (SPEC 3.1)', () => {
   it('a long list is shortened to fields the text already shows, under 16 KB', async () => {
     const many = await openTestVault(

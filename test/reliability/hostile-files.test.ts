@@ -477,9 +477,9 @@ describe(
         try {
           const terms = Array.from({ length: 10_000 }, (_, i) => `term${i}`);
           const all = await timed(v, 'search_notes', { query: terms.join(' ') });
-          expectError(all, 'validation_error', /query.*2000/s);
+          expectError(all, 'too_large', /query.*2000/s);
           const any = await timed(v, 'search_notes', { query: terms.join(' OR ') });
-          expectError(any, 'validation_error', /query.*2000/s);
+          expectError(any, 'too_large', /query.*2000/s);
           // 100 terms is the most; a query of 101 short ones fits the 2,000 characters but not that.
           const hundred = Array.from({ length: 100 }, (_, i) => `t${i}`).join(' ');
           expectOk(await timed(v, 'search_notes', { query: hundred }));

@@ -56,11 +56,12 @@ const LINK_NAMES = [
   'out/../out/secret',
 ];
 
-type Oracle = 'validation_error' | 'invalid_name' | null;
+type Oracle = 'validation_error' | 'too_large' | 'invalid_name' | null;
 
 /** The error a note name must get whatever it names: the schema's, or the name rules' (SPEC 1.3). */
 function noteNameError(name: string): Oracle {
-  if (name.length === 0 || name.length > 4096) return 'validation_error';
+  if (name.length === 0) return 'validation_error';
+  if (name.length > 4096) return 'too_large';
   try {
     normalizeNoteName(name);
     return null;
@@ -71,7 +72,7 @@ function noteNameError(name: string): Oracle {
 }
 
 function folderNameError(folder: string): Oracle {
-  if (folder.length > 4096) return 'validation_error';
+  if (folder.length > 4096) return 'too_large';
   try {
     normalizeFolderName(folder);
     return null;

@@ -153,7 +153,7 @@ function termCount(q: Query): number {
 
 /** What search_notes must answer: an error code, or exactly these notes. */
 function expectedSearch(q: Query, text: string): { code: string } | { notes: Set<string> } {
-  if (text.length > 2000) return { code: 'validation_error' };
+  if (text.length > 2000) return { code: 'too_large' };
   if (termCount(q) > MAX_QUERY_TERMS) return { code: 'too_large' };
   if (parenDepth(text) > MAX_GROUP_DEPTH) return { code: 'too_large' };
   if (!hasPositive(q, false)) return { code: 'validation_error' };
@@ -304,10 +304,10 @@ describe('search_notes', () => {
 
   it('long and wide queries are answered at once: a 10,000-term query is refused, 100 terms are searched', async () => {
     const cases: [string, string | null][] = [
-      [Array.from({ length: 10_000 }, (_, i) => VOCABULARY[i % 8]).join(' '), 'validation_error'],
-      [Array.from({ length: 10_000 }, () => 'a').join(' '), 'validation_error'],
+      [Array.from({ length: 10_000 }, (_, i) => VOCABULARY[i % 8]).join(' '), 'too_large'],
+      [Array.from({ length: 10_000 }, () => 'a').join(' '), 'too_large'],
       [Array.from({ length: 999 }, () => 'a').join(' '), 'too_large'],
-      [Array.from({ length: 999 }, () => 'a').join(' OR '), 'validation_error'],
+      [Array.from({ length: 999 }, () => 'a').join(' OR '), 'too_large'],
       [Array.from({ length: MAX_QUERY_TERMS }, (_, i) => VOCABULARY[i % 8]).join(' OR '), null],
       [Array.from({ length: MAX_QUERY_TERMS }, () => 'apple').join(' '), null],
       ['('.repeat(1999), 'too_large'],
