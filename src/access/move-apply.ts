@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import { NotedError } from '../common/errors.js';
+import type { JournalEntry } from '../journal/entry.js';
 import { withNoteLocks } from '../journal/note-locks.js';
 import type { LinkEdit } from '../markdown/link-rewrite.js';
 import { createFileAtomic } from '../vault/atomic-write.js';
@@ -152,7 +153,7 @@ function rewriteBatch(
   batch: readonly { source: SourcePlan; staged: boolean }[],
   out: RewriteOutcome,
 ): void {
-  const direct: { name: string; before: Buffer; text: string }[] = [];
+  const direct: { name: string; before: Buffer; etag: string; text: string }[] = [];
   for (const { source, staged } of batch) {
     const stored = ctx.vault.read(source.name);
     if (stored === null || stored.etag !== source.stored.etag) {
@@ -164,7 +165,7 @@ function rewriteBatch(
       continue;
     }
     if (!staged) {
-      direct.push({ name: source.name, before: stored.bytes, text: source.text });
+      direct.push({ name: source.name, before: stored.bytes, etag: stored.etag, text: source.text });
       continue;
     }
     try {
@@ -185,11 +186,50 @@ function rewriteBatch(
   }
   if (direct.length === 0) return;
   const base = { session: who.session, client: who.client, tool: who.tool, group: who.group };
-  ctx.journal.recordMany(
+  const entries = ctx.journal.recordMany(
     direct.map((d) => ({ ...base, note: d.name, kind: 'update' as const, before: d.before, after: d.text })),
   );
-  ctx.vault.writeMany(direct.map((d) => ({ name: d.name, text: d.text })));
-  for (const d of direct) out.updated.push(d.name);
+  const { changedOnDisk } = ctx.vault.writeMany(
+    direct.map((d) => ({ name: d.name, text: d.text, ifStill: d.etag })),
+  );
+  const skipped = new Set(changedOnDisk);
+  for (const d of direct) {
+    if (!skipped.has(d.name)) out.updated.push(d.name);
+    else
+      out.notUpdated.push({
+        name: d.name,
+        reason: 'changed',
+        message: 'saved on disk while the move was being made, so it was not overwritten',
+      });
+  }
+  if (skipped.size > 0) voidSkipped(ctx, base, direct, entries, skipped);
+}
+
+/**
+ * Tells the journal that the rewrites of notes saved meanwhile were not made (a `not_applied` entry
+ * each, as `recordThenMake` does for a single write); when even that fails, the start-up check
+ * finds them.
+ */
+function voidSkipped(
+  ctx: AccessContext,
+  base: { session: string; client: string | null; tool: string; group: string },
+  direct: readonly { name: string }[],
+  entries: readonly JournalEntry[],
+  skipped: ReadonlySet<string>,
+): void {
+  const voids = direct.flatMap((d, i) => {
+    const entry = entries[i];
+    if (!skipped.has(d.name) || entry === undefined) return [];
+    const now = ctx.vault.read(d.name)?.bytes ?? null;
+    return [
+      { ...base, note: d.name, kind: 'not_applied' as const, voids: entry.id, before: now, after: now },
+    ];
+  });
+  try {
+    ctx.journal.recordMany(voids);
+  } catch {
+    // The start-up check records them instead.
+  }
 }
 
 /** Refuses a destination taken by another note, also in another letter case. */

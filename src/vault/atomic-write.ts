@@ -76,6 +76,11 @@ export function writeFileAtomic(
 export interface FileWrite {
   readonly target: string;
   readonly data: string | Uint8Array;
+  /**
+   * Asked right before this file's rename; false leaves the target as it is (the temporary file is
+   * removed) and the file is among those `writeFilesAtomic` returns as skipped.
+   */
+  readonly still?: () => boolean;
 }
 
 /**
@@ -85,21 +90,23 @@ export interface FileWrite {
  * fsynced once after all its renames. Nothing is renamed until every file is written and synced;
  * when that fails, every temporary file is removed and no target has changed.
  */
-export function writeFilesAtomic(files: readonly FileWrite[]): void {
+export function writeFilesAtomic(files: readonly FileWrite[]): FileWrite[] {
   const made = new Set<string>();
-  const pending: { fd: number | null; tmp: string; target: string }[] = [];
+  const pending: { fd: number | null; tmp: string; target: string; file: FileWrite }[] = [];
   try {
-    for (const { target, data } of files) {
+    for (const file of files) {
+      const { target, data } = file;
       const dir = path.dirname(target);
       if (!made.has(dir)) {
         fs.mkdirSync(dir, { recursive: true });
         made.add(dir);
       }
       const tmp = tempPathFor(target);
-      const item: { fd: number | null; tmp: string; target: string } = {
+      const item: { fd: number | null; tmp: string; target: string; file: FileWrite } = {
         fd: fs.openSync(tmp, 'wx', 0o644),
         tmp,
         target,
+        file,
       };
       pending.push(item);
       fs.writeFileSync(item.fd as number, data);
@@ -116,9 +123,15 @@ export function writeFilesAtomic(files: readonly FileWrite[]): void {
     }
     throw err;
   }
+  const skipped: FileWrite[] = [];
   for (const [i, item] of pending.entries()) {
     try {
-      fs.renameSync(item.tmp, item.target);
+      if (item.file.still === undefined || item.file.still()) {
+        fs.renameSync(item.tmp, item.target);
+        continue;
+      }
+      skipped.push(item.file);
+      fs.rmSync(item.tmp, { force: true });
     } catch (err) {
       for (const rest of pending.slice(i)) fs.rmSync(rest.tmp, { force: true });
       for (const dir of made) fsyncDir(dir);
@@ -126,6 +139,7 @@ export function writeFilesAtomic(files: readonly FileWrite[]): void {
     }
   }
   for (const dir of made) fsyncDir(dir);
+  return skipped;
 }
 
 /**

@@ -166,20 +166,32 @@ export class Vault {
 
   /**
    * Writes several notes, each atomically, with one batch of syncs (see `writeFilesAtomic`): when it
-   * throws, none of them changed. The caller holds every note's lock.
+   * throws, none of them changed. The caller holds every note's lock. A note given `ifStill` whose
+   * file no longer holds that version right before its rename is left as it is and named in
+   * `changedOnDisk`.
    */
-  writeMany(notes: readonly { name: string; text: string }[]): WrittenNote[] {
-    const files = notes.map(({ name, text }) => ({
-      name,
-      target: this.pathOf(name),
-      data: Buffer.from(text, 'utf8'),
-    }));
-    writeFilesAtomic(files);
-    return files.map(({ name, target, data }) => ({
-      name,
-      etag: etagOf(data),
-      mtimeMs: fs.statSync(target).mtimeMs,
-    }));
+  writeMany(notes: readonly { name: string; text: string; ifStill?: string }[]): {
+    written: WrittenNote[];
+    changedOnDisk: string[];
+  } {
+    const files = notes.map(({ name, text, ifStill }) => {
+      const target = this.pathOf(name);
+      return {
+        name,
+        target,
+        data: Buffer.from(text, 'utf8'),
+        // The same last look as `write` with `ifStill`: a note saved by an editor meanwhile stays.
+        ...(ifStill === undefined ? {} : { still: () => etagOfFile(target) === ifStill }),
+      };
+    });
+    const skipped = new Set(writeFilesAtomic(files).map((f) => f.target));
+    const written: WrittenNote[] = [];
+    const changedOnDisk: string[] = [];
+    for (const { name, target, data } of files) {
+      if (skipped.has(target)) changedOnDisk.push(name);
+      else written.push({ name, etag: etagOf(data), mtimeMs: fs.statSync(target).mtimeMs });
+    }
+    return { written, changedOnDisk };
   }
 
   /** Creates a new note; returns null when a file already exists at that name. */

@@ -169,4 +169,41 @@ describe('one journal group for a move and its rewrites', () => {
     const leftovers = fs.readdirSync(path.join(v.dir, 'l')).filter((f) => !f.endsWith('.md'));
     expect(leftovers).toEqual([]);
   });
+  it('a note saved on disk while its rewrite is journaled keeps the save, is reported, and its entry voided', async () => {
+    const v = await open(
+      { 'Plan.md': 'p\n', 'a.md': '[[Plan]] a\n', 'b.md': '[[Plan]] b\n' },
+      'default: read-write\n',
+    );
+    const ctx = v.opened.access.ctx;
+    const rules = v.opened.access.rules();
+    const plan = planMove(ctx, rules, new Map([['Plan.md', 'Roadmap.md']]), true);
+    const journal = ctx.journal;
+    const real = journal.recordMany.bind(journal);
+    let saved = false;
+    journal.recordMany = (inputs) => {
+      const entries = real(inputs);
+      if (!saved) {
+        saved = true; // an editor saves b.md right after the rewrites are journaled
+        fs.writeFileSync(path.join(v.dir, 'b.md'), '[[Plan]] b, saved by hand\n');
+      }
+      return entries;
+    };
+    const who = { session: 's', client: null, tool: 'move_note', group: 'g-saved' };
+    const others = plan.sources.filter((s) => s.name !== 'Plan.md');
+    const outcome = await applyRewrites(ctx, rules, who, others);
+    journal.recordMany = real;
+    expect(outcome.updated).toEqual(['a.md']);
+    expect(outcome.notUpdated).toEqual([{ name: 'b.md', reason: 'changed', message: expect.any(String) }]);
+    expect(text(v, 'b.md')).toBe('[[Plan]] b, saved by hand\n');
+    expect(text(v, 'a.md')).toBe('[[Roadmap]] a\n');
+    const entries = journal.list({ group: 'g-saved' }).reverse();
+    expect(entries.map((e) => [e.note, e.kind])).toEqual([
+      ['a.md', 'update'],
+      ['b.md', 'update'],
+      ['b.md', 'not_applied'],
+    ]);
+    expect(entries[2]?.voids).toBe(entries[1]?.id);
+    expect(journal.verify()).toEqual({ ok: true, entries: 3 });
+    expect(fs.readdirSync(v.dir).filter((f) => f.includes('noted-tmp'))).toEqual([]);
+  });
 });
