@@ -5,7 +5,7 @@
  * stays pending, so approval can never overwrite an edit made meanwhile. `onWrite` runs before the
  * write (the journal records the change there) and may throw to stop it.
  */
-import { NotedError } from '../common/errors.js';
+import { isNotedError, NotedError } from '../common/errors.js';
 import { moveToTrash } from '../vault/trash.js';
 import type { Vault } from '../vault/vault.js';
 import { applyHunks, hunksOf } from './hunks.js';
@@ -21,8 +21,13 @@ export interface ApprovedWrite {
   readonly after: string | null;
 }
 
-/** Called under the note's lock just before the write; throwing stops it (nothing is written). */
-export type OnApprovedWrite = (info: ApprovedWrite) => void;
+/**
+ * Called under the note's lock just before the write; throwing stops it (nothing is written). It may
+ * return a function to call when the write then did not happen after all (a file saved or created by
+ * an editor at that moment), given the note's bytes as found: the journal voids its entry there.
+ */
+export type OnApprovedWrite = (info: ApprovedWrite) => NotMade | undefined;
+export type NotMade = (now: Buffer | null) => void;
 
 export interface ApproveOptions {
   /** For an update: the hunk numbers to apply (from 1); the rest are dropped. Default: all. */
@@ -110,17 +115,25 @@ export async function approve(
       store.remove(id);
       return { ...result, outcome: 'unchanged' };
     }
-    options.onWrite({ change: summary, note, kind, before: current?.text ?? null, after });
+    const notMade = options.onWrite({ change: summary, note, kind, before: current?.text ?? null, after });
+    const refuse = (err: NotedError): NotedError => {
+      if (typeof notMade === 'function') notMade(vault.read(note)?.bytes ?? null);
+      return err;
+    };
     let done: ApproveResult;
     if (kind === 'delete') {
       done = { ...result, outcome: 'trashed', trashId: moveToTrash(vault, note, now()) };
     } else if (kind === 'create') {
       const written = vault.create(note, after as string);
       // Someone created it between the check and here (outside the lock: an editor); never replace it.
-      if (written === null) throw existsNow(id, note);
+      if (written === null) throw refuse(existsNow(id, note));
       done = { ...result, outcome: 'created', etag: written.etag };
     } else {
-      done = { ...result, outcome: 'updated', etag: vault.write(note, after as string).etag };
+      done = {
+        ...result,
+        outcome: 'updated',
+        etag: writeIfStill(vault, note, after as string, current, refuse, id),
+      };
     }
     store.remove(id);
     return done;
@@ -185,6 +198,27 @@ function withoutTexts(change: PendingSummary & { baseText?: unknown; newText?: u
 
 function range(n: number): number[] {
   return Array.from({ length: n }, (_, i) => i + 1);
+}
+
+/**
+ * Writes the approved text only if the note still holds the version checked above, right before the
+ * rename: an editor takes no lock and may save while the journal records the change.
+ */
+function writeIfStill(
+  vault: Vault,
+  note: string,
+  text: string,
+  current: { etag: string } | null,
+  refuse: (err: NotedError) => NotedError,
+  id: string,
+): string {
+  try {
+    return vault.write(note, text, current === null ? {} : { ifStill: current.etag }).etag;
+  } catch (err) {
+    if (!isNotedError(err) || err.details.changedOnDisk !== true) throw err;
+    const etag = vault.read(note)?.etag ?? null;
+    throw refuse(changedSince(id, note, etag === null ? 'was deleted or moved' : 'was changed', etag));
+  }
 }
 
 function changedSince(id: string, note: string, what: string, currentEtag: string | null): NotedError {

@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
-import { createReviewCommand, parseReviewArgs, reviewCommand } from '../../src/cli/review-command.js';
+import {
+  createReviewCommand,
+  journalApprovedWrites,
+  parseReviewArgs,
+  reviewCommand,
+} from '../../src/cli/review-command.js';
+import { Journal } from '../../src/journal/journal.js';
 import type { ApprovedWrite } from '../../src/staging/approve.js';
 import { PendingStore } from '../../src/staging/pending-store.js';
 import type { NewPendingChange } from '../../src/staging/types.js';
@@ -275,5 +281,31 @@ describe('noted-mcp review: usage', () => {
     expect(parseReviewArgs(['list', '--all']).errors[0]).toContain('--all goes with approve or reject');
     expect(parseReviewArgs(['frobnicate']).errors[0]).toContain('unknown review command "frobnicate"');
     expect(parseReviewArgs(['show', 'X', 'Y']).errors).toEqual(['unexpected argument "Y"']);
+  });
+});
+
+describe('journalApprovedWrites', () => {
+  it('records the approved change, and voids it with a not_applied entry when the write did not happen', () => {
+    t = tempVault({ 'drafts/plan.md': BASE });
+    const onWrite = journalApprovedWrites(() => new Date('2026-12-01T10:00:00Z'))(t.vault);
+    const change = {
+      id: 'p1',
+      note: 'drafts/plan.md',
+      kind: 'update' as const,
+      ...WHO,
+    } as unknown as ApprovedWrite['change'];
+    const notMade = onWrite({ change, note: 'drafts/plan.md', kind: 'update', before: BASE, after: NEXT });
+    expect(typeof notMade).toBe('function');
+    notMade?.(Buffer.from('saved by hand\n'));
+    const journal = new Journal(t.vault, { now: () => new Date() });
+    const [voided, recorded] = journal.list();
+    expect(recorded).toMatchObject({
+      note: 'drafts/plan.md',
+      kind: 'update',
+      session: 'sess-1',
+      tool: 'edit_note',
+    });
+    expect(voided).toMatchObject({ note: 'drafts/plan.md', kind: 'not_applied', voids: recorded?.id });
+    expect(journal.verify()).toEqual({ ok: true, entries: 2 });
   });
 });

@@ -24,10 +24,16 @@ function setup(files: Record<string, string>) {
   t = tempVault(files);
   const store = new PendingStore(t.vault);
   const writes: ApprovedWrite[] = [];
+  const notMade: (Buffer | null)[] = [];
+  let during: (() => void) | null = null;
   const onWrite = (info: ApprovedWrite) => {
     writes.push(info);
+    during?.();
+    return (now: Buffer | null) => {
+      notMade.push(now);
+    };
   };
-  return { store, writes, onWrite };
+  return { store, writes, notMade, onWrite, saveDuringWrite: (save: () => void) => (during = save) };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
@@ -41,6 +47,20 @@ async function refusal(promise: Promise<unknown>): Promise<{ code: string; messa
 }
 
 describe('approve', () => {
+  it('an editor saving the note while the approval is journaled keeps the save; the write is refused and reported not made', async () => {
+    const { store, writes, notMade, onWrite, saveDuringWrite } = setup({ 'drafts/plan.md': BASE });
+    const { id } = store.add(update('drafts/plan.md', BASE, NEXT));
+    const abs = t.vault.pathOf('drafts/plan.md');
+    saveDuringWrite(() => fs.writeFileSync(abs, 'saved by hand\n'));
+    const refused = await refusal(approve(t.vault, store, id, { onWrite }));
+    expect(refused.code).toBe('conflict');
+    expect(refused.message).toContain('still pending');
+    expect(fs.readFileSync(abs, 'utf8')).toBe('saved by hand\n');
+    expect(writes).toHaveLength(1);
+    expect(notMade.map((b) => b?.toString())).toEqual(['saved by hand\n']);
+    expect(store.summary(id).id).toBe(id);
+  });
+
   it('writes an update, tells onWrite first, and removes the change', async () => {
     const { store, writes, onWrite } = setup({ 'drafts/plan.md': BASE });
     const { id } = store.add(update('drafts/plan.md', BASE, NEXT));
