@@ -18,6 +18,12 @@ const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
 /** A holder that has not let go after this long has crashed or hung; its lock is taken over. */
 const STALE_AFTER_MS = 15_000;
 
+/** `<lock>.<pid>-<thread>.tmp`: the pid-holding file a lock is linked from (see tryAcquire). */
+const HOLDER_TEMP = /\.(\d+)-\d+\.tmp$/;
+
+/** Lock folders this process has swept of temporary files left by killed processes. */
+const swept = new Set<string>();
+
 export interface LockOptions {
   /** How long to wait for another process before answering `busy`. */
   readonly timeoutMs?: number;
@@ -108,6 +114,7 @@ export class LockDir {
    */
   private tryAcquire(file: string): boolean {
     fs.mkdirSync(this.dir, { recursive: true });
+    this.sweepOnce();
     // One name per process and thread: acquiring is synchronous, so it is never in use twice at once.
     const tmp = `${file}.${process.pid}-${threadId}.tmp`;
     try {
@@ -127,6 +134,24 @@ export class LockDir {
       throw err;
     } finally {
       fs.rmSync(tmp, { force: true });
+    }
+  }
+
+  /**
+   * Once per process and folder: removes the temporary files of processes that are gone (a process
+   * killed between writing one and removing it leaves it behind: about one in 30 SIGKILLs in the
+   * crash soak). A live process's file is left alone.
+   */
+  private sweepOnce(): void {
+    if (swept.has(this.dir)) return;
+    swept.add(this.dir);
+    try {
+      for (const name of fs.readdirSync(this.dir)) {
+        const m = HOLDER_TEMP.exec(name);
+        if (m !== null && !processAlive(Number(m[1]))) fs.rmSync(path.join(this.dir, name), { force: true });
+      }
+    } catch {
+      // Tidying only: a folder that cannot be listed or cleaned does not stop the lock being taken.
     }
   }
 

@@ -93,3 +93,16 @@ it('a full disk when taking the lock is a typed error, and leaves no file behind
   expect(run).not.toHaveBeenCalled();
   expect(fs.readdirSync(path.join(dir, 'locks'))).toEqual([]);
 });
+
+it('the pid files of processes that are gone are swept once, a live one is kept', () => {
+  const locks = lockDir();
+  const folder = path.join(dir, 'locks');
+  fs.mkdirSync(folder, { recursive: true });
+  // What a process killed between writing its pid file and removing it leaves (pid above pid_max).
+  const dead = `${path.basename(locks.pathFor('note:b.md'))}.4194305-0.tmp`;
+  const live = `${path.basename(locks.pathFor('note:c.md'))}.${process.pid}-7.tmp`;
+  fs.writeFileSync(path.join(folder, dead), '4194305 1');
+  fs.writeFileSync(path.join(folder, live), `${process.pid} 1`);
+  locks.withLockSync('note:a.md', () => undefined);
+  expect(fs.readdirSync(folder)).toEqual([live]);
+});
