@@ -30,7 +30,8 @@ import {
 } from './lib/load-sessions.mjs';
 
 const usage = `usage: node bench/load.mjs [--sessions 20] [--stateless 4] [--notes 10000] [--round-seconds 30]
-       [--rounds 3] [--warmup-seconds 5] [--seed 1] [--vault DIR] [--keep] [--server FILE]`;
+       [--rounds 3] [--warmup-seconds 5] [--seed 1] [--vault DIR] [--keep] [--server FILE]
+       [--heap-growing-percent N]`;
 
 function options() {
   let values;
@@ -174,7 +175,10 @@ async function main() {
     for (let r = 1; r <= o.rounds; r++) {
       const sampler = sampleMemory(() => server.memory());
       const gcsBefore = server.fullGcs().length;
+      const cpuBefore = { server: server.cpuSeconds(), client: process.cpuUsage() };
       const t = await runRound({ clients, workloads, durationMs: o.roundMs });
+      const serverCpu = server.cpuSeconds() - cpuBefore.server;
+      const clientCpu = process.cpuUsage(cpuBefore.client);
       const samples = sampler.stop();
       const gcs = server.fullGcs().slice(gcsBefore);
       tallies.push(t);
@@ -182,7 +186,8 @@ async function main() {
       row.rssMax = Math.max(...samples.map((s) => s.rss));
       row.fullGcs = gcs.length;
       row.afterGcMin = gcs.length ? Math.min(...gcs.map((g) => g.after)) : null;
-      row.afterGcLast = gcs.at(-1)?.after ?? null;
+      row.serverCpu = serverCpu / (t.ms / 1000);
+      row.clientCpu = (clientCpu.user + clientCpu.system) / 1000 / t.ms;
       row.calls = t.answered;
       row.callsPerSecond = t.answered / (t.ms / 1000);
       row.p99 = latencyTable(t).at(-1).p99;
@@ -197,15 +202,28 @@ async function main() {
         throw new Error(`the server exited during round ${r}:\n${server.stderr().slice(-4000)}`);
     }
 
+    const pct = (v) => (v === undefined ? '-' : `${(v * 100).toFixed(0)} %`);
+    const ms = (v) => (v === null || v === undefined ? '-' : v.toFixed(1));
+    console.log('\nthroughput (latency over all calls, client side; CPU as a share of one core):');
     console.log(
-      '\nmemory of the server (RSS from /proc/<pid>/status, heap from a Node diagnostic report, MB):',
+      `${'round'.padEnd(8)} ${'calls'.padStart(7)} ${'calls/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'server CPU'.padStart(11)} ${'client CPU'.padStart(11)}`,
+    );
+    for (const [i, t] of tallies.entries()) {
+      const all = latencyTable(t).at(-1);
+      const row = rows.find((r) => r.label === `round ${i + 1}`);
+      console.log(
+        `${String(i + 1).padEnd(8)} ${String(t.answered).padStart(7)} ${(t.answered / (t.ms / 1000)).toFixed(0).padStart(8)} ${ms(all.p50).padStart(8)} ${ms(all.p95).padStart(8)} ${ms(all.p99).padStart(8)} ${pct(row?.serverCpu).padStart(11)} ${pct(row?.clientCpu).padStart(11)}`,
+      );
+    }
+    console.log(
+      '\nmemory of the server, MB (RSS: /proc/<pid>/status at the end of the round and the most sampled during it;\nheap: a Node diagnostic report, garbage included; live heap: the least a full GC left during the round):',
     );
     console.log(
-      `${'when'.padEnd(16)} ${'RSS'.padStart(8)} ${'RSS max'.padStart(8)} ${'anon'.padStart(8)} ${'heap used'.padStart(10)} ${'heap total'.padStart(10)} ${'full GCs'.padStart(9)} ${'after GC min'.padStart(13)} ${'last'.padStart(8)} ${'calls/s'.padStart(8)} ${'p99 ms'.padStart(8)}`,
+      `${'when'.padEnd(14)} ${'RSS'.padStart(7)} ${'RSS max'.padStart(8)} ${'heap used'.padStart(10)} ${'heap total'.padStart(11)} ${'full GCs'.padStart(9)} ${'live heap'.padStart(10)}`,
     );
     for (const r of rows) {
       console.log(
-        `${r.label.padEnd(16)} ${mb(r.rss).padStart(8)} ${mb(r.rssMax).padStart(8)} ${mb(r.rssAnon).padStart(8)} ${mb(r.heapUsed).padStart(10)} ${mb(r.heapTotal).padStart(10)} ${String(r.fullGcs ?? '-').padStart(9)} ${mb(r.afterGcMin).padStart(13)} ${mb(r.afterGcLast).padStart(8)} ${(r.callsPerSecond?.toFixed(0) ?? '-').padStart(8)} ${(r.p99?.toFixed(1) ?? '-').padStart(8)}`,
+        `${r.label.padEnd(14)} ${mb(r.rss).padStart(7)} ${mb(r.rssMax).padStart(8)} ${mb(r.heapUsed).padStart(10)} ${mb(r.heapTotal).padStart(11)} ${String(r.fullGcs ?? '-').padStart(9)} ${mb(r.afterGcMin).padStart(10)}`,
       );
     }
     for (const [i, t] of tallies.entries()) {

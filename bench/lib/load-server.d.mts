@@ -41,12 +41,15 @@ export interface HttpServerProcess {
   stderr(): string;
   alive(): boolean;
   memory(): ProcMemory | null;
+  /** CPU seconds the server has used so far (user + system, all threads). */
+  cpuSeconds(): number | null;
   fullGcs(): FullGc[];
   heap(timeoutMs?: number): Promise<{ used: number; total: number }>;
   stop(graceMs?: number): Promise<number | string | null>;
 }
 
 export function procMemory(pid: number): ProcMemory | null;
+export function procCpuSeconds(pid: number): number | null;
 export function parseGcLine(line: string): Omit<FullGc, 'at'> | null;
 export function startHttpServerProcess(options: {
   serverPath: string;

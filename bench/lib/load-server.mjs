@@ -10,7 +10,7 @@
  * yet collected.
  */
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +39,21 @@ export function procMemory(pid) {
       return m ? Number(m[1]) * 1024 : null;
     };
     return { rss: kb('VmRSS'), peakRss: kb('VmHWM'), rssAnon: kb('RssAnon') };
+  } catch {
+    return null;
+  }
+}
+
+let clockTicks;
+
+/** CPU seconds (user + system, all threads) a process has used, from /proc/<pid>/stat; null off Linux. */
+export function procCpuSeconds(pid) {
+  try {
+    // The command name (field 2) may hold spaces; the fields after it are counted from its ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    clockTicks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
   } catch {
     return null;
   }
@@ -164,6 +179,7 @@ export async function startHttpServerProcess({
     stderr: () => stderr,
     alive: () => exitCode === undefined,
     memory: () => procMemory(pid),
+    cpuSeconds: () => procCpuSeconds(pid),
     /** Full collections seen so far (traceGc only): `{ at, before, after }`, heap sizes in bytes. */
     fullGcs: () => [...fullGcs],
     /**
