@@ -57,11 +57,13 @@ export class ParserPool {
 
   constructor(script: string, size: number) {
     for (let i = 0; i < size; i++) {
-      // A bounded heap makes the thread collect garbage as it goes instead of growing to hundreds of
-      // megabytes over a large build.
+      // A bounded old generation makes the thread collect garbage as it goes instead of growing to
+      // hundreds of megabytes over a large build. Parsing makes mostly short-lived garbage: a young
+      // generation of 32 MB rather than 8 scavenges a quarter as often (measured, same load: 10k
+      // notes 6.57 → 6.03 s, 100k notes 74.5 → 63.4 s, peak RSS 399 → 432 MB).
       const worker = new Worker(script, {
         workerData: { role: PARSER_ROLE },
-        resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 },
+        resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 32 },
       });
       worker.on('message', (reply: Reply) => {
         const waiter = this.pending.get(reply.id);
