@@ -67,7 +67,11 @@ export interface DerivedNote {
   readonly properties: DerivedProperty[];
   readonly ftsTitle: string;
   readonly ftsTags: string;
-  readonly ftsBody: string;
+  /**
+   * Text, or its UTF-8 bytes when it crossed from a parser thread (see parser-pool.ts); SQLite reads
+   * either as the same text.
+   */
+  readonly ftsBody: string | Uint8Array;
 }
 
 export function deriveNote(name: string, text: string): DerivedNote {
