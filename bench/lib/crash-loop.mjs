@@ -18,28 +18,16 @@
  * Every call that was not killed must succeed and leave exactly its expected text (after a crash the
  * server must work normally: no stuck lock, no stale index). Choices come from a seeded PRNG; the exact
  * moment a kill lands still depends on timing, so outcomes are counted, and the invariants must hold
- * for all of them.
+ * for all of them. The calls are in crash-ops.mjs, the checks in crash-checks.mjs.
  */
 
-import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import {
-  checkJournalAgainstFiles,
-  etagOf,
-  JournalReader,
-  makeVault,
-  readDisk,
-  SLOTS,
-  STAGED,
-  stateTemps,
-  textMaker,
-  tokenOf,
-  trashListing,
-} from './crash-vault.mjs';
+import { check, checkAfterKill, finalCheck, settle } from './crash-checks.mjs';
+import { chooseOp } from './crash-ops.mjs';
+import { JournalReader, makeVault, readDisk, stateTemps, textMaker } from './crash-vault.mjs';
 import { deriveSeed, mulberry32, randInt } from './random.mjs';
 
 /**
@@ -69,16 +57,6 @@ export async function runCrashLoop(o) {
   return loop.report();
 }
 
-const OP_WEIGHTS = {
-  update: 18,
-  edit: 18,
-  create: 8,
-  delete: 10,
-  restore: 8,
-  move: 12,
-  stage: 12,
-  approve: 10,
-};
 const STARTUP_KILL_SHARE = 0.06;
 
 class CrashLoop {
@@ -92,6 +70,8 @@ class CrashLoop {
     /** Staged changes whose id we know: { id, note, before, after } (null = no note). */
     this.pending = [];
     this.latency = new Map();
+    /** Per kind of call, where in it (as a fraction of its usual duration) kills should aim. */
+    this.aim = new Map();
     this.server = null;
     this.stats = {
       kills: 0,
@@ -144,7 +124,7 @@ class CrashLoop {
       if (this.stats.failures.length > 0) break;
       const victim = this.chooseOp();
       const seqBefore = this.journal.lastSeq();
-      const killed = await this.runOp(victim, this.rand() * 1.25);
+      const killed = await this.runOp(victim, this.killMoment(victim.kind));
       this.stats.kills++;
       this.stats.byOp[victim.kind] ??= { kills: 0, midCall: 0, notApplied: 0 };
       const perOp = this.stats.byOp[victim.kind];
@@ -158,7 +138,8 @@ class CrashLoop {
       // Sometimes the restart is killed too: in the index scan, in the journal's start-up check, or before.
       if (this.rand() < STARTUP_KILL_SHARE && this.stats.kills < this.o.kills) await this.killDuringStartup();
       await this.restart();
-      await this.checkAfterKill(killed.midCall ? victim : null, seqBefore, perOp);
+      const outcome = await this.checkAfterKill(killed.midCall ? victim : null, seqBefore, perOp);
+      this.aimAt(victim.kind, outcome);
       if (this.stats.kills % 20 === 0 && this.stats.failures.length === 0) await this.clearPending();
       if (this.stats.kills % 25 === 0) {
         const st = this.stats;
@@ -255,154 +236,8 @@ class CrashLoop {
     this.server = null;
   }
 
-  // --- Operations ------------------------------------------------------------------------------
-
-  /** Picks an operation that the current state allows, by weight. */
   chooseOp() {
-    const ops = [];
-    const rwNames = [...this.cur.keys()].filter((n) => !n.startsWith('staged/'));
-    const slotFree = (k) => !this.cur.has(`inbox/n${k}.md`) && !this.cur.has(`archive/n${k}.md`);
-    const other = (name) =>
-      name.startsWith('inbox/') ? name.replace('inbox/', 'archive/') : name.replace('archive/', 'inbox/');
-    const pick = (items) => items[Math.floor(this.rand() * items.length)];
-    if (rwNames.length > 0) {
-      ops.push(['update', () => this.opUpdate(pick(rwNames))]);
-      ops.push(['edit', () => this.opEdit(pick(rwNames))]);
-      ops.push(['delete', () => this.opDelete(pick(rwNames))]);
-      const movable = rwNames.filter((n) => !this.cur.has(other(n)));
-      if (movable.length > 0)
-        ops.push([
-          'move',
-          () => {
-            const n = pick(movable);
-            return this.opMove(n, other(n));
-          },
-        ]);
-    }
-    const free = [...Array(SLOTS).keys()].filter(slotFree);
-    if (free.length > 0) ops.push(['create', () => this.opCreate(`inbox/n${pick(free)}.md`)]);
-    const trash = trashListing(this.o.vaultDir);
-    const restorable = [...trash.keys()].filter(
-      (n) => !n.startsWith('staged/') && slotFree(Number(/n(\d+)\.md$/.exec(n)[1])),
-    );
-    if (restorable.length > 0)
-      ops.push([
-        'restore',
-        () => {
-          const n = pick(restorable);
-          return this.opRestore(n, trash.get(n));
-        },
-      ]);
-    ops.push(['stage', () => this.opStage(`staged/s${randInt(this.rand, 0, STAGED - 1)}.md`)]);
-    if (this.pending.length > 0) ops.push(['approve', () => this.opApprove(this.pending[0])]);
-    const total = ops.reduce((sum, [kind]) => sum + OP_WEIGHTS[kind], 0);
-    let r = this.rand() * total;
-    for (const [kind, make] of ops) {
-      r -= OP_WEIGHTS[kind];
-      if (r < 0) return make();
-    }
-    return ops.at(-1)[1]();
-  }
-
-  /** `changes`: the notes the call changes, name → [before, after] (null = no note). */
-  op(kind, changes, call) {
-    return { kind, changes: new Map(Object.entries(changes)), call };
-  }
-
-  opUpdate(name) {
-    const before = this.cur.get(name);
-    const after = this.texts.text(path.basename(name, '.md'));
-    return this.op('update', { [name]: [before, after] }, () =>
-      this.tool('update_note', { name, content: after, expected_etag: etagOf(before) }),
-    );
-  }
-
-  opEdit(name) {
-    const before = this.cur.get(name);
-    const old = tokenOf(before);
-    const next = this.texts.token();
-    const after = before.replace(`token ${old}`, `token ${next}`);
-    return this.op('edit', { [name]: [before, after] }, () =>
-      this.tool('edit_note', {
-        name,
-        operation: 'replace',
-        old_text: `token ${old}`,
-        new_text: `token ${next}`,
-        expected_etag: etagOf(before),
-      }),
-    );
-  }
-
-  opCreate(name) {
-    const after = this.texts.text(path.basename(name, '.md'));
-    return this.op('create', { [name]: [null, after] }, () =>
-      this.tool('create_note', { name, content: after }),
-    );
-  }
-
-  opDelete(name) {
-    const before = this.cur.get(name);
-    return this.op('delete', { [name]: [before, null] }, () =>
-      this.tool('delete_note', { name, expected_etag: etagOf(before) }),
-    );
-  }
-
-  opRestore(name, copies) {
-    // The latest deletion of the name comes back; any text in the trash under it is a whole version.
-    const texts = new Set(copies.map((file) => fs.readFileSync(file, 'utf8')));
-    return this.op('restore', { [name]: [null, texts] }, () => this.tool('restore_note', { name }));
-  }
-
-  opMove(from, to) {
-    const text = this.cur.get(from);
-    return this.op('move', { [from]: [text, null], [to]: [null, text] }, () =>
-      this.tool('move_note', { name: from, new_name: to, expected_etag: etagOf(text) }),
-    );
-  }
-
-  /** An agent's write in the staged folder: kept for review, the note untouched. */
-  opStage(name) {
-    const before = this.cur.get(name) ?? null;
-    let after;
-    let call;
-    if (before === null) {
-      after = this.texts.text(path.basename(name, '.md'));
-      call = () => this.tool('create_note', { name, content: after });
-    } else if (this.rand() < 0.2) {
-      after = null;
-      call = () => this.tool('delete_note', { name, expected_etag: etagOf(before) });
-    } else {
-      after = this.texts.text(path.basename(name, '.md'));
-      call = () => this.tool('update_note', { name, content: after, expected_etag: etagOf(before) });
-    }
-    return this.op('stage', {}, async () => {
-      const result = await call();
-      if (!result.isError) {
-        if (result.data?.staged !== true)
-          throw new Error(`a write in the staged folder was not staged: ${result.text}`);
-        this.pending.push({ id: result.data.pendingId, note: name, before, after });
-      }
-      return result;
-    });
-  }
-
-  /** The owner approves the oldest staged change with `noted-mcp review approve ID`. */
-  opApprove(change) {
-    const current = this.cur.get(change.note) ?? null;
-    // Approved only while the note is still what the agent saw; otherwise refused, nothing written.
-    const applies = current === change.before;
-    return this.op('approve', { [change.note]: [current, applies ? change.after : current] }, async () => {
-      this.pending.shift();
-      const { code, stdout, stderr } = await this.cli(['review', 'approve', change.id]);
-      if (code !== (applies ? 0 : 1)) {
-        return {
-          isError: true,
-          text: `review approve exited ${code}, expected ${applies ? 0 : 1}: ${stdout}${stderr}`,
-        };
-      }
-      if (!applies) this.stats.approvalsRefused++;
-      return { isError: false, text: `review approve ${change.id} exited ${code}: ${stdout}${stderr}` };
-    });
+    return chooseOp(this);
   }
 
   async tool(name, args) {
@@ -493,16 +328,21 @@ class CrashLoop {
     return { midCall };
   }
 
-  /** After a completed call: its notes hold exactly their after-texts. */
-  settle(op) {
-    const disk = readDisk(this.o.vaultDir);
-    for (const [name, [, after]] of op.changes) {
-      const text = disk.notes.get(name) ?? null;
-      const ok = after instanceof Set ? after.has(text) : text === after;
-      if (!ok)
-        this.fail(`after a completed ${op.kind}, "${name}" ${describe(text)} instead of its after-text`);
-    }
-    this.cur = disk.notes;
+  /**
+   * When to kill, as a fraction of the call's usual duration: half the time anywhere in 0–1.25, half
+   * the time near where this kind of call last had its journal entry recorded but its note not yet
+   * written (that window is a small part of a call, and where it lies depends on the machine).
+   */
+  killMoment(kind) {
+    if (this.rand() < 0.5) return this.rand() * 1.25;
+    return Math.max(0, (this.aim.get(kind) ?? 0.7) + (this.rand() - 0.5) * 0.3);
+  }
+
+  /** Moves the aim of a kind of call later when a kill came before its journal entry, earlier when after its write. */
+  aimAt(kind, outcome) {
+    const aim = this.aim.get(kind) ?? 0.7;
+    const step = outcome === 'beforeJournal' ? 0.03 : outcome === 'applied' ? -0.03 : 0;
+    this.aim.set(kind, Math.min(1.2, Math.max(0.05, aim + step)));
   }
 
   noteLatency(kind, ms) {
@@ -518,140 +358,20 @@ class CrashLoop {
     return sorted(list)[Math.floor(list.length / 2)];
   }
 
-  // --- Checks ----------------------------------------------------------------------------------
+  settle(op, result) {
+    settle(this, op, result);
+  }
 
-  /**
-   * The notes on disk against what they may be; the journal's chain and its agreement with the files.
-   * `victim` is the operation the kill hit (null: none). Returns what is on disk.
-   */
   check(victim) {
-    const disk = readDisk(this.o.vaultDir);
-    const names = new Set([...this.cur.keys(), ...disk.notes.keys(), ...(victim?.changes.keys() ?? [])]);
-    for (const name of names) {
-      const text = disk.notes.get(name) ?? null;
-      const allowed = new Set([this.cur.get(name) ?? null]);
-      const change = victim?.changes.get(name);
-      if (change !== undefined) {
-        for (const side of change) {
-          if (side instanceof Set) for (const t of side) allowed.add(t);
-          else allowed.add(side);
-        }
-      }
-      if (!allowed.has(text)) {
-        this.fail(
-          `"${name}" ${describe(text)}, which is none of its possible versions (${[...allowed].map(describe).join('; ')})`,
-        );
-      }
-    }
-    if (disk.other.length > 0) this.fail(`unexpected files in the vault: ${disk.other.join(', ')}`);
-    this.stats.tempFilesAfterRestart += disk.temps.length;
-
-    const fresh = this.journal.update();
-    if (this.o.verifyJournal) {
-      const v = this.o.verifyJournal(this.journal.dir);
-      if (!v.ok) this.fail(`journal verify: ${v.reason} at ${JSON.stringify(v.brokenAt)}`);
-    }
-    const { problems } = checkJournalAgainstFiles(this.journal.entries, disk.notes);
-    for (const p of problems) this.fail(`journal against files: ${p}`);
-    // Written by the start-up check (tool `startup`); a server that finds its own write failed says so itself.
-    const notApplied = fresh.filter((e) => e.kind === 'not_applied');
-    this.stats.notAppliedDetected += notApplied.filter((e) => e.tool === 'startup').length;
-    this.stats.notAppliedByServer += notApplied.filter((e) => e.tool !== 'startup').length;
-    this.cur = disk.notes;
-    return { disk, fresh };
+    return check(this, victim);
   }
 
-  /** `victim`: the call the kill cut short, or null when it had finished (its notes are settled). */
-  async checkAfterKill(victim, seqBefore, perOp) {
-    const { fresh } = this.check(victim);
-    // What happened to the call in flight: nothing recorded, recorded but never written, or written.
-    const notes = new Set(victim?.changes.keys() ?? []);
-    const mine = this.journal.entries.filter(
-      (e) => e.seq > seqBefore && e.kind !== 'not_applied' && notes.has(e.note),
-    );
-    const voided = new Set(
-      fresh.filter((e) => e.kind === 'not_applied' && e.tool === 'startup').map((e) => e.voids),
-    );
-    if (notes.size > 0) {
-      if (mine.length === 0) this.stats.outcomes.beforeJournal++;
-      else if (mine.some((e) => voided.has(e.id))) {
-        this.stats.outcomes.notApplied++;
-        perOp.notApplied++;
-      } else this.stats.outcomes.applied++;
-    }
-    if (this.stats.kills % this.o.cliVerifyEvery === 0) await this.cliVerify();
-    await this.listNotesCheck();
-    if (this.stats.kills % this.o.indexCheckEvery === 0) await this.searchCheck(victim);
+  checkAfterKill(victim, seqBefore, perOp) {
+    return checkAfterKill(this, victim, seqBefore, perOp);
   }
 
-  async finalCheck() {
-    this.check(null);
-    await this.cliVerify();
-    await this.listNotesCheck();
-    await this.searchCheck(null);
-  }
-
-  async cliVerify() {
-    const run = spawnSync(
-      process.execPath,
-      [this.o.serverPath, 'journal', 'verify', '--notes-dir', this.o.vaultDir],
-      {
-        encoding: 'utf8',
-        timeout: 60_000,
-      },
-    );
-    this.stats.cliVerifies++;
-    if (run.status !== 0)
-      this.fail(`noted-mcp journal verify exited ${run.status}: ${run.stdout}${run.stderr}`);
-    else if (!/^intact: \d+ entries/.test(run.stdout))
-      this.fail(`noted-mcp journal verify said: ${run.stdout}`);
-  }
-
-  /** list_notes lists exactly the notes on disk: none missing, no temporary or stale name. */
-  async listNotesCheck() {
-    const listed = [];
-    let cursor;
-    do {
-      const r = await this.tool('list_notes', { limit: 500, ...(cursor ? { cursor } : {}) });
-      if (r.isError) return this.fail(`list_notes failed: ${r.text}`);
-      listed.push(...r.data.notes.map((n) => n.name));
-      cursor = r.data.nextCursor;
-    } while (cursor);
-    const onDisk = [...this.cur.keys()].sort();
-    if (JSON.stringify(listed.sort()) !== JSON.stringify(onDisk)) {
-      this.fail(`list_notes after start-up: ${JSON.stringify(listed)}; on disk: ${JSON.stringify(onDisk)}`);
-    }
-  }
-
-  /**
-   * The index against the files: a search for each note's unique word finds exactly the notes that
-   * hold it; the words of the call in flight that are on no note any more find nothing.
-   */
-  async searchCheck(victim) {
-    this.stats.indexChecks++;
-    const holders = new Map();
-    for (const [name, text] of this.cur) {
-      const token = tokenOf(text);
-      holders.set(token, [...(holders.get(token) ?? []), name]);
-    }
-    for (const change of victim?.changes.values() ?? []) {
-      for (const side of change) {
-        for (const t of side instanceof Set ? side : [side]) {
-          const token = t === null ? null : tokenOf(t);
-          if (token !== null && !holders.has(token)) holders.set(token, []);
-        }
-      }
-    }
-    for (const [token, names] of holders) {
-      const r = await this.tool('search_notes', { query: token, limit: 50 });
-      if (r.isError) return this.fail(`search_notes "${token}" failed: ${r.text}`);
-      const found = r.data.results.map((x) => x.name).sort();
-      if (JSON.stringify(found) !== JSON.stringify(names.sort())) {
-        this.fail(
-          `search for "${token}" found ${JSON.stringify(found)}; the notes holding it: ${JSON.stringify(names)}`,
-        );
-      }
-    }
+  finalCheck() {
+    return finalCheck(this);
   }
 }
 
@@ -666,11 +386,4 @@ function killPid(pid) {
 
 function sorted(list) {
   return [...list].sort((a, b) => a - b);
-}
-
-function describe(text) {
-  if (text instanceof Set) return [...text].map(describe).join(' or ');
-  if (text === null) return 'is absent';
-  if (text === '') return 'is EMPTY';
-  return `holds ${text.length} chars (token ${tokenOf(text) ?? 'none'})`;
 }

@@ -7,7 +7,7 @@
 
 /**
  * Crash safety: SIGKILLs per `npm test` run, the seed that picks the moments and operations, and the
- * time limit (the 200 kills took 61–75 s on the shared 2-core machine; the rest is room for load).
+ * time limit (the 200 kills took 59–75 s on the shared 2-core machine; the rest is room for load).
  */
 export const CRASH = { seed: 20261201, kills: 200, timeLimitMs: 240_000 } as const;
 
