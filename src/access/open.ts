@@ -7,6 +7,7 @@ import { type IndexLogger, type IndexStartInfo, NoteIndex } from '../index/note-
 import { Journal } from '../journal/journal.js';
 import { reconcileJournal } from '../journal/reconcile.js';
 import { PendingStore } from '../staging/pending-store.js';
+import { removeOrphanTemps } from '../vault/atomic-write.js';
 import { Vault } from '../vault/vault.js';
 import { VaultAccess } from './gate.js';
 import { PolicyReader } from './rules.js';
@@ -57,10 +58,26 @@ export async function openVault(options: OpenOptions): Promise<OpenedVault> {
     const started = await index.start({ watch: options.watch ?? true });
     const purged = access.purgeExpiredTrash();
     await checkJournal(journal, log);
+    sweepStateTemps(vault, log);
     return { vault, index, access, started, purged, close: () => index.close() };
   } catch (err) {
     await index.close();
     throw err;
+  }
+}
+
+/** State folders where writes go through temporary files that a killed writer can leave behind. */
+const STATE_TEMP_FOLDERS = [['journal', 'blobs'], ['journal'], ['pending'], []] as const;
+
+/** Removes those leftovers; like the journal check, it only reports and never stops the server. */
+function sweepStateTemps(vault: Vault, log: IndexLogger): void {
+  try {
+    let removed = 0;
+    for (const parts of STATE_TEMP_FOLDERS) removed += removeOrphanTemps(vault.statePath(...parts));
+    if (removed > 0)
+      log.warn(`removed ${removed} temporary file(s) left in .noted/ by writers that were stopped`);
+  } catch (err) {
+    log.warn(`could not sweep temporary files in .noted/: ${(err as Error).message}`);
   }
 }
 

@@ -26,6 +26,27 @@ export function isOrphanTemp(fileName: string): boolean {
   return !processAlive(Number(m[1]));
 }
 
+/**
+ * Removes the temporary files that killed writers left directly in `dir` (not below it); returns how
+ * many. The vault scan does this for note folders; the state folders (journal blobs, pending changes)
+ * are never scanned, so start-up sweeps them with this.
+ */
+export function removeOrphanTemps(dir: string): number {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!isOrphanTemp(name)) continue;
+    fs.rmSync(path.join(dir, name), { force: true });
+    removed++;
+  }
+  return removed;
+}
+
 export function processAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {

@@ -2,11 +2,12 @@
  * Atomic writes (SPEC 1.6), one file or a batch: a target holds its old bytes or its new bytes, and a
  * failed batch changes no target and leaves no temporary file.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFileAtomic, TEMP_SUFFIX, writeFilesAtomic } from '../../src/vault/atomic-write.js';
-import { makeVault } from '../helpers/vault.js';
+import { makeVault, openTestVault } from '../helpers/vault.js';
 
 let base: string | undefined;
 afterEach(() => {
@@ -76,5 +77,31 @@ describe('createFileAtomic', () => {
     expect(() => createFileAtomic(path.join(made.dir, 'new.md'), 'new')).toThrow(/ENOSPC/);
     vi.restoreAllMocks();
     expect(everyFile(made.dir)).toEqual(before);
+  });
+});
+
+describe('temporary files left by killed writers in the state folder', () => {
+  it('are removed when the vault is opened; a live writer’s are kept, and so is everything else', async () => {
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    const orphan = (name: string) => `.${name}.${dead}-0123abcd${TEMP_SUFFIX}`;
+    const live = `.blob.${process.pid}-0123abcd${TEMP_SUFFIX}`;
+    const v = await openTestVault({
+      'a.md': 'a\n',
+      [`.noted/journal/blobs/${orphan('f00d')}`]: 'half a blob',
+      [`.noted/journal/blobs/${live}`]: 'being written',
+      [`.noted/pending/${orphan('p-1.json')}`]: '{',
+      [`.noted/${orphan('config.json')}`]: '{',
+      '.noted/pending/p-2.json': '{}',
+    });
+    try {
+      const state = path.join(v.dir, '.noted');
+      expect(fs.readdirSync(path.join(state, 'journal', 'blobs'))).toEqual([live]);
+      expect(fs.readdirSync(path.join(state, 'pending')).filter((f) => f.endsWith(TEMP_SUFFIX))).toEqual([]);
+      expect(fs.existsSync(path.join(state, 'pending', 'p-2.json'))).toBe(true);
+      expect(fs.readdirSync(state).filter((f) => f.endsWith(TEMP_SUFFIX))).toEqual([]);
+      expect(fs.readFileSync(path.join(v.dir, 'a.md'), 'utf8')).toBe('a\n');
+    } finally {
+      await v.close();
+    }
   });
 });
