@@ -69,7 +69,7 @@ export async function moveOneNote(
     }
     // Recorded before the change (SPEC 6.1); the pair is what undo needs to put the note back.
     const base = { session: who.session, client: who.client, tool: who.tool, group: who.group };
-    ctx.journal.recordMany([
+    const entries = ctx.journal.recordMany([
       { ...base, note: from, kind: 'delete', before: stored.bytes, after: null },
       { ...base, note: to, kind: 'create', before: null, after },
     ]);
@@ -77,10 +77,56 @@ export async function moveOneNote(
     const toAbs = ctx.vault.pathOf(to);
     if (rewritten) {
       if (!createFileAtomic(toAbs, after)) throw taken(to);
-      fs.rmSync(fromAbs, { force: true });
+      // An editor may have saved the old file while the move was journaled: keep that save.
+      if (!ctx.vault.removeIfStill(from, stored.etag)) {
+        fs.rmSync(toAbs, { force: true });
+        const now = ctx.vault.read(from);
+        voidEntries(ctx, base, [
+          { note: from, entry: entries[0], now: now?.bytes ?? null },
+          { note: to, entry: entries[1], now: null },
+        ]);
+        throw savedMeanwhile(from, now);
+      }
     } else if (!moveFileNoClobber(fromAbs, toAbs)) throw taken(to);
     return { etag: ctx.vault.read(to)?.etag ?? '', edits: rewritten ? edits : [] };
   });
+}
+
+/** Tells the journal that recorded changes were not made; the start-up check does it when this fails. */
+function voidEntries(
+  ctx: AccessContext,
+  base: { session: string; client: string | null; tool: string; group: string },
+  voided: readonly { note: string; entry: JournalEntry | undefined; now: Buffer | null }[],
+): void {
+  try {
+    ctx.journal.recordMany(
+      voided.flatMap(({ note, entry, now }) =>
+        entry === undefined
+          ? []
+          : [{ ...base, note, kind: 'not_applied' as const, voids: entry.id, before: now, after: now }],
+      ),
+    );
+  } catch {
+    // The start-up check records them instead.
+  }
+}
+
+function savedMeanwhile(from: string, now: { etag: string; text: string } | null): NotedError {
+  if (now === null) {
+    return new NotedError(
+      'not_found',
+      `The note "${from}" was deleted on disk while it was being moved. Nothing was moved.`,
+      {
+        name: from,
+        committed: false,
+      },
+    );
+  }
+  return new NotedError(
+    'conflict',
+    `The note "${from}" was saved on disk (by an editor or another program) while it was being moved, so nothing was moved and the save is kept; the journal records that the move was not made. Its current text is included (etag ${now.etag}): move it again if you still want to.`,
+    { name: from, currentEtag: now.etag, currentText: now.text, committed: false },
+  );
 }
 
 /** Moves an attachment (not journaled: the journal records notes, SPEC 6.1). */
@@ -205,11 +251,7 @@ function rewriteBatch(
   if (skipped.size > 0) voidSkipped(ctx, base, direct, entries, skipped);
 }
 
-/**
- * Tells the journal that the rewrites of notes saved meanwhile were not made (a `not_applied` entry
- * each, as `recordThenMake` does for a single write); when even that fails, the start-up check
- * finds them.
- */
+/** Voids the journal entries of the rewrites that were skipped because their note was saved meanwhile. */
 function voidSkipped(
   ctx: AccessContext,
   base: { session: string; client: string | null; tool: string; group: string },
@@ -217,19 +259,15 @@ function voidSkipped(
   entries: readonly JournalEntry[],
   skipped: ReadonlySet<string>,
 ): void {
-  const voids = direct.flatMap((d, i) => {
-    const entry = entries[i];
-    if (!skipped.has(d.name) || entry === undefined) return [];
-    const now = ctx.vault.read(d.name)?.bytes ?? null;
-    return [
-      { ...base, note: d.name, kind: 'not_applied' as const, voids: entry.id, before: now, after: now },
-    ];
-  });
-  try {
-    ctx.journal.recordMany(voids);
-  } catch {
-    // The start-up check records them instead.
-  }
+  voidEntries(
+    ctx,
+    base,
+    direct.flatMap((d, i) =>
+      skipped.has(d.name)
+        ? [{ note: d.name, entry: entries[i], now: ctx.vault.read(d.name)?.bytes ?? null }]
+        : [],
+    ),
+  );
 }
 
 /** Refuses a destination taken by another note, also in another letter case. */

@@ -194,6 +194,17 @@ export class Vault {
     return { written, changedOnDisk };
   }
 
+  /**
+   * Removes a note only if its file still holds the version `etag` names (the same last look as
+   * `write` with `ifStill`); false, and nothing removed, when it changed or is gone.
+   */
+  removeIfStill(name: string, etag: string): boolean {
+    const abs = this.pathOf(name);
+    if (etagOfFile(abs) !== etag) return false;
+    fs.rmSync(abs, { force: true });
+    return true;
+  }
+
   /** Creates a new note; returns null when a file already exists at that name. */
   create(name: string, text: string): WrittenNote | null {
     const abs = this.pathOf(name);

@@ -149,6 +149,41 @@ describe('move_note keeps every other link where it pointed', () => {
     );
   });
 
+  it('a save to the moved note while the move is journaled is kept: conflict, nothing moved, entries voided', async () => {
+    const v = await open({
+      'a/b/Moving.md': 'up [[../Sibling]]\n',
+      'a/Sibling.md': 's\n',
+    });
+    const journal = v.opened.access.ctx.journal;
+    const real = journal.recordMany.bind(journal);
+    let saved = false;
+    journal.recordMany = (inputs) => {
+      const entries = real(inputs);
+      if (!saved) {
+        saved = true; // an editor saves the note right after the move is journaled
+        fs.writeFileSync(path.join(v.dir, 'a/b/Moving.md'), 'up [[../Sibling]] saved by hand\n');
+      }
+      return entries;
+    };
+    const r = await v.call('move_note', { name: 'a/b/Moving', new_name: 'c/Moved' });
+    journal.recordMany = real;
+    expect(r.isError).toBe(true);
+    expect(r.structured).toMatchObject({ code: 'conflict', committed: false });
+    expect(r.structured.currentText).toBe('up [[../Sibling]] saved by hand\n');
+    expect(text(v, 'a/b/Moving.md')).toBe('up [[../Sibling]] saved by hand\n');
+    expect(text(v, 'c/Moved.md')).toBeNull();
+    const entries = journal.list().reverse();
+    expect(entries.map((e) => [e.note, e.kind])).toEqual([
+      ['a/b/Moving.md', 'delete'],
+      ['c/Moved.md', 'create'],
+      ['a/b/Moving.md', 'not_applied'],
+      ['c/Moved.md', 'not_applied'],
+    ]);
+    expect(entries[2]?.voids).toBe(entries[0]?.id);
+    expect(entries[3]?.voids).toBe(entries[1]?.id);
+    expect(journal.verify()).toEqual({ ok: true, entries: 4 });
+  });
+
   it('update_links: false moves the note and leaves every link alone', async () => {
     const v = await open({ 'Plan.md': 'p\n', 'b.md': '[[Plan]]\n' });
     const r = await v.call('move_note', { name: 'Plan', new_name: 'x/Plan2', update_links: false });
