@@ -71,7 +71,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
       [
         `Noted MCP ${VERSION} — a Model Context Protocol server for your Markdown notes.`,
         `Vault: ${opened.vault.root} (from ${config.vaultSource})`,
-        `Indexed ${started.notes} notes (${started.reindexed} read now, ${Math.round(started.ms)} ms).`,
+        `Indexed ${started.notes} ${started.notes === 1 ? 'note' : 'notes'} (${started.reindexed} read now, ${Math.round(started.ms)} ms).`,
         'This server talks MCP over stdin/stdout, so it is meant to be started by an AI client. Connect Claude Code with:',
         `  ${connectCommand(io.script, opened.vault.root)}`,
         'Serving on stdio now; press Ctrl+C to stop.',
