@@ -6,7 +6,7 @@
  */
 import { isNotedError, NotedError } from '../common/errors.js';
 import { applyEdit, type EditOperation } from '../markdown/edit.js';
-import { withFrontmatterFields } from '../markdown/frontmatter.js';
+import { withFrontmatterFields } from '../markdown/frontmatter-edit.js';
 import { htmlToMarkdown, looksLikeHtml } from '../markdown/html.js';
 import { titleToFileName } from '../markdown/title.js';
 import { baseNameOf, normalizeNoteName } from '../vault/names.js';

@@ -1,12 +1,11 @@
 /**
  * @module
  * Frontmatter: where the YAML block at the top of a note is (OBSIDIAN.md PROP-01), what it says
- * (YAML 1.2 core schema, as Obsidian reads it: PROP-03, PROP-20, PROP-21), and how create_note
- * adds `title` and `tags` to it without disturbing the rest.
+ * (YAML 1.2 core schema, as Obsidian reads it: PROP-03, PROP-20, PROP-21). Adding fields to it is in
+ * frontmatter-edit.ts.
  */
 
-import { Document, isMap, isScalar, isSeq, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
-import { NotedError } from '../common/errors.js';
+import { type Document, isMap, isScalar, isSeq } from 'yaml';
 import { parseYamlDocument } from './yaml-document.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -28,7 +27,7 @@ export interface ParsedFrontmatter extends FrontmatterSplit {
 }
 
 /** Offsets of a frontmatter block inside a text. */
-interface BlockBounds {
+export interface BlockBounds {
   yamlStart: number;
   yamlEnd: number;
   end: number;
@@ -40,7 +39,7 @@ const MAX_ALIAS_COUNT = 100;
 // Mirrors Obsidian's parseYaml (eemeli/yaml defaults, PROP-03); logLevel keeps the library off stderr.
 // Duplicate keys are an error as there (PROP-21), found by `firstDuplicateKey`: the library's own
 // check compares each key with every earlier one, which takes minutes for a 5 MB block of keys.
-const YAML_OPTIONS = {
+export const YAML_OPTIONS = {
   version: '1.2',
   schema: 'core',
   uniqueKeys: false,
@@ -51,7 +50,7 @@ const YAML_OPTIONS = {
 
 const CLOSING_LINE = /^---[ \t]*\r?$/;
 
-function findBlock(text: string): BlockBounds | null {
+export function findBlock(text: string): BlockBounds | null {
   const offset = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   if (!text.startsWith('---', offset)) return null;
   let yamlStart = offset + 3;
@@ -103,12 +102,12 @@ export function parseFrontmatter(text: string): ParsedFrontmatter {
   return 'error' in result ? { ...split, data: null, error: result.error } : { ...split, data: result.data };
 }
 
-type BlockResult = { data: Record<string, JsonValue> } | { error: string };
+export type BlockResult = { data: Record<string, JsonValue> } | { error: string };
 
 /** The yaml's first line is line 2 of the note: the opening `---` is line 1. */
 const NOTE_LINE_OFFSET = 1;
 
-function parseYamlBlock(yaml: string): BlockResult {
+export function parseYamlBlock(yaml: string): BlockResult {
   const parsed = parseFrontmatterYaml(yaml);
   return 'error' in parsed ? parsed : readDocument(parsed.doc, yaml);
 }
@@ -168,7 +167,7 @@ function firstDuplicateKey(root: unknown): number | null {
   return first;
 }
 
-function readDocument(doc: Document, yaml: string): BlockResult {
+export function readDocument(doc: Document, yaml: string): BlockResult {
   const error = frontmatterDocumentError(doc, yaml);
   if (error !== null) return { error };
   const root = doc.contents;
@@ -249,166 +248,4 @@ function toJsonObject(value: Record<string, unknown>): Record<string, JsonValue>
 /** Security: a `__proto__` key must become an own property, never the object's prototype. */
 function setOwn(target: Record<string, JsonValue>, key: string, value: JsonValue): void {
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-}
-
-/** Fields create_note may add to a note's frontmatter. */
-export interface FrontmatterFields {
-  title?: string;
-  tags?: string[];
-}
-
-/**
- * Adds `title` (when the note has none) and merges `tags` into the note's frontmatter, creating the
- * block when there is none. Keys are matched case-insensitively (`Tags:` is the tags property, as in
- * Obsidian, TAG-11). Tags lose a leading `#`, duplicates are dropped case-insensitively, and existing
- * tags keep their order; a string `tags` value becomes a list. New keys are appended as text so the
- * existing YAML keeps every byte; only when an existing value must change is the block re-printed
- * through the `yaml` Document API (which keeps comments and order).
- *
- * @throws NotedError `validation_error` when the existing frontmatter does not parse, when `tags`
- *   holds a mapping, or when a tag is empty or contains whitespace.
- */
-export function withFrontmatterFields(text: string, fields: FrontmatterFields): string {
-  const title = fields.title?.trim() ?? '';
-  const newTags = normalizeNewTags(fields.tags ?? []);
-  if (title === '' && newTags.length === 0) return text;
-
-  const eol = text.match(/\r?\n/)?.[0] ?? '\n';
-  const block = findBlock(text);
-  if (!block) {
-    const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
-    const fresh: Record<string, JsonValue> = {};
-    if (title !== '') fresh.title = title;
-    if (newTags.length > 0) fresh.tags = newTags;
-    const yaml = withEol(new Document(fresh, YAML_OPTIONS).toString(), eol);
-    return `${bom}---${eol}${yaml}---${eol}${text.slice(bom.length)}`;
-  }
-
-  const yaml = text.slice(block.yamlStart, block.yamlEnd);
-  const composed = parseFrontmatterYaml(yaml);
-  const parsed = 'doc' in composed ? readDocument(composed.doc, yaml) : composed;
-  if ('error' in parsed) {
-    throw new NotedError(
-      'validation_error',
-      `The content's frontmatter cannot take the title and tags: ${parsed.error}. Fix the YAML between the --- lines (or remove the block) and try again.`,
-      { frontmatterError: parsed.error },
-    );
-  }
-  const { doc } = composed as { doc: Document };
-  if (doc.contents === null) doc.contents = doc.createNode({}) as YAMLMap;
-  const map = doc.contents as YAMLMap;
-  const blockEol = yaml.match(/\r?\n/)?.[0] ?? eol;
-  const splice = (newYaml: string) => text.slice(0, block.yamlStart) + newYaml + text.slice(block.yamlEnd);
-
-  const appended: Record<string, JsonValue> = {};
-  let changedExisting = false;
-  if (title !== '') {
-    const pair = findPair(map, 'title');
-    if (!pair) appended.title = title;
-    else if (isEmptyValue(pair.value)) {
-      pair.value = doc.createNode(title);
-      changedExisting = true;
-    }
-  }
-  if (newTags.length > 0) {
-    const pair = findPair(map, 'tags');
-    if (!pair) appended.tags = newTags;
-    else if (isEmptyValue(pair.value)) {
-      pair.value = doc.createNode(newTags);
-      changedExisting = true;
-    } else if (mergeTags(doc, pair, newTags)) changedExisting = true;
-  }
-  if (!changedExisting && Object.keys(appended).length === 0) return text;
-  if (!changedExisting) {
-    const appendedYaml = appendKeys(yaml, parsed.data, appended, blockEol);
-    if (appendedYaml !== null) return splice(appendedYaml);
-  }
-  for (const [key, value] of Object.entries(appended)) map.set(key, doc.createNode(value));
-  return splice(withEol(doc.toString(), blockEol));
-}
-
-function normalizeNewTags(tags: readonly string[]): string[] {
-  const out: string[] = [];
-  const seen = new Set<string>();
-  for (const tag of tags) {
-    const clean = tag.trim().replace(/^#+/, '');
-    if (clean === '' || /\s/.test(clean)) {
-      throw new NotedError(
-        'validation_error',
-        `The tag ${JSON.stringify(tag)} is ${clean === '' ? 'empty' : 'not usable: tags cannot contain spaces'}. Give tags like "project" or "area/work" (a leading # is optional; use - or _ instead of spaces).`,
-        { tag },
-      );
-    }
-    const key = clean.toLowerCase();
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(clean);
-  }
-  return out;
-}
-
-function findPair(map: YAMLMap, name: string): Pair | undefined {
-  const exact = map.items.find((p) => isScalar(p.key) && p.key.value === name);
-  if (exact) return exact;
-  return map.items.find(
-    (p) => isScalar(p.key) && typeof p.key.value === 'string' && p.key.value.toLowerCase() === name,
-  );
-}
-
-function isEmptyValue(node: unknown): boolean {
-  if (node === null || node === undefined) return true;
-  if (!isScalar(node)) return false;
-  return node.value === null || (typeof node.value === 'string' && node.value.trim() === '');
-}
-
-/** Adds the missing tags to an existing, non-empty `tags` value; returns whether anything changed. */
-function mergeTags(doc: Document, pair: Pair, newTags: readonly string[]): boolean {
-  const value = pair.value;
-  const existing = isSeq(value) ? value.items : [value];
-  const seen = new Set<string>();
-  for (const item of existing) {
-    if (isScalar(item) && item.value !== null) seen.add(tagKey(String(item.value)));
-  }
-  const missing = newTags.filter((tag) => !seen.has(tagKey(tag)));
-  if (missing.length === 0) return false;
-  if (isSeq(value)) {
-    for (const tag of missing) value.items.push(doc.createNode(tag));
-    return true;
-  }
-  if (!isScalar(value)) {
-    throw new NotedError(
-      'validation_error',
-      "The content's frontmatter has a `tags` property that is not a list or a single tag, so the tags cannot be merged into it. Make `tags` a YAML list (tags:\n  - one\n  - two) and try again.",
-    );
-  }
-  // A single tag string becomes a list that starts with it; the original node keeps its quoting.
-  const seq = doc.createNode([]) as YAMLSeq;
-  seq.items.push(value, ...missing.map((tag) => doc.createNode(tag)));
-  pair.value = seq;
-  return true;
-}
-
-function tagKey(tag: string): string {
-  return tag.trim().replace(/^#+/, '').toLowerCase();
-}
-
-/**
- * Appends new keys as text, so every existing byte stays. Returns null when the block's layout (a flow
- * mapping, a `...` end marker) does not read back as the same data plus the new keys.
- */
-function appendKeys(
-  yaml: string,
-  data: Record<string, JsonValue>,
-  keys: Record<string, JsonValue>,
-  eol: string,
-): string | null {
-  const base = yaml === '' || yaml.endsWith('\n') ? yaml : yaml + eol;
-  const candidate = base + withEol(new Document(keys, YAML_OPTIONS).toString(), eol);
-  const after = parseYamlBlock(candidate);
-  if ('error' in after) return null;
-  return JSON.stringify(after.data) === JSON.stringify({ ...data, ...keys }) ? candidate : null;
-}
-
-function withEol(text: string, eol: string): string {
-  return eol === '\n' ? text : text.replace(/\r?\n/g, eol);
 }

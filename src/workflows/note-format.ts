@@ -6,7 +6,7 @@
  * the truth; the summary and log are rendered from it on every change. Everything outside the block
  * is the person's own text and is kept byte for byte.
  */
-import { withFrontmatterFields } from '../markdown/frontmatter.js';
+import { withFrontmatterFields } from '../markdown/frontmatter-edit.js';
 import { checkWorkflow, type Gate, invalid, type Workflow } from './model.js';
 
 export const BEGIN_MARKER =
