@@ -24,18 +24,26 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { isNotedError } from '../common/errors.js';
-import { isOrphanTemp, writeFileAtomic } from '../vault/atomic-write.js';
-import { isEntry, type JournalEntry, parseEntryLine, sha256Hex } from './entry.js';
+import { removeOrphanTemps } from '../vault/atomic-write.js';
+import { type JournalEntry, sha256Hex } from './entry.js';
 import { dayFiles, readTail } from './files.js';
 import type { Journal } from './journal.js';
+import {
+  CHECKPOINT_FILE,
+  type Located,
+  readFrom,
+  type ScanFrom,
+  scanSinceCheckpoint,
+  writeCheckpoint,
+} from './reconcile-scan.js';
+
+export { CHECKPOINT_FILE };
 
 /** Entries checked when there is no usable checkpoint. */
 export const TAIL_WITHOUT_CHECKPOINT = 1000;
 /** At most this many entries are checked in one start (the newest), however many were appended. */
 export const MAX_CHECKED = 10_000;
-export const CHECKPOINT_FILE = 'reconcile-checkpoint.json';
 
 export interface ReconcileOptions {
   /** Recorded as the session of the `not_applied` entries (default: `startup-<random>`). */
@@ -50,27 +58,11 @@ export interface ReconcileResult {
   /** How many entries were looked at. */
   readonly checked: number;
   /** Whether they were found from the checkpoint, or as the newest entries without one. */
-  readonly from: 'checkpoint' | 'tail' | 'empty';
+  readonly from: ScanFrom;
   /** The `not_applied` entries appended now. */
   readonly notApplied: JournalEntry[];
   /** Entries that could not be checked (their note stayed locked, or could not be read), and why. */
   readonly problems: string[];
-}
-
-/** An entry and where its line is in its day file (`start` to `end`, the line break included). */
-interface Located {
-  readonly entry: JournalEntry;
-  readonly file: string;
-  readonly start: number;
-  readonly end: number;
-}
-
-interface Checkpoint {
-  readonly seq: number;
-  readonly hash: string;
-  readonly file: string;
-  readonly start: number;
-  readonly end: number;
 }
 
 type Verdict = 'applied' | 'not_applied' | 'changed';
@@ -87,7 +79,7 @@ export async function reconcileJournal(
   options: ReconcileOptions = {},
 ): Promise<ReconcileResult> {
   const dir = journal.dir;
-  removeOrphanCheckpointTemps(dir);
+  removeOrphanTemps(dir); // a checkpoint write cut off by a kill
   const cutOff = removeTornTail(journal);
   const scan = scanSinceCheckpoint(dir, options.tail ?? TAIL_WITHOUT_CHECKPOINT);
   const max = options.maxChecked ?? MAX_CHECKED;
@@ -236,169 +228,4 @@ function readNote(journal: Journal, note: string): { bytes: Buffer; hash: string
 
 function hashOf(state: { hash: string } | null | undefined): string | null | undefined {
   return state === null || state === undefined ? state : state.hash;
-}
-
-// --- Reading the journal from a position -------------------------------------------------------
-
-interface Position {
-  readonly file: string;
-  readonly offset: number;
-}
-
-/** The entries after the checkpoint, or the newest `tail` entries when it is missing or stale. */
-function scanSinceCheckpoint(
-  dir: string,
-  tail: number,
-): { entries: Located[]; from: ReconcileResult['from'] } {
-  const checkpoint = readCheckpoint(dir);
-  if (checkpoint !== null && checkpointHolds(dir, checkpoint)) {
-    const entries = readFrom(dir, { file: checkpoint.file, offset: checkpoint.end });
-    const first = entries[0];
-    // The entries after the checkpoint must continue its chain; otherwise the journal was rewritten.
-    if (
-      first === undefined ||
-      (first.entry.seq === checkpoint.seq + 1 && first.entry.prev === checkpoint.hash)
-    ) {
-      return { entries, from: 'checkpoint' };
-    }
-  }
-  const entries = readNewest(dir, tail);
-  return { entries, from: entries.length === 0 ? 'empty' : 'tail' };
-}
-
-/** Complete entry lines of `buf`, which starts at byte `base` of `file`; a torn last line is left out. */
-function entriesIn(buf: Buffer, base: number, file: string): Located[] {
-  const out: Located[] = [];
-  let start = 0;
-  for (;;) {
-    const nl = buf.indexOf(0x0a, start);
-    if (nl === -1) return out;
-    const parsed = parseEntryLine(buf.subarray(start, nl).toString('utf8'));
-    // A damaged line is for `journal verify` to report; here it is skipped.
-    if (isEntry(parsed)) out.push({ entry: parsed, file, start: base + start, end: base + nl + 1 });
-    start = nl + 1;
-  }
-}
-
-function readRange(filePath: string, start: number, end?: number): Buffer {
-  const fd = fs.openSync(filePath, 'r');
-  try {
-    const size = fs.fstatSync(fd).size;
-    const stop = Math.min(end ?? size, size);
-    const length = Math.max(0, stop - start);
-    const buf = Buffer.alloc(length);
-    let read = 0;
-    while (read < length) {
-      const n = fs.readSync(fd, buf, read, length - read, start + read);
-      if (n === 0) break;
-      read += n;
-    }
-    return buf.subarray(0, read);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** Every entry from `pos` on: the rest of its day file, then every later day file. */
-function readFrom(dir: string, pos: Position): Located[] {
-  const out: Located[] = [];
-  for (const file of dayFiles(dir)) {
-    if (file.name < pos.file) continue;
-    const offset = file.name === pos.file ? pos.offset : 0;
-    try {
-      out.push(...entriesIn(readRange(file.path, offset), offset, file.name));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-  }
-  return out;
-}
-
-/** The newest `count` entries, reading day files backwards from their ends only as far as needed. */
-function readNewest(dir: string, count: number): Located[] {
-  const chunks: Located[][] = [];
-  let found = 0;
-  for (const file of dayFiles(dir).reverse()) {
-    if (found >= count) break;
-    const size = fs.statSync(file.path).size;
-    let span = Math.min(size, 256 * 1024);
-    for (;;) {
-      const start = size - span;
-      const buf = readRange(file.path, start, size);
-      // Unless the read reaches the file's start, its first line may be cut: skip to the next one.
-      const skip = start === 0 ? 0 : buf.indexOf(0x0a) + 1;
-      const entries = skip === 0 && start > 0 ? [] : entriesIn(buf.subarray(skip), start + skip, file.name);
-      if (entries.length >= count - found || start === 0) {
-        const wanted = entries.slice(-(count - found));
-        chunks.unshift(wanted);
-        found += wanted.length;
-        break;
-      }
-      span = Math.min(size, span * 2);
-    }
-  }
-  return chunks.flat();
-}
-
-// --- The checkpoint ----------------------------------------------------------------------------
-
-function readCheckpoint(dir: string): Checkpoint | null {
-  try {
-    const v = JSON.parse(fs.readFileSync(path.join(dir, CHECKPOINT_FILE), 'utf8')) as Record<string, unknown>;
-    const int = (x: unknown) => Number.isSafeInteger(x) && (x as number) >= 0;
-    if (
-      !int(v.seq) ||
-      !int(v.start) ||
-      !int(v.end) ||
-      typeof v.hash !== 'string' ||
-      typeof v.file !== 'string'
-    ) {
-      return null;
-    }
-    if (path.basename(v.file) !== v.file) return null;
-    return v as unknown as Checkpoint;
-  } catch {
-    return null; // missing, unreadable or not JSON: check the tail instead
-  }
-}
-
-/** The checkpoint's line is still where it says, holding the entry it names. */
-function checkpointHolds(dir: string, cp: Checkpoint): boolean {
-  if (cp.end <= cp.start) return false;
-  try {
-    const [located] = entriesIn(readRange(path.join(dir, cp.file), cp.start, cp.end), cp.start, cp.file);
-    return (
-      located !== undefined &&
-      located.end === cp.end &&
-      located.entry.seq === cp.seq &&
-      located.entry.hash === cp.hash
-    );
-  } catch {
-    return false;
-  }
-}
-
-function writeCheckpoint(dir: string, last: Located): void {
-  const cp: Checkpoint = {
-    seq: last.entry.seq,
-    hash: last.entry.hash,
-    file: last.file,
-    start: last.start,
-    end: last.end,
-  };
-  writeFileAtomic(path.join(dir, CHECKPOINT_FILE), `${JSON.stringify(cp)}\n`);
-}
-
-/** Temporary files of a checkpoint write whose process was killed. */
-function removeOrphanCheckpointTemps(dir: string): void {
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (name.startsWith(`.${CHECKPOINT_FILE}.`) && isOrphanTemp(name))
-      fs.rmSync(path.join(dir, name), { force: true });
-  }
 }
