@@ -15,7 +15,7 @@
 import { NotedError } from '../common/errors.js';
 import { segmentCjk } from './cjk.js';
 import type { QueryNode } from './search-query.js';
-import { tagValue } from './search-query.js';
+import { tagValue } from './search-tokens.js';
 
 export interface CompiledSearch {
   /** SQL boolean expression over the alias `n` (the `notes` table), with `?` placeholders. */
