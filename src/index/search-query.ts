@@ -15,7 +15,6 @@
 import { NotedError } from '../common/errors.js';
 import { positionError, SEARCHABLE, type Span, type Token, tokenize, where } from './search-tokens.js';
 
-
 /** A word the note must contain (compared by token, case- and accent-insensitively). */
 export interface WordNode {
   readonly kind: 'word';
