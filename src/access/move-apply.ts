@@ -81,34 +81,16 @@ export async function moveOneNote(
       if (!ctx.vault.removeIfStill(from, stored.etag)) {
         fs.rmSync(toAbs, { force: true });
         const now = ctx.vault.read(from);
-        voidEntries(ctx, base, [
-          { note: from, entry: entries[0], now: now?.bytes ?? null },
-          { note: to, entry: entries[1], now: null },
+        const [fromEntry, toEntry] = entries as [JournalEntry, JournalEntry];
+        ctx.journal.voidEntries([
+          { entry: fromEntry, now: now?.bytes ?? null },
+          { entry: toEntry, now: null },
         ]);
         throw savedMeanwhile(from, now);
       }
     } else if (!moveFileNoClobber(fromAbs, toAbs)) throw taken(to);
     return { etag: ctx.vault.read(to)?.etag ?? '', edits: rewritten ? edits : [] };
   });
-}
-
-/** Tells the journal that recorded changes were not made; the start-up check does it when this fails. */
-function voidEntries(
-  ctx: AccessContext,
-  base: { session: string; client: string | null; tool: string; group: string },
-  voided: readonly { note: string; entry: JournalEntry | undefined; now: Buffer | null }[],
-): void {
-  try {
-    ctx.journal.recordMany(
-      voided.flatMap(({ note, entry, now }) =>
-        entry === undefined
-          ? []
-          : [{ ...base, note, kind: 'not_applied' as const, voids: entry.id, before: now, after: now }],
-      ),
-    );
-  } catch {
-    // The start-up check records them instead.
-  }
 }
 
 function savedMeanwhile(from: string, now: { etag: string; text: string } | null): NotedError {
@@ -248,24 +230,9 @@ function rewriteBatch(
         message: 'saved on disk while the move was being made, so it was not overwritten',
       });
   }
-  if (skipped.size > 0) voidSkipped(ctx, base, direct, entries, skipped);
-}
-
-/** Voids the journal entries of the rewrites that were skipped because their note was saved meanwhile. */
-function voidSkipped(
-  ctx: AccessContext,
-  base: { session: string; client: string | null; tool: string; group: string },
-  direct: readonly { name: string }[],
-  entries: readonly JournalEntry[],
-  skipped: ReadonlySet<string>,
-): void {
-  voidEntries(
-    ctx,
-    base,
-    direct.flatMap((d, i) =>
-      skipped.has(d.name)
-        ? [{ note: d.name, entry: entries[i], now: ctx.vault.read(d.name)?.bytes ?? null }]
-        : [],
+  ctx.journal.voidEntries(
+    entries.flatMap((entry) =>
+      skipped.has(entry.note) ? [{ entry, now: ctx.vault.read(entry.note)?.bytes ?? null }] : [],
     ),
   );
 }

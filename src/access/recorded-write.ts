@@ -8,7 +8,6 @@
  * Anything else thrown is a bug and propagates.
  */
 import { fileSystemFailure, isNotedError, NotedError } from '../common/errors.js';
-import type { JournalEntry } from '../journal/entry.js';
 import type { RecordInput } from '../journal/journal.js';
 import type { AccessContext } from './context.js';
 
@@ -35,7 +34,7 @@ export function recordThenMake<T>(ctx: AccessContext, input: RecordInput, make: 
     if (failure === null && !isNotedError(err)) throw err;
     const now = currentBytes(ctx, input.note);
     const made = now !== undefined && sameBytes(now, input.after);
-    const journaled = now !== undefined && !made && voidEntry(ctx, input, entry, now);
+    const journaled = now !== undefined && !made && ctx.journal.voidEntries([{ entry, now }]);
     if (failure === null) throw err;
     const what = `${failure.why} (${failure.errno})`;
     const done = DONE[input.kind] ?? 'changed';
@@ -54,25 +53,6 @@ export function recordThenMake<T>(ctx: AccessContext, input: RecordInput, make: 
       `The note "${input.note}" was not ${done}: ${what}. It is exactly as it was. ${journal} ${failure.fix} Then try again.`,
       { name: input.note, errno: failure.errno, committed: false },
     );
-  }
-}
-
-/** Appends the `not_applied` entry for `entry`; false when the journal cannot take it either. */
-function voidEntry(ctx: AccessContext, input: RecordInput, entry: JournalEntry, now: Buffer | null): boolean {
-  try {
-    ctx.journal.record({
-      session: input.session,
-      client: input.client,
-      tool: input.tool,
-      note: input.note,
-      kind: 'not_applied',
-      voids: entry.id,
-      before: now,
-      after: now,
-    });
-    return true;
-  } catch {
-    return false; // the start-up check adds it instead
   }
 }
 

@@ -31,27 +31,18 @@ export function journalApprovedWrites(now: () => Date = () => new Date()) {
   return (vault: Vault): OnApprovedWrite => {
     const journal = new Journal(vault, { now });
     return (info) => {
-      const who = { session: info.change.session, client: info.change.client, tool: info.change.tool };
+      const { session, client, tool } = info.change;
       const entry = journal.record({
-        ...who,
+        session,
+        client,
+        tool,
         note: info.note,
         kind: info.kind,
         before: info.before,
         after: info.after,
       });
       return (now) => {
-        try {
-          journal.record({
-            ...who,
-            note: info.note,
-            kind: 'not_applied',
-            voids: entry.id,
-            before: now,
-            after: now,
-          });
-        } catch {
-          // The start-up check records it instead.
-        }
+        journal.voidEntries([{ entry, now }]);
       };
     };
   };

@@ -126,6 +126,34 @@ export class Journal {
     }
   }
 
+  /**
+   * Says that recorded changes were not made after all (their write failed, or found the note saved
+   * by someone else meanwhile): one `not_applied` entry each, naming it, under its own session, client,
+   * tool and group, with the note as found now. False when even these cannot be written; the start-up
+   * check adds them then (reconcile.ts).
+   */
+  voidEntries(voided: readonly { entry: JournalEntry; now: Uint8Array | null }[]): boolean {
+    if (voided.length === 0) return true;
+    try {
+      this.recordMany(
+        voided.map(({ entry, now }) => ({
+          session: entry.session,
+          client: entry.client,
+          tool: entry.tool,
+          note: entry.note,
+          kind: 'not_applied' as const,
+          before: now,
+          after: now,
+          voids: entry.id,
+          ...(entry.group === undefined ? {} : { group: entry.group }),
+        })),
+      );
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Walks the whole chain; see verify.ts. */
   verify(): VerifyResult {
     return verifyJournal(this.dir);

@@ -202,6 +202,49 @@ describe('recordMany', () => {
   });
 });
 
+describe('voidEntries', () => {
+  it('names each change not made with a not_applied entry under its own session, tool and group', () => {
+    jv = journalVault({ 'a.md': 'one' });
+    const [entry] = jv.journal.recordMany([
+      {
+        session: 's9',
+        client: 'c',
+        tool: 'move_note',
+        note: 'a.md',
+        kind: 'update',
+        before: 'one',
+        after: 'two',
+        group: 'g7',
+      },
+    ]);
+    expect(jv.journal.voidEntries([{ entry: entry as JournalEntry, now: Buffer.from('one') }])).toBe(true);
+    const [voiding] = jv.journal.list({ kind: 'not_applied' });
+    expect(voiding).toMatchObject({
+      session: 's9',
+      tool: 'move_note',
+      note: 'a.md',
+      group: 'g7',
+      voids: entry?.id,
+    });
+    expect(voiding?.beforeSha256).toBe(sha256Hex('one'));
+    expect(voiding?.afterSha256).toBe(sha256Hex('one'));
+    expect(jv.journal.verify()).toEqual({ ok: true, entries: 2 });
+  });
+
+  it('answers false and adds nothing when the journal cannot be written', () => {
+    jv = journalVault();
+    const entry = record(jv.journal, 'a.md', null, 'one');
+    const failing = new Journal(jv.vault, {
+      now: () => new Date('2026-12-01T11:00:00Z'),
+      writer: () => {
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      },
+    });
+    expect(failing.voidEntries([{ entry, now: null }])).toBe(false);
+    expect(dayLines(jv)).toHaveLength(1);
+  });
+});
+
 describe('a journal that cannot be written', () => {
   it('a failing append throws not_supported, leaves no partial line, and the next append chains on', () => {
     jv = journalVault();
