@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic, writeFilesAtomic } from '../vault/atomic-write.js';
+import { writeFilesAtomic } from '../vault/atomic-write.js';
 import { dayOfFile, isEntry, isSha256Hex, type JournalEntry, parseEntryLine, sha256Hex } from './entry.js';
 
 /** A day file and its path. */
@@ -120,14 +120,10 @@ export function blobPath(dir: string, sha256: string): string {
   return path.join(dir, 'blobs', sha256);
 }
 
-/** Stores bytes under their hash, atomically; a blob already present is left alone. */
-export function storeBlob(dir: string, sha256: string, bytes: Uint8Array): void {
-  const target = blobPath(dir, sha256);
-  if (fs.existsSync(target)) return;
-  writeFileAtomic(target, bytes);
-}
-
-/** `storeBlob` for many texts at once (one batch of writes and syncs); repeats are stored once. */
+/**
+ * Stores texts under their hashes, atomically, in one batch of writes and syncs; a blob already
+ * present is left alone, and repeats are stored once.
+ */
 export function storeBlobs(dir: string, blobs: readonly { sha256: string; bytes: Uint8Array }[]): void {
   const seen = new Set<string>();
   const files = [];

@@ -28,7 +28,7 @@ import {
   sha256Hex,
   type UnhashedEntry,
 } from './entry.js';
-import { type DayFile, dayFiles, entriesOf, readBlob, readTail, storeBlob, storeBlobs } from './files.js';
+import { type DayFile, dayFiles, entriesOf, readBlob, readTail, storeBlobs } from './files.js';
 import { type UndoContext, type UndoResult, type UndoTarget, undoChanges } from './undo.js';
 import { type VerifyResult, verifyJournal } from './verify.js';
 
@@ -116,9 +116,10 @@ export class Journal {
     try {
       // Blobs first, outside the journal lock: they are content-addressed, so a blob left behind by a
       // failed append is harmless, while an entry pointing at a missing blob would not be.
-      const blobs = prepared.flatMap((p) => p.blobs);
-      if (blobs.length === 1) storeBlob(this.dir, (blobs[0] as Blob).sha256, (blobs[0] as Blob).bytes);
-      else storeBlobs(this.dir, blobs);
+      storeBlobs(
+        this.dir,
+        prepared.flatMap((p) => p.blobs),
+      );
       return this.vault.withLockSync('journal', () => this.append(prepared.map((p) => p.fields)));
     } catch (err) {
       if (isNotedError(err)) throw err;
