@@ -57,40 +57,12 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-export interface AtomicWriteOptions {
-  /**
-   * Runs when the new bytes are written and synced, right before the rename; throwing there leaves
-   * the target untouched (the temporary file is removed and the error propagates).
-   */
-  readonly beforeRename?: () => void;
-}
-
 /**
  * Writes `data` to `target` through a temporary file: write, fsync, rename, then fsync the folder so
  * the rename itself survives a crash. Parent folders are created as needed.
  */
-export function writeFileAtomic(
-  target: string,
-  data: string | Uint8Array,
-  options: AtomicWriteOptions = {},
-): void {
-  const dir = path.dirname(target);
-  fs.mkdirSync(dir, { recursive: true });
-  const tmp = tempPathFor(target);
-  let fd: number | null = fs.openSync(tmp, 'wx', 0o644);
-  try {
-    fs.writeFileSync(fd, data);
-    fs.fsyncSync(fd);
-    fs.closeSync(fd);
-    fd = null;
-    options.beforeRename?.();
-    fs.renameSync(tmp, target);
-  } catch (err) {
-    if (fd !== null) fs.closeSync(fd);
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
-  fsyncDir(dir);
+export function writeFileAtomic(target: string, data: string | Uint8Array): void {
+  writeFilesAtomic([{ target, data }]);
 }
 
 /** One file of a batch for `writeFilesAtomic`. */

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { NotedError } from '../common/errors.js';
-import { createFileAtomic, writeFileAtomic, writeFilesAtomic } from './atomic-write.js';
+import { createFileAtomic, writeFilesAtomic } from './atomic-write.js';
 import { realVaultRoot, relativeToRoot, resolveInside } from './confine.js';
 import { etagOf } from './etag.js';
 import { excludeStateFromGit } from './git-exclude.js';
@@ -144,22 +144,20 @@ export class Vault {
     const abs = this.pathOf(name);
     const bytes = Buffer.from(text, 'utf8');
     const expected = options.ifStill;
-    writeFileAtomic(
-      abs,
-      bytes,
-      expected === undefined
-        ? {}
-        : {
-            beforeRename: () => {
-              if (etagOfFile(abs) === expected) return;
-              throw new NotedError(
-                'conflict',
-                `The note "${name}" was changed on disk while this change was being made. Nothing was written.`,
-                { name, committed: false, changedOnDisk: true },
-              );
-            },
-          },
-    );
+    const skipped = writeFilesAtomic([
+      {
+        target: abs,
+        data: bytes,
+        ...(expected === undefined ? {} : { still: () => etagOfFile(abs) === expected }),
+      },
+    ]);
+    if (skipped.length > 0) {
+      throw new NotedError(
+        'conflict',
+        `The note "${name}" was changed on disk while this change was being made. Nothing was written.`,
+        { name, committed: false, changedOnDisk: true },
+      );
+    }
     const st = fs.statSync(abs);
     return { name, etag: etagOf(bytes), mtimeMs: st.mtimeMs };
   }
