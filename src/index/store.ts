@@ -114,7 +114,27 @@ export class IndexWriter {
     this.totals.settle();
   }
 
-  /** Inserts or replaces a note's rows. Call inside `write`. */
+  /**
+   * Opens an IMMEDIATE transaction that stays open across awaits, so a build can write each parsed
+   * batch as it arrives and still commit thousands of notes at once. Until `commit` or `rollback`,
+   * nothing else may use this connection: the cold build runs before the server answers anything.
+   */
+  begin(): void {
+    this.db.prepare('BEGIN IMMEDIATE').run();
+  }
+
+  commit(): void {
+    this.db.prepare('COMMIT').run();
+    this.totals.settle();
+  }
+
+  /** Ends a transaction opened by `begin` without keeping its writes; harmless when none is open. */
+  rollback(): void {
+    if (this.db.inTransaction) this.db.prepare('ROLLBACK').run();
+    this.totals.discard();
+  }
+
+  /** Inserts or replaces a note's rows. Call inside `write`, or between `begin` and `commit`. */
   putNote(file: FileEntry, etag: string, derived: DerivedNote): void {
     const row = {
       title: derived.title,

@@ -79,3 +79,34 @@ it('the same in a large sync, where parser threads read the notes', async () => 
   expect(paths).toHaveLength(1199);
   expect(paths).not.toContain('n0500.md');
 });
+
+it('a parser thread failing mid-build ends the open transaction, keeps what was committed and puts the settings back', async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 2500; i++) files[`n${String(i).padStart(4, '0')}.md`] = `note ${i} zebra`;
+  const { dir, db: d } = vault(files);
+  let calls = 0;
+  const pool = {
+    // Batches of 125: the first commit holds 2,000 notes (16 batches); the 18th batch fails.
+    parse: async (root: string, batch: Parameters<typeof parseNoteFile>[1][]) => {
+      calls++;
+      if (calls === 18) throw new Error('index parser thread failed: boom');
+      return batch.map((file) => parseNoteFile(root, file));
+    },
+    close: async () => undefined,
+  } as unknown as ParserPool;
+  await expect(syncAllParallel(d, dir, () => pool)).rejects.toThrow('boom');
+  expect(d.inTransaction).toBe(false);
+  expect(indexedPaths(d)).toHaveLength(2000);
+  const option = (k: string) =>
+    (d.prepare('SELECT v FROM notes_fts_config WHERE k = ?').get(k) as { v: number } | undefined)?.v;
+  expect(option('hashsize')).toBe(1024 * 1024);
+  expect(option('automerge')).toBe(4);
+  expect(d.pragma('synchronous', { simple: true })).toBe(1);
+  // The next sync writes the rest, and the full-text index agrees with the notes table.
+  syncAll(d, dir);
+  expect(indexedPaths(d)).toHaveLength(2500);
+  const hits = d.prepare("SELECT count(*) AS n FROM notes_fts WHERE notes_fts MATCH 'zebra'").get() as {
+    n: number;
+  };
+  expect(hits.n).toBe(2500);
+});
