@@ -67,7 +67,13 @@ export async function openVault(options: OpenOptions): Promise<OpenedVault> {
 }
 
 /** State folders where writes go through temporary files that a killed writer can leave behind. */
-const STATE_TEMP_FOLDERS = [['journal', 'blobs'], ['journal'], ['pending'], []] as const;
+const STATE_TEMP_FOLDERS = [
+  ['journal', 'blobs', 'packs'],
+  ['journal', 'blobs'],
+  ['journal'],
+  ['pending'],
+  [],
+] as const;
 
 /** Removes those leftovers; like the journal check, it only reports and never stops the server. */
 function sweepStateTemps(vault: Vault, log: IndexLogger): void {

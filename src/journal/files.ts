@@ -1,12 +1,13 @@
 /**
  * @module
  * The journal's files: day files `<vault>/.noted/journal/YYYY-MM-DD.jsonl` and content-addressed
- * blobs `journal/blobs/<sha256>`. Reading the tail of the latest day file is how an append finds the
+ * blobs `journal/blobs/<sha256>`, or packs of many in `journal/blobs/packs/` (blob-packs.ts). Reading the tail of the latest day file is how an append finds the
  * entry before it, so an append costs the same with 100 entries or 100,000.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFilesAtomic } from '../vault/atomic-write.js';
+import { newPackName, PACK_MIN_BLOBS, type PackIndex, packBytes } from './blob-packs.js';
 import { dayOfFile, isEntry, isSha256Hex, type JournalEntry, parseEntryLine, sha256Hex } from './entry.js';
 
 /** A day file and its path. */
@@ -120,33 +121,55 @@ export function blobPath(dir: string, sha256: string): string {
   return path.join(dir, 'blobs', sha256);
 }
 
+/** The folder of blob packs (blob-packs.ts). */
+export function packDir(dir: string): string {
+  return path.join(dir, 'blobs', 'packs');
+}
+
 /**
  * Stores texts under their hashes, atomically, in one batch of writes and syncs; a blob already
- * present is left alone, and repeats are stored once.
+ * present is left alone, and repeats are stored once. Many new texts at once go into one pack.
  */
-export function storeBlobs(dir: string, blobs: readonly { sha256: string; bytes: Uint8Array }[]): void {
+export function storeBlobs(
+  dir: string,
+  blobs: readonly { sha256: string; bytes: Uint8Array }[],
+  packs: PackIndex,
+): void {
   const seen = new Set<string>();
-  const files = [];
-  for (const { sha256, bytes } of blobs) {
-    if (seen.has(sha256)) continue;
-    seen.add(sha256);
-    const target = blobPath(dir, sha256);
-    if (!fs.existsSync(target)) files.push({ target, data: bytes });
+  const fresh: { sha256: string; bytes: Uint8Array }[] = [];
+  for (const blob of blobs) {
+    if (seen.has(blob.sha256)) continue;
+    seen.add(blob.sha256);
+    if (!packs.has(blob.sha256) && !fs.existsSync(blobPath(dir, blob.sha256))) fresh.push(blob);
   }
-  writeFilesAtomic(files);
+  if (fresh.length < PACK_MIN_BLOBS) {
+    writeFilesAtomic(fresh.map(({ sha256, bytes }) => ({ target: blobPath(dir, sha256), data: bytes })));
+    return;
+  }
+  const name = newPackName();
+  const bytes = packBytes(fresh);
+  fs.mkdirSync(packs.dir, { recursive: true });
+  writeFilesAtomic([{ target: path.join(packs.dir, name), data: bytes }]);
+  packs.added(name, bytes);
 }
 
 /**
  * The bytes stored under a hash, or null when there are none or they no longer hash to their name:
  * a damaged blob must never be given back as a note's earlier text.
  */
-export function readBlob(dir: string, sha256: string): Buffer | null {
+export function readBlob(dir: string, sha256: string, packs: PackIndex): Buffer | null {
   if (!isSha256Hex(sha256)) return null;
-  let bytes: Buffer;
+  const loose = readLoose(blobPath(dir, sha256));
+  if (loose !== null && sha256Hex(loose) === sha256) return loose;
+  // Not stored on its own (or damaged there): a pack may hold it.
+  const packed = packs.bytesOf(sha256);
+  return packed !== null && sha256Hex(packed) === sha256 ? packed : null;
+}
+
+function readLoose(file: string): Buffer | null {
   try {
-    bytes = fs.readFileSync(blobPath(dir, sha256));
+    return fs.readFileSync(file);
   } catch {
     return null;
   }
-  return sha256Hex(bytes) === sha256 ? bytes : null;
 }

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { isNotedError, NotedError } from '../common/errors.js';
 import { fsyncDir } from '../vault/atomic-write.js';
 import type { Vault } from '../vault/vault.js';
+import { PackIndex } from './blob-packs.js';
 import {
   dayOfId,
   entryHash,
@@ -28,7 +29,7 @@ import {
   sha256Hex,
   type UnhashedEntry,
 } from './entry.js';
-import { type DayFile, dayFiles, entriesOf, readBlob, readTail, storeBlobs } from './files.js';
+import { type DayFile, dayFiles, entriesOf, packDir, readBlob, readTail, storeBlobs } from './files.js';
 import { type UndoContext, type UndoResult, type UndoTarget, undoChanges } from './undo.js';
 import { type VerifyResult, verifyJournal } from './verify.js';
 
@@ -84,12 +85,15 @@ export class Journal {
   readonly dir: string;
   readonly now: () => Date;
   private readonly writer: (fd: number, bytes: Buffer) => void;
+  /** Where packed texts are (blob-packs.ts); filled as they are needed. */
+  private readonly packs: PackIndex;
 
   constructor(
     readonly vault: Vault,
     options: JournalOptions,
   ) {
     this.dir = vault.statePath('journal');
+    this.packs = new PackIndex(packDir(this.dir));
     this.now = options.now;
     this.writer = options.writer ?? writeAll;
   }
@@ -119,6 +123,7 @@ export class Journal {
       storeBlobs(
         this.dir,
         prepared.flatMap((p) => p.blobs),
+        this.packs,
       );
       return this.vault.withLockSync('journal', () => this.append(prepared.map((p) => p.fields)));
     } catch (err) {
@@ -215,12 +220,12 @@ export class Journal {
 
   /** A stored text by its hex SHA-256, or null when it is not stored (or no longer intact). */
   textOf(sha256: string): string | null {
-    return readBlob(this.dir, sha256)?.toString('utf8') ?? null;
+    return readBlob(this.dir, sha256, this.packs)?.toString('utf8') ?? null;
   }
 
   /** The exact stored bytes of a text, or null. */
   bytesOf(sha256: string): Buffer | null {
-    return readBlob(this.dir, sha256);
+    return readBlob(this.dir, sha256, this.packs);
   }
 
   /** Every readable entry, oldest first; from the day files of `fromDay` on when given. */
