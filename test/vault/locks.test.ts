@@ -21,11 +21,47 @@ function lockDir(): LockDir {
   return new LockDir(path.join(dir, 'locks'));
 }
 
-it('while held, the lock file names its holder; afterwards nothing is left in the folder', () => {
+const holderName = `holder.${process.pid}-0.tmp`;
+
+it('while held, the lock file names its holder; afterwards only the holder file is left', () => {
   const locks = lockDir();
   const seen = locks.withLockSync('note:a.md', () => fs.readFileSync(locks.pathFor('note:a.md'), 'utf8'));
-  expect(seen).toMatch(new RegExp(`^${process.pid} \\d+$`));
-  expect(fs.readdirSync(path.join(dir, 'locks'))).toEqual([]);
+  expect(seen).toBe(String(process.pid));
+  expect(fs.readdirSync(path.join(dir, 'locks'))).toEqual([holderName]);
+});
+
+it('many locks share one holder file: no file is created per lock', () => {
+  const locks = lockDir();
+  const keys = Array.from({ length: 50 }, (_, i) => `note:n${i}.md`);
+  const nest = (i: number): number =>
+    i === keys.length
+      ? fs.readdirSync(path.join(dir, 'locks')).length
+      : locks.withLockSync(keys[i] as string, () => nest(i + 1));
+  expect(nest(0)).toBe(51);
+  const holder = fs.statSync(path.join(dir, 'locks', holderName));
+  expect(holder.nlink).toBe(1);
+  expect(fs.readdirSync(path.join(dir, 'locks'))).toEqual([holderName]);
+});
+
+it('a live holder that has taken no lock for 15 s is judged hung, and its lock is taken over', () => {
+  const locks = lockDir();
+  const file = locks.pathFor('note:a.md');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, String(process.pid));
+  const old = new Date(Date.now() - 16_000);
+  fs.utimesSync(file, old, old);
+  expect(locks.withLockSync('note:a.md', () => 'taken', { timeoutMs: 500 })).toBe('taken');
+  // The same lock, fresh, is waited for: the 500 ms run out and the answer is busy.
+  fs.writeFileSync(file, String(process.pid));
+  expect(() => locks.withLockSync('note:a.md', () => 'never', { timeoutMs: 300 })).toThrow(/did not let go/);
+});
+
+it('a holder file removed under a running process is made again', () => {
+  const locks = lockDir();
+  locks.withLockSync('note:a.md', () => undefined);
+  fs.rmSync(path.join(dir, 'locks', holderName));
+  expect(locks.withLockSync('note:b.md', () => 'taken', { timeoutMs: 500 })).toBe('taken');
+  expect(fs.readdirSync(path.join(dir, 'locks'))).toEqual([holderName]);
 });
 
 it('a writer stopped before its pid is written leaves no lock that blocks the next one', async () => {
@@ -92,6 +128,9 @@ it('a full disk when taking the lock is a typed error, and leaves no file behind
   vi.restoreAllMocks();
   expect(run).not.toHaveBeenCalled();
   expect(fs.readdirSync(path.join(dir, 'locks'))).toEqual([]);
+  expect(locks.withLockSync('note:a.md', () => 'after the disk has room again')).toBe(
+    'after the disk has room again',
+  );
 });
 
 it('the pid files of processes that are gone are swept once, a live one is kept', () => {
@@ -104,5 +143,5 @@ it('the pid files of processes that are gone are swept once, a live one is kept'
   fs.writeFileSync(path.join(folder, dead), '4194305 1');
   fs.writeFileSync(path.join(folder, live), `${process.pid} 1`);
   locks.withLockSync('note:a.md', () => undefined);
-  expect(fs.readdirSync(folder)).toEqual([live]);
+  expect(fs.readdirSync(folder).sort()).toEqual([holderName, live].sort());
 });
