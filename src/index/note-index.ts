@@ -8,6 +8,7 @@ import os from 'node:os';
 import type { Vault } from '../vault/vault.js';
 import { type VaultWatcher, watchVault } from '../vault/watcher.js';
 import { type Db, openIndexDatabase } from './database.js';
+import { mergeStep, restoreFtsDefaults } from './fts-merge.js';
 import { repairFtsTotals } from './fts-totals.js';
 import { ParserPool } from './parser-pool.js';
 import { loadIndexedFiles, type SyncStats, syncAll, syncAllParallel, syncPaths } from './sync.js';
@@ -33,6 +34,8 @@ export interface IndexOptions {
 
 /** Without a watcher, a full rescan runs before a query when the last one is older than this. */
 const RESCAN_INTERVAL_MS = 1000;
+/** A sync of this many paths defers the full-text index's merging until after the answer. */
+const DEFER_MERGE_AT = 100;
 
 export class NoteIndex {
   readonly db: Db;
@@ -43,6 +46,7 @@ export class NoteIndex {
   private watching = false;
   private lastFullScan = 0;
   private closed = false;
+  private merging = false;
 
   private constructor(
     private readonly vault: Vault,
@@ -80,6 +84,11 @@ export class NoteIndex {
     }
     this.lastFullScan = Date.now();
     this.linked = stats.linked;
+    try {
+      restoreFtsDefaults(this.db);
+    } catch (err) {
+      this.log.warn(`Could not check the search index's settings: ${(err as Error).message}`);
+    }
     try {
       // An index written before the BM25 totals were kept right, or by a process stopped between a
       // delete and its correction, ranks differently from a rebuild until this runs (fts-totals.ts).
@@ -136,13 +145,41 @@ export class NoteIndex {
   }
 
   private applyPaths(paths: string[]): void {
-    const result = syncPaths(this.db, this.vault.root, paths);
+    const large = paths.length >= DEFER_MERGE_AT;
+    const result = syncPaths(this.db, this.vault.root, paths, { deferMerge: large });
+    if (large) this.mergeLater();
     for (const p of paths) {
       this.linked.delete(p);
       const below = `${p}/`;
       for (const key of [...this.linked.keys()]) if (key.startsWith(below)) this.linked.delete(key);
     }
     for (const [k, v] of result.linked) this.linked.set(k, v);
+  }
+
+  /**
+   * Does the merge work a large sync skipped, a small step per turn of the event loop, so requests
+   * that arrive meanwhile wait a few milliseconds at most.
+   */
+  private mergeLater(): void {
+    if (this.merging) return;
+    this.merging = true;
+    const step = () => {
+      if (this.closed) return;
+      let more = false;
+      try {
+        more = mergeStep(this.db);
+      } catch (err) {
+        // Another process holding the write lock: its own writes merge too; try again shortly.
+        if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+          setTimeout(step, 100).unref();
+          return;
+        }
+        this.log.warn(`search index merge stopped: ${(err as Error).message}`);
+      }
+      if (more) setTimeout(step, 0).unref();
+      else this.merging = false;
+    };
+    setTimeout(step, 0).unref();
   }
 
   /** Indexed files reached through symbolic links, with the real paths the policy judges. */
