@@ -17,7 +17,8 @@
  */
 import fs from 'node:fs';
 import { isNotedError, NotedError } from '../common/errors.js';
-import { createFileAtomic, writeFileAtomic } from '../vault/atomic-write.js';
+import { createFileAtomic } from '../vault/atomic-write.js';
+import { etagOf } from '../vault/etag.js';
 import { moveToTrash } from '../vault/trash.js';
 import { dayOfId, type JournalEntry, newGroupId, sha256Hex } from './entry.js';
 import type { Journal } from './journal.js';
@@ -284,7 +285,14 @@ function apply(
   if (plan.action === 'trash') {
     moveToTrash(vault, entry.note, journal.now());
   } else if (plan.action === 'write') {
-    writeFileAtomic(vault.pathOf(entry.note), plan.text);
+    // An editor may have saved the note while the undo was journaled: keep that save.
+    if (!vault.replaceIfStill(entry.note, plan.text, etagOf(plan.current as Buffer))) {
+      journal.voidEntries([{ entry: recorded, now: readCurrent(journal, entry.note) }]);
+      throw new NotedError(
+        'conflict',
+        `the note "${entry.note}" was saved on disk (by an editor or another program) while it was being undone, so that save was kept and nothing was undone (journal entry ${recorded.id} is noted as not applied).`,
+      );
+    }
   } else if (!createFileAtomic(vault.pathOf(entry.note), plan.text)) {
     throw new NotedError(
       'already_exists',

@@ -193,6 +193,16 @@ export class Vault {
   }
 
   /**
+   * Replaces a note's bytes only if its file still holds the version `etag` names, looked at right
+   * before the rename (the last look of `write` with `ifStill`, for exact bytes); false, and nothing
+   * written, when it changed or is gone.
+   */
+  replaceIfStill(name: string, bytes: Uint8Array, etag: string): boolean {
+    const target = this.pathOf(name);
+    return writeFilesAtomic([{ target, data: bytes, still: () => etagOfFile(target) === etag }]).length === 0;
+  }
+
+  /**
    * Removes a note only if its file still holds the version `etag` names (the same last look as
    * `write` with `ifStill`); false, and nothing removed, when it changed or is gone.
    */

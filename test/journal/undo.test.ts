@@ -5,14 +5,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sha256Hex } from '../../src/journal/entry.js';
 import { noteLockKey, vaultLocks, withNoteLocks } from '../../src/journal/note-locks.js';
 import { listTrash } from '../../src/vault/trash.js';
 import { agentWrite, type JournalVault, journalVault, noteBytes } from './fixtures/journal-vault.js';
 
 let jv: JournalVault;
-afterEach(() => jv?.cleanup());
+afterEach(() => {
+  vi.restoreAllMocks();
+  jv?.cleanup();
+});
 
 const ME = { session: 'owner', client: 'noted-mcp-cli' };
 
@@ -43,6 +46,38 @@ describe('undo of one change', () => {
     });
     expect(jv.journal.textOf(sha256Hex('agent text\n'))).toBe('agent text\n');
     expect(jv.journal.verify()).toEqual({ ok: true, entries: 2 });
+  });
+
+  it('a save an editor makes while the undo is being written is kept, and the undo is noted as not made', async () => {
+    jv = journalVault({ 'a.md': 'original\n' });
+    const change = await agentWrite(jv, 'a.md', 'agent text\n');
+    // The moment between the undo's journal entry and its rename: the new bytes are being synced.
+    const fsync = fs.fsyncSync;
+    let saved = false;
+    vi.spyOn(fs, 'fsyncSync').mockImplementation((fd) => {
+      fsync(fd);
+      if (!saved && fs.readlinkSync(`/proc/self/fd/${fd}`).includes('a.md.')) {
+        saved = true;
+        write('a.md', 'saved in an editor\n');
+      }
+    });
+    const result = await jv.journal.undo({ entry: change.id }, ME);
+    vi.restoreAllMocks();
+    expect(saved).toBe(true);
+    expect(result.outcomes).toEqual([
+      {
+        entry: change.id,
+        note: 'a.md',
+        outcome: 'refused',
+        reason: expect.stringMatching(/saved on disk .* while it was being undone, so that save was kept/),
+      },
+    ]);
+    expect(noteBytes(jv, 'a.md')?.toString()).toBe('saved in an editor\n');
+    const [voided, undo] = jv.journal.list();
+    expect(undo).toMatchObject({ kind: 'undo', undoOf: change.id });
+    expect(voided).toMatchObject({ kind: 'not_applied', voids: undo?.id });
+    expect(jv.journal.verify().ok).toBe(true);
+    expect(fs.readdirSync(jv.dir).filter((f) => f.includes('.noted-tmp'))).toEqual([]);
   });
 
   it('a creation: the note goes to the trash', async () => {
