@@ -271,6 +271,12 @@ export function syncPaths(
       }
       if (hasHiddenSegment(rel)) continue;
       const real = realName(root, abs);
+      if (real === null) {
+        // Gone since the stat (another process deleted or moved it): as if the stat had missed it.
+        if (writer.removeNoteByPath(rel)) changed++;
+        writer.removeAttachment(rel);
+        continue;
+      }
       if (real !== rel) linked.set(rel, real);
       const file: FileEntry = {
         name: rel,
@@ -296,9 +302,15 @@ export function syncPaths(
   return { changed, linked };
 }
 
-/** The vault-relative real path of a file inside the vault. */
-function realName(root: string, abs: string): string {
-  return path.relative(root, fs.realpathSync(abs)).split(path.sep).join('/');
+/** The vault-relative real path of a file inside the vault, or null when it is gone. */
+function realName(root: string, abs: string): string | null {
+  try {
+    return path.relative(root, fs.realpathSync(abs)).split(path.sep).join('/');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw err;
+  }
 }
 
 /** Stats a path, following a symbolic link only when its real target is inside the vault. */

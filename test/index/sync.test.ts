@@ -11,7 +11,7 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { type Db, openIndexDatabase } from '../../src/index/database.js';
 import { parseNoteFile } from '../../src/index/parse-note.js';
 import type { ParserPool } from '../../src/index/parser-pool.js';
-import { syncAll, syncAllParallel } from '../../src/index/sync.js';
+import { syncAll, syncAllParallel, syncPaths } from '../../src/index/sync.js';
 
 let base: string | undefined;
 let db: Db | undefined;
@@ -109,4 +109,24 @@ it('a parser thread failing mid-build ends the open transaction, keeps what was 
     n: number;
   };
   expect(hits.n).toBe(2500);
+});
+
+it('a note deleted by another process between its stat and the look at its real path leaves the index quietly', () => {
+  // Regression (found by the 120 s concurrency soak): the ENOENT of that look reached the agent whose
+  // write had already succeeded, as "the vault's files could not be changed".
+  const { dir, db: d } = vault({ 'a.md': 'alpha', 'b.md': 'beta' });
+  syncAll(d, dir);
+  const real = fs.realpathSync;
+  vi.spyOn(fs, 'realpathSync').mockImplementation(((p: fs.PathLike, options?: never) => {
+    if (String(p) === path.join(dir, 'a.md')) {
+      fs.rmSync(path.join(dir, 'a.md'));
+      throw Object.assign(new Error(`ENOENT: no such file or directory, lstat '${String(p)}'`), {
+        code: 'ENOENT',
+      });
+    }
+    return real(p, options);
+  }) as typeof fs.realpathSync);
+  const result = syncPaths(d, dir, ['a.md', 'b.md']);
+  expect(result.changed).toBe(1);
+  expect(indexedPaths(d)).toEqual(['b.md']);
 });
