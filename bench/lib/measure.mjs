@@ -81,7 +81,9 @@ function describe(name, sc) {
     case 'read_note':
       return `${sc.sizeBytes ?? '?'} bytes`;
     case 'get_backlinks':
-      return `${len(sc.backlinks)} backlinks`;
+      return sc.total === len(sc.backlinks)
+        ? `${sc.total} backlinks`
+        : `${len(sc.backlinks)} of ${sc.total} backlinks`;
     case 'list_tags':
       return `${len(sc.tags)} tags`;
     case 'list_tasks':

@@ -4,6 +4,8 @@
  * as every read names it (hidden = missing, several matches refused), and hidden notes are neither
  * link targets nor link sources (SPEC 4).
  */
+
+import { decodeCursor, encodeCursor } from '../common/cursor.js';
 import {
   type Backlink,
   backlinks as backlinksOf,
@@ -22,7 +24,26 @@ export interface OutgoingLinks {
 
 export interface Backlinks {
   readonly name: string;
+  /** One page: most links first, then by name. */
   readonly backlinks: Backlink[];
+  /** How many notes link to it in all. */
+  readonly total: number;
+  /** Present when more pages follow. */
+  readonly nextCursor?: string;
+}
+
+/** Linking notes per page unless the caller asks for another size: a few kilobytes of result. */
+export const BACKLINKS_PAGE = 200;
+
+interface BacklinkPosition {
+  /** The last given note's link count, and its name. */
+  readonly c: number;
+  readonly n: string;
+}
+
+function isPosition(data: unknown): data is BacklinkPosition {
+  const p = data as Partial<BacklinkPosition> | null;
+  return typeof p?.c === 'number' && typeof p.n === 'string';
 }
 
 /** Every link of a note in document order, each with the file it resolves to now (or null). */
@@ -32,11 +53,34 @@ export function outgoingLinks(ctx: AccessContext, rules: Rules, input: string): 
   return { name, links };
 }
 
-/** The notes with links resolving to a note, with how many each holds; most first. */
-export function backlinks(ctx: AccessContext, rules: Rules, input: string): Backlinks {
+/**
+ * The notes with links resolving to a note, with how many each holds; most first, a page at a time.
+ * The cursor holds the last note given (its count and name), so a page boundary stays put while links
+ * elsewhere change.
+ */
+export function backlinks(
+  ctx: AccessContext,
+  rules: Rules,
+  input: string,
+  page: { limit?: number; cursor?: string } = {},
+): Backlinks {
+  const after = page.cursor === undefined ? null : decodeCursor(page.cursor, isPosition);
   const name = resolveExisting(ctx, rules, input);
-  const found = indexed(ctx, name, () => backlinksOf(ctx.index.db, name, visibleOption(rules)));
-  return { name, backlinks: found };
+  const all = indexed(ctx, name, () => backlinksOf(ctx.index.db, name, visibleOption(rules)));
+  // The same order backlinksOf sorts by: more links first, then by name.
+  const from =
+    after === null ? 0 : all.findIndex((b) => b.count < after.c || (b.count === after.c && b.name > after.n));
+  const start = from === -1 ? all.length : from;
+  const limit = page.limit ?? BACKLINKS_PAGE;
+  const shown = all.slice(start, start + limit);
+  const last = shown[shown.length - 1];
+  const more = start + limit < all.length && last !== undefined;
+  return {
+    name,
+    backlinks: shown,
+    total: all.length,
+    ...(more ? { nextCursor: encodeCursor({ c: last.count, n: last.name } satisfies BacklinkPosition) } : {}),
+  };
 }
 
 /**

@@ -5,6 +5,7 @@
  * the previous one), name completion, and reading one file by its exact path. Hidden files are left
  * out of lists and completions and read as missing.
  */
+import { decodeCursor, encodeCursor } from '../common/cursor.js';
 import { NotedError } from '../common/errors.js';
 import { escapeLike, visibleSql } from '../index/notes-query.js';
 import { lowerPath } from '../index/store.js';
@@ -54,7 +55,7 @@ export function listVaultFiles(
   rules: Rules,
   options: { cursor?: string; limit?: number } = {},
 ): VaultFilePage {
-  const after = options.cursor === undefined ? '' : decodeCursor(options.cursor);
+  const after = options.cursor === undefined ? '' : decodeCursorAfter(options.cursor);
   const limit = options.limit ?? RESOURCE_PAGE_SIZE;
   ctx.index.refresh();
   const db = ctx.index.db;
@@ -82,7 +83,7 @@ export function listVaultFiles(
     }),
   );
   const last = page[page.length - 1];
-  return more && last ? { files, nextCursor: encodeCursor(last.path) } : { files };
+  return more && last ? { files, nextCursor: encodeCursorAfter(last.path) } : { files };
 }
 
 /** Most paths one completion answers (the MCP limit for completion values). */
@@ -144,19 +145,13 @@ export function readVaultFile(ctx: AccessContext, rules: Rules, input: string): 
   );
 }
 
-function encodeCursor(path: string): string {
-  return Buffer.from(JSON.stringify({ after: path })).toString('base64url');
+function encodeCursorAfter(path: string): string {
+  return encodeCursor({ after: path });
 }
 
-function decodeCursor(cursor: string): string {
-  try {
-    const data = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown };
-    if (typeof data.after === 'string') return data.after;
-  } catch {
-    // fall through to the error below
-  }
-  throw new NotedError(
-    'validation_error',
-    'The cursor is not one this server gave out. Pass the nextCursor of the previous page unchanged, or leave it out to start from the first page.',
-  );
+function decodeCursorAfter(cursor: string): string {
+  return decodeCursor(
+    cursor,
+    (d): d is { after: string } => typeof (d as { after?: unknown } | null)?.after === 'string',
+  ).after;
 }

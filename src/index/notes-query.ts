@@ -2,7 +2,7 @@
  * @module
  * Read queries over the notes table: newest-first listing with cursors, and name lookup candidates.
  */
-import { NotedError } from '../common/errors.js';
+import { decodeCursor, encodeCursor } from '../common/cursor.js';
 import type { Db } from './database.js';
 
 export interface NoteRow {
@@ -49,21 +49,13 @@ interface Cursor {
   readonly p: string;
 }
 
-function encodeCursor(row: NoteRow): string {
-  return Buffer.from(JSON.stringify({ m: row.mtime_ms, p: row.path })).toString('base64url');
+function cursorOf(row: NoteRow): string {
+  return encodeCursor({ m: row.mtime_ms, p: row.path } satisfies Cursor);
 }
 
-function decodeCursor(cursor: string): Cursor {
-  try {
-    const data = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Cursor;
-    if (typeof data.m === 'number' && typeof data.p === 'string') return data;
-  } catch {
-    // fall through to the error below
-  }
-  throw new NotedError(
-    'validation_error',
-    'The cursor is not one this server gave out. Pass the nextCursor of the previous page unchanged, or leave it out to start from the first page.',
-  );
+function isCursor(data: unknown): data is Cursor {
+  const c = data as Partial<Cursor> | null;
+  return typeof c?.m === 'number' && typeof c.p === 'string';
 }
 
 export function escapeLike(value: string): string {
@@ -81,7 +73,7 @@ export function listNotes(db: Db, options: ListOptions): { rows: NoteRow[]; next
   const visible = visibleSql(db, options.visible);
   if (visible !== null) where.push(visible);
   if (options.cursor !== undefined) {
-    const c = decodeCursor(options.cursor);
+    const c = decodeCursor(options.cursor, isCursor);
     where.push('(mtime_ms < ? OR (mtime_ms = ? AND path > ?))');
     params.push(c.m, c.m, c.p);
   }
@@ -91,7 +83,7 @@ export function listNotes(db: Db, options: ListOptions): { rows: NoteRow[]; next
   const more = rows.length > options.limit;
   const page = more ? rows.slice(0, options.limit) : rows;
   const last = page[page.length - 1];
-  return more && last ? { rows: page, nextCursor: encodeCursor(last) } : { rows: page };
+  return more && last ? { rows: page, nextCursor: cursorOf(last) } : { rows: page };
 }
 
 export function noteRow(db: Db, path: string): NoteRow | undefined {

@@ -31,6 +31,7 @@ describe('get_backlinks', () => {
         { name: 'c.md', count: 1 },
         { name: 'd.md', count: 1 },
       ],
+      total: 4,
     });
     expect(r.text).toBe(
       '4 notes link to Target.md:\n- b.md (3 links)\n- a.md (2 links)\n- c.md (1 link)\n- d.md (1 link)',
@@ -84,5 +85,60 @@ describe('get_backlinks', () => {
     const r = await v.call('get_backlinks', { name: 'plan' });
     expect(r.structured.code).toBe('ambiguous');
     expect(r.structured.candidates).toEqual(['a/Plan.md', 'b/Plan.md']);
+  });
+
+  it('pages: total says how many in all, and the cursors walk the whole list once, in order', async () => {
+    const files: Record<string, string> = { 'Hub.md': 'hub' };
+    // 7 notes with 3 links, 5 with 2, 9 with 1: 21 linking notes.
+    for (let i = 0; i < 21; i++) {
+      const links = i < 7 ? 3 : i < 12 ? 2 : 1;
+      files[`src/n${String(i).padStart(2, '0')}.md`] = '[[Hub]] '.repeat(links);
+    }
+    const v = await open(files);
+    const all = (await v.call('get_backlinks', { name: 'Hub' })).structured;
+    expect(all.total).toBe(21);
+    expect(all.nextCursor).toBeUndefined();
+    const seen: { name: string; count: number }[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const r = await v.call('get_backlinks', { name: 'Hub', limit: 4, ...(cursor ? { cursor } : {}) });
+      expect(r.isError).toBe(false);
+      expect(r.structured.total).toBe(21);
+      seen.push(...r.structured.backlinks);
+      cursor = r.structured.nextCursor;
+      if (cursor) expect(r.text).toContain(`21 notes link to Hub.md; 4 of them here:`);
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(6);
+    expect(seen).toEqual(all.backlinks);
+  });
+
+  it('a page boundary stays put when a note before it gains or loses links', async () => {
+    const v = await open({
+      'Hub.md': 'hub',
+      'a.md': '[[Hub]] [[Hub]] [[Hub]]',
+      'b.md': '[[Hub]] [[Hub]]',
+      'c.md': '[[Hub]]',
+      'd.md': '[[Hub]]',
+    });
+    const first = await v.call('get_backlinks', { name: 'Hub', limit: 2 });
+    expect(first.structured.backlinks.map((b: { name: string }) => b.name)).toEqual(['a.md', 'b.md']);
+    await v.call('update_note', { name: 'a.md', content: 'no links now' });
+    const next = await v.call('get_backlinks', {
+      name: 'Hub',
+      limit: 2,
+      cursor: first.structured.nextCursor,
+    });
+    expect(next.structured.backlinks.map((b: { name: string }) => b.name)).toEqual(['c.md', 'd.md']);
+    expect(next.structured.total).toBe(3);
+  });
+
+  it('a cursor this server did not give out is a clear validation error', async () => {
+    const v = await open({ 'Hub.md': 'hub', 'a.md': '[[Hub]]' });
+    const r = await v.call('get_backlinks', { name: 'Hub', cursor: 'not-a-cursor' });
+    expect(r.isError).toBe(true);
+    expect(r.structured).toMatchObject({ code: 'validation_error' });
+    expect(r.text).toMatch(/cursor is not one this server gave out/);
   });
 });

@@ -3,6 +3,7 @@
  * get_backlinks: the notes linking to a note, with how many links each holds (SPEC 10).
  */
 import * as z from 'zod';
+import { BACKLINKS_PAGE } from '../../access/links.js';
 import { runTool, toolResult } from '../result.js';
 import { noteName, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
@@ -11,6 +12,18 @@ export const name = 'get_backlinks';
 
 export const inputSchema = z.object({
   name: noteName,
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(5000)
+    .optional()
+    .describe(`How many linking notes per page (default ${BACKLINKS_PAGE}, at most 5000)`),
+  cursor: z
+    .string()
+    .max(1000)
+    .optional()
+    .describe('The nextCursor of the previous page, to read the next one'),
 });
 
 export const outputSchema = withErrors(
@@ -25,7 +38,9 @@ export const outputSchema = withErrors(
             .describe('How many of its links (embeds and frontmatter links included) resolve here'),
         }),
       )
-      .describe('Most links first, then by name; the note itself is never listed'),
+      .describe('Most links first, then by name; the note itself is never listed. One page'),
+    total: z.number().describe('How many notes link to it in all'),
+    nextCursor: z.string().optional().describe('Present when more linking notes follow: pass it as cursor'),
   }),
 );
 
@@ -35,23 +50,29 @@ export function register({ server, access, session }: ToolDeps): void {
     {
       title: 'Get backlinks',
       description:
-        "Lists the notes that link to one note, with how many links each holds — wikilinks, Markdown links, embeds and links in frontmatter properties all count, but only links that Obsidian would resolve to this very note (another note of the same name elsewhere does not count). Most links first. Use it to see what refers to a note before renaming or deleting it; use get_outgoing_links for the note's own links; use query_notes with has_link to combine this with other conditions.",
+        "Lists the notes that link to one note, with how many links each holds — wikilinks, Markdown links, embeds and links in frontmatter properties all count, but only links that Obsidian would resolve to this very note (another note of the same name elsewhere does not count). Most links first, a page at a time (200 by default; total says how many in all, nextCursor gives the next page). Use it to see what refers to a note before renaming or deleting it; use get_outgoing_links for the note's own links; use query_notes with has_link to combine this with other conditions.",
       inputSchema,
       outputSchema,
       annotations: { title: 'Get backlinks', ...readOnlyTool },
     },
     (args) =>
       runTool(false, () => {
-        const found = access.backlinks(session, args.name);
-        const count = found.backlinks.length;
+        const found = access.backlinks(session, args.name, {
+          ...(args.limit === undefined ? {} : { limit: args.limit }),
+          ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
+        });
+        const shown = found.backlinks.length;
         const head =
-          count === 0
+          found.total === 0
             ? `No notes link to ${found.name}.`
-            : count === 1
+            : found.total === 1
               ? `1 note links to ${found.name}:`
-              : `${count} notes link to ${found.name}:`;
+              : shown === found.total
+                ? `${found.total} notes link to ${found.name}:`
+                : `${found.total} notes link to ${found.name}; ${shown} of them here:`;
         const lines = found.backlinks.map((b) => `- ${b.name} (${b.count} link${b.count === 1 ? '' : 's'})`);
-        return toolResult([head, ...lines].join('\n'), { ...found }, ['backlinks']);
+        const more = found.nextCursor ? `\nMore: call again with cursor "${found.nextCursor}".` : '';
+        return toolResult([head, ...lines].join('\n') + more, { ...found }, ['backlinks']);
       }),
   );
 }
