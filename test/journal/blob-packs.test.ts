@@ -31,6 +31,15 @@ const packsOf = (j: JournalVault) => path.join(j.journalDir, 'blobs', 'packs');
 const looseOf = (j: JournalVault) =>
   fs.readdirSync(path.join(j.journalDir, 'blobs')).filter((n) => n !== 'packs');
 
+/** A fresh journal vault with a batch of ten updates recorded: the inputs and the one pack's path. */
+function packedTen() {
+  jv = journalVault();
+  const inputs = batch(10);
+  jv.journal.recordMany(inputs);
+  const [name] = fs.readdirSync(packsOf(jv));
+  return { inputs, file: path.join(packsOf(jv), name as string) };
+}
+
 /** A journal over the same vault, as another server process has it. */
 const otherProcess = (j: JournalVault) => new Journal(j.vault, { now: () => new Date() });
 
@@ -65,11 +74,7 @@ describe('blob packs', () => {
   });
 
   it('a packed text whose bytes were changed reads as missing; the others still read', () => {
-    jv = journalVault();
-    const inputs = batch(10);
-    jv.journal.recordMany(inputs);
-    const [name] = fs.readdirSync(packsOf(jv));
-    const file = path.join(packsOf(jv), name as string);
+    const { inputs, file } = packedTen();
     const bytes = fs.readFileSync(file);
     const at = bytes.indexOf('before 3 ');
     bytes[at] = 'B'.charCodeAt(0);
@@ -80,11 +85,7 @@ describe('blob packs', () => {
   });
 
   it('a cut-off pack gives back the texts it still holds whole, and no others', () => {
-    jv = journalVault();
-    const inputs = batch(10);
-    jv.journal.recordMany(inputs);
-    const [name] = fs.readdirSync(packsOf(jv));
-    const file = path.join(packsOf(jv), name as string);
+    const { inputs, file } = packedTen();
     const bytes = fs.readFileSync(file);
     fs.writeFileSync(file, bytes.subarray(0, bytes.indexOf('after 9 ') + 3));
     const other = otherProcess(jv);
@@ -93,11 +94,7 @@ describe('blob packs', () => {
   });
 
   it('a pack whose header is damaged is not trusted at all, and reading never throws', () => {
-    jv = journalVault();
-    const inputs = batch(10);
-    jv.journal.recordMany(inputs);
-    const [name] = fs.readdirSync(packsOf(jv));
-    const file = path.join(packsOf(jv), name as string);
+    const { inputs, file } = packedTen();
     const text = fs.readFileSync(file, 'latin1');
     fs.writeFileSync(file, text.replace(/ 000000000000 /, ' 00000000000x '), 'latin1');
     fs.writeFileSync(path.join(packsOf(jv), 'junk.pack'), 'not a pack');
