@@ -118,8 +118,9 @@ export class LockDir {
    * process killed between creating an empty lock file and writing its pid used to leave a lock that no
    * one could judge stale for 15 s, so the next server waited 10 s and answered `busy` (found by the
    * SIGKILL test). Linking one holder file, rather than writing a file per lock, creates no inode per
-   * lock: on ext4 a new inode can cost a disk read, and a move locking a thousand notes spent 0.5–0.9 ms
-   * on each (profiled).
+   * lock: on ext4 without a journal the kernel looks for a new inode past every one freed in the last
+   * 20–50 s (`recently_deleted`), and a move locking a thousand notes right after another spent
+   * 0.5–0.9 ms on each (profiled with perf).
    */
   private tryAcquire(file: string, retried = false): boolean {
     fs.mkdirSync(this.dir, { recursive: true });
