@@ -14,7 +14,9 @@ import {
   restoreFtsDefaults,
   withoutAutomerge,
 } from '../../src/index/fts-merge.js';
-import { syncPaths } from '../../src/index/sync.js';
+import { parseNoteFile } from '../../src/index/parse-note.js';
+import type { ParserPool } from '../../src/index/parser-pool.js';
+import { syncAll, syncAllParallel, syncPaths } from '../../src/index/sync.js';
 import { makeVault } from '../helpers/vault.js';
 import { type IndexedVault, indexedVault } from './indexed-vault.js';
 
@@ -82,10 +84,12 @@ it('on start, options a stopped bulk load left behind are put back', () => {
   iv = vaultOf(3);
   const { db } = iv;
   bulkLoadSettings(db); // stopped before its restore ran
-  expect(option(db, 'automerge')).toBe(16);
+  expect(option(db, 'automerge')).toBe(0);
+  expect(option(db, 'crisismerge')).toBe(200);
   expect(option(db, 'hashsize')).toBe(64 * 1024 * 1024);
   restoreFtsDefaults(db);
   expect(option(db, 'automerge')).toBe(4);
+  expect(option(db, 'crisismerge')).toBe(16);
   expect(option(db, 'hashsize')).toBe(1024 * 1024);
   db.pragma('synchronous = NORMAL');
 });
@@ -116,5 +120,32 @@ it('the server merges after a large change by itself, soon after answering', asy
   } finally {
     await opened.close();
     fs.rmSync(base, { recursive: true, force: true });
+  }
+});
+
+it('a large build leaves the full-text index merged into one segment, answering as a sequential build does', async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 4500; i++) files[`n${String(i).padStart(4, '0')}.md`] = `note ${i} kiwi${i % 3}`;
+  const parallel = indexedVault({});
+  const sequential = indexedVault({});
+  try {
+    for (const v of [parallel, sequential]) {
+      for (const [rel, text] of Object.entries(files)) fs.writeFileSync(path.join(v.dir, rel), text);
+    }
+    const pool = {
+      parse: async (root: string, batch: Parameters<typeof parseNoteFile>[1][]) =>
+        batch.map((file) => parseNoteFile(root, file)),
+      close: async () => undefined,
+    } as unknown as ParserPool;
+    await syncAllParallel(parallel.db, parallel.dir, () => pool);
+    syncAll(sequential.db, sequential.dir);
+    expect(segments(parallel.db)).toBe(1);
+    expect(option(parallel.db, 'automerge')).toBe(4);
+    expect(option(parallel.db, 'crisismerge')).toBe(16);
+    for (const q of ['kiwi0', 'kiwi2', 'note']) expect(hits(parallel.db, q)).toEqual(hits(sequential.db, q));
+    expect(hits(parallel.db, 'kiwi1')).toHaveLength(1500);
+  } finally {
+    parallel.close();
+    sequential.close();
   }
 });
