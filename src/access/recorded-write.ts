@@ -8,7 +8,7 @@
  * Anything else thrown is a bug and propagates.
  */
 import { fileSystemFailure, isNotedError, NotedError } from '../common/errors.js';
-import type { RecordInput } from '../journal/journal.js';
+import type { RecordInput } from '../journal/record-input.js';
 import type { AccessContext } from './context.js';
 
 const DONE: Record<string, string> = {

@@ -2,7 +2,7 @@
  * @module
  * The agent journal (SPEC 6): every agent change to a note is recorded here before the note is
  * written, as one hash-chained line in `<vault>/.noted/journal/YYYY-MM-DD.jsonl`, with the texts
- * before and after stored once each under `journal/blobs/<sha256>`. The gate calls `record` while it
+ * before and after stored once each under `journal/blobs/` (files.ts). The gate calls `record` while it
  * holds the note's lock; the CLI lists, shows, verifies and undoes.
  *
  * @example
@@ -23,34 +23,14 @@ import {
   isEntry,
   type JournalEntry,
   type JournalKind,
-  MAX_STORED_TEXT_BYTES,
   newEntryId,
   parseEntryLine,
-  sha256Hex,
   type UnhashedEntry,
 } from './entry.js';
 import { type DayFile, dayFiles, entriesOf, packDir, readBlob, readTail, storeBlobs } from './files.js';
+import { type EntryFields, prepare, type RecordInput } from './record-input.js';
 import { type UndoContext, type UndoResult, type UndoTarget, undoChanges } from './undo.js';
 import { type VerifyResult, verifyJournal } from './verify.js';
-
-export interface RecordInput {
-  readonly session: string;
-  readonly client: string | null;
-  readonly tool: string;
-  /** Canonical vault-relative name of the note. */
-  readonly note: string;
-  readonly kind: JournalKind;
-  /** The note's text (or exact bytes) before the change; null when it did not exist. */
-  readonly before: string | Uint8Array | null;
-  /** The text (or bytes) about to be written; null when the note is about to be removed. */
-  readonly after: string | Uint8Array | null;
-  /** Shared by every entry of one operation that changes several notes. */
-  readonly group?: string;
-  /** For kind `undo`: the entry being undone. */
-  readonly undoOf?: string;
-  /** For kind `not_applied` (the start-up check, reconcile.ts): the entry never applied. */
-  readonly voids?: string;
-}
 
 export interface JournalFilters {
   readonly session?: string;
@@ -319,45 +299,6 @@ export class Journal {
   }
 }
 
-/** An entry's own fields: what `append` chains, numbers and hashes. */
-type EntryFields = Omit<UnhashedEntry, 'id' | 'seq' | 'time' | 'prev'>;
-
-interface Blob {
-  readonly sha256: string;
-  readonly bytes: Buffer;
-}
-
-/** Checks one input and works out its hashes, the texts to store, and its entry's fields. */
-function prepare(input: RecordInput): { fields: EntryFields; blobs: Blob[] } {
-  checkRecordInput(input);
-  const before = input.before === null ? null : Buffer.from(input.before);
-  const after = input.after === null ? null : Buffer.from(input.after);
-  const beforeSha256 = before === null ? null : sha256Hex(before);
-  const afterSha256 = after === null ? null : sha256Hex(after);
-  const beforeStored = before !== null && before.length <= MAX_STORED_TEXT_BYTES;
-  const afterStored = after !== null && after.length <= MAX_STORED_TEXT_BYTES;
-  const blobs: Blob[] = [];
-  if (beforeStored) blobs.push({ sha256: beforeSha256 as string, bytes: before });
-  if (afterStored) blobs.push({ sha256: afterSha256 as string, bytes: after });
-  return {
-    blobs,
-    fields: {
-      session: input.session,
-      client: input.client,
-      tool: input.tool,
-      note: input.note,
-      kind: input.kind,
-      beforeSha256,
-      afterSha256,
-      beforeStored,
-      afterStored,
-      ...(input.group === undefined ? {} : { group: input.group }),
-      ...(input.undoOf === undefined ? {} : { undoOf: input.undoOf }),
-      ...(input.voids === undefined ? {} : { voids: input.voids }),
-    },
-  };
-}
-
 function writeAll(fd: number, bytes: Buffer): void {
   let offset = 0;
   while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
@@ -378,41 +319,4 @@ function journalFailure(err: unknown, dir: string): NotedError {
     `The journal could not be written (${why}: ${dir}), so the note was not changed. Every agent change is recorded before it is made; free disk space or fix the permissions of that folder, then try again.`,
     { journal: dir, ...(code === undefined ? {} : { errno: code }) },
   );
-}
-
-/** A mismatch here is a bug in the caller (the gate), not something an agent can act on. */
-function checkRecordInput(input: RecordInput): void {
-  checkNotApplied(input);
-  const b = input.before !== null;
-  const a = input.after !== null;
-  const ok =
-    input.kind === 'create' || input.kind === 'restore'
-      ? !b && a
-      : input.kind === 'delete'
-        ? b && !a
-        : input.kind === 'update'
-          ? b && a
-          : input.kind === 'not_applied'
-            ? true // checked by checkNotApplied: before and after are equal, both may be null
-            : b || a;
-  if (!ok) throw new Error(`journal.record: a ${input.kind} entry cannot have before=${b} and after=${a}`);
-  if (input.session === '' || input.tool === '' || input.note === '') {
-    throw new Error('journal.record: session, tool and note must not be empty');
-  }
-}
-
-/**
- * A `not_applied` entry changes nothing: it names the entry it voids, and its before and after are the
- * same (the note as found, or both null when there is no note).
- */
-function checkNotApplied(input: RecordInput): void {
-  if ((input.kind === 'not_applied') !== (input.voids !== undefined)) {
-    throw new Error('journal.record: voids goes with kind not_applied, and only with it');
-  }
-  if (input.kind !== 'not_applied') return;
-  const same =
-    input.before === null || input.after === null
-      ? input.before === input.after
-      : Buffer.from(input.before).equals(Buffer.from(input.after));
-  if (!same) throw new Error('journal.record: a not_applied entry must have the same before and after');
 }

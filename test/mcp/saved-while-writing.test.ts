@@ -11,7 +11,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Journal, type RecordInput } from '../../src/journal/journal.js';
+import { Journal } from '../../src/journal/journal.js';
+import type { RecordInput } from '../../src/journal/record-input.js';
 import { etagOf } from '../../src/vault/etag.js';
 import { openTestVault, type TestVault } from '../helpers/vault.js';
 
