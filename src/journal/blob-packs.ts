@@ -14,6 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { readRange } from './read-range.js';
 
 /** Below this many new texts, single blob files cost no more than a pack. */
 export const PACK_MIN_BLOBS = 8;
@@ -121,7 +122,7 @@ export class PackIndex {
 
 /** A pack's header (first line and index lines), or null when the file is unreadable or too short. */
 function readHeader(file: string): Buffer | null {
-  const first = readUpTo(file, MAX_FIRST_LINE);
+  const first = tryRead(file, 0, MAX_FIRST_LINE);
   if (first === null) return null;
   const text = first.toString('latin1');
   const end = text.indexOf('\n');
@@ -132,34 +133,15 @@ function readHeader(file: string): Buffer | null {
 
 /** Exactly `length` bytes at `offset`, or null when the file is shorter or cannot be read. */
 function readAt(file: string, offset: number, length: number): Buffer | null {
-  const got = readFrom(file, offset, length);
+  const got = tryRead(file, offset, offset + length);
   return got !== null && got.length === length ? got : null;
 }
 
-/** The first bytes of a file, at most `max`. */
-function readUpTo(file: string, max: number): Buffer | null {
-  return readFrom(file, 0, max);
-}
-
-function readFrom(file: string, offset: number, length: number): Buffer | null {
-  let fd: number;
+/** A damaged or vanished pack reads as nothing: its texts are then missing, never wrong. */
+function tryRead(file: string, start: number, end: number): Buffer | null {
   try {
-    fd = fs.openSync(file, 'r');
+    return readRange(file, start, end);
   } catch {
     return null;
-  }
-  try {
-    const buf = Buffer.alloc(length);
-    let got = 0;
-    while (got < length) {
-      const n = fs.readSync(fd, buf, got, length - got, offset + got);
-      if (n === 0) break;
-      got += n;
-    }
-    return buf.subarray(0, got);
-  } catch {
-    return null;
-  } finally {
-    fs.closeSync(fd);
   }
 }

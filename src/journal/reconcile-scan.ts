@@ -11,6 +11,7 @@ import path from 'node:path';
 import { writeFileAtomic } from '../vault/atomic-write.js';
 import { isEntry, type JournalEntry, parseEntryLine } from './entry.js';
 import { dayFiles } from './files.js';
+import { readRange } from './read-range.js';
 
 export const CHECKPOINT_FILE = 'reconcile-checkpoint.json';
 
@@ -67,25 +68,6 @@ function entriesIn(buf: Buffer, base: number, file: string): Located[] {
     // A damaged line is for `journal verify` to report; here it is skipped.
     if (isEntry(parsed)) out.push({ entry: parsed, file, start: base + start, end: base + nl + 1 });
     start = nl + 1;
-  }
-}
-
-function readRange(filePath: string, start: number, end?: number): Buffer {
-  const fd = fs.openSync(filePath, 'r');
-  try {
-    const size = fs.fstatSync(fd).size;
-    const stop = Math.min(end ?? size, size);
-    const length = Math.max(0, stop - start);
-    const buf = Buffer.alloc(length);
-    let read = 0;
-    while (read < length) {
-      const n = fs.readSync(fd, buf, read, length - read, start + read);
-      if (n === 0) break;
-      read += n;
-    }
-    return buf.subarray(0, read);
-  } finally {
-    fs.closeSync(fd);
   }
 }
 
