@@ -45,14 +45,23 @@ function ftsOption(db: Db, name: FtsOption): number | null {
   return row === undefined ? null : Number(row.v);
 }
 
-/** Puts back the defaults a stopped bulk load or large write may have left changed. */
-export function restoreFtsDefaults(db: Db): void {
-  const automerge = ftsOption(db, 'automerge');
-  if (automerge !== null && automerge !== DEFAULT_AUTOMERGE) setFtsOption(db, 'automerge', DEFAULT_AUTOMERGE);
-  const crisis = ftsOption(db, 'crisismerge');
-  if (crisis !== null && crisis !== DEFAULT_CRISISMERGE) setFtsOption(db, 'crisismerge', DEFAULT_CRISISMERGE);
-  const hash = ftsOption(db, 'hashsize');
-  if (hash !== null && hash !== DEFAULT_FTS_HASH_BYTES) setFtsOption(db, 'hashsize', DEFAULT_FTS_HASH_BYTES);
+/**
+ * Puts back the defaults a stopped bulk load or large write may have left changed. True when it had
+ * to: the segments that load left unmerged then still want merging.
+ */
+export function restoreFtsDefaults(db: Db): boolean {
+  let changed = false;
+  for (const [name, value] of [
+    ['automerge', DEFAULT_AUTOMERGE],
+    ['crisismerge', DEFAULT_CRISISMERGE],
+    ['hashsize', DEFAULT_FTS_HASH_BYTES],
+  ] as const) {
+    const now = ftsOption(db, name);
+    if (now === null || now === value) continue;
+    setFtsOption(db, name, value);
+    changed = true;
+  }
+  return changed;
 }
 
 /** Runs `write` (one transaction) without FTS5's merge work; follow it with `mergeStep`s. */

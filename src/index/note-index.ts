@@ -85,7 +85,8 @@ export class NoteIndex {
     this.lastFullScan = Date.now();
     this.linked = stats.linked;
     try {
-      restoreFtsDefaults(this.db);
+      // A build stopped midway left its options, and its segments unmerged.
+      if (restoreFtsDefaults(this.db)) this.mergeLater();
     } catch (err) {
       this.log.warn(`Could not check the search index's settings: ${(err as Error).message}`);
     }

@@ -87,7 +87,8 @@ it('on start, options a stopped bulk load left behind are put back', () => {
   expect(option(db, 'automerge')).toBe(0);
   expect(option(db, 'crisismerge')).toBe(200);
   expect(option(db, 'hashsize')).toBe(64 * 1024 * 1024);
-  restoreFtsDefaults(db);
+  expect(restoreFtsDefaults(db)).toBe(true);
+  expect(restoreFtsDefaults(db)).toBe(false);
   expect(option(db, 'automerge')).toBe(4);
   expect(option(db, 'crisismerge')).toBe(16);
   expect(option(db, 'hashsize')).toBe(1024 * 1024);
@@ -147,5 +148,43 @@ it('a large build leaves the full-text index merged into one segment, answering 
   } finally {
     parallel.close();
     sequential.close();
+  }
+});
+
+it('a server started after a build was stopped midway merges what that build left unmerged', async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 300; i++) files[`n${i}.md`] = `note ${i} shared`;
+  const { base, dir } = makeVault(files);
+  try {
+    const first = await openVault({ vaultDir: dir, trashRetentionDays: 30, watch: false });
+    // What a build killed halfway leaves: its options, and segments written with no merging.
+    bulkLoadSettings(first.index.db);
+    for (let round = 0; round < 8; round++) {
+      for (const name of Object.keys(files))
+        fs.writeFileSync(path.join(dir, name), `note ${name} fig${round}`);
+      syncPaths(first.index.db, dir, Object.keys(files));
+    }
+    const left = segments(first.index.db);
+    expect(left).toBeGreaterThanOrEqual(8);
+    await first.close();
+    const again = await openVault({ vaultDir: dir, trashRetentionDays: 30, watch: false });
+    try {
+      expect(option(again.index.db, 'automerge')).toBe(4);
+      const deadline = Date.now() + 5000;
+      let last = -1;
+      while (Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+        const now = segments(again.index.db);
+        if (now === last) break;
+        last = now;
+      }
+      expect(segments(again.index.db)).toBeLessThan(left);
+      expect(mergeStep(again.index.db)).toBe(false);
+      expect(hits(again.index.db, 'fig7')).toHaveLength(300);
+    } finally {
+      await again.close();
+    }
+  } finally {
+    fs.rmSync(base, { recursive: true, force: true });
   }
 });
