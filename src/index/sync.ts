@@ -252,6 +252,15 @@ export function syncPaths(
   const folders: string[] = [];
   const write = (fn: () => void) =>
     options.deferMerge === true ? withoutAutomerge(db, () => writer.write(fn)) : writer.write(fn);
+  /** Takes a path that is not there out of the index, with everything below it. */
+  const gone = (rel: string) => {
+    if (writer.removeNoteByPath(rel)) changed++;
+    writer.removeAttachment(rel);
+    for (const row of selectUnder.all({ p: `${rel}/` })) {
+      writer.removeNote(row.id);
+      changed++;
+    }
+  };
   write(() => {
     for (const rel of new Set(paths)) {
       const abs = path.join(root, ...rel.split('/'));
@@ -261,20 +270,14 @@ export function syncPaths(
         continue;
       }
       if (st === null || !st.isFile()) {
-        if (writer.removeNoteByPath(rel)) changed++;
-        writer.removeAttachment(rel);
-        for (const row of selectUnder.all({ p: `${rel}/` })) {
-          writer.removeNote(row.id);
-          changed++;
-        }
+        gone(rel);
         continue;
       }
       if (hasHiddenSegment(rel)) continue;
       const real = realName(root, abs);
       if (real === null) {
         // Gone since the stat (another process deleted or moved it): as if the stat had missed it.
-        if (writer.removeNoteByPath(rel)) changed++;
-        writer.removeAttachment(rel);
+        gone(rel);
         continue;
       }
       if (real !== rel) linked.set(rel, real);
