@@ -225,7 +225,7 @@ export class LockDir {
     const [pidText, timeText] = content.split(' ');
     const pid = Number(pidText);
     const since = timeText === undefined ? this.changedAt(file) : Number(timeText);
-    if (!Number.isInteger(pid) || pid <= 0 || pidText === '' || !Number.isFinite(since)) {
+    if (!Number.isInteger(pid) || pid <= 0 || !Number.isFinite(since)) {
       // A holder may be between creating the file and writing its pid (no links); judge by age.
       return Date.now() - this.changedAt(file) > STALE_AFTER_MS;
     }

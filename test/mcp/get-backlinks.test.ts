@@ -134,6 +134,16 @@ describe('get_backlinks', () => {
     expect(next.structured.total).toBe(3);
   });
 
+  it('a limit outside 1–5000 or not a whole number is refused, saying which argument', async () => {
+    const v = await open({ 'Hub.md': 'hub', 'a.md': '[[Hub]]' });
+    for (const limit of [0, 5001, 2.5]) {
+      const r = await v.call('get_backlinks', { name: 'Hub', limit });
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/limit/);
+    }
+    expect((await v.call('get_backlinks', { name: 'Hub', limit: 5000 })).structured.total).toBe(1);
+  });
+
   it('a cursor this server did not give out is a clear validation error', async () => {
     const v = await open({ 'Hub.md': 'hub', 'a.md': '[[Hub]]' });
     const r = await v.call('get_backlinks', { name: 'Hub', cursor: 'not-a-cursor' });
