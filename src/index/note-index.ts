@@ -9,6 +9,7 @@ import type { Vault } from '../vault/vault.js';
 import { type VaultWatcher, watchVault } from '../vault/watcher.js';
 import { type Db, openIndexDatabase } from './database.js';
 import { mergeStep, restoreFtsDefaults } from './fts-merge.js';
+import { ensureSecondaryIndexes } from './secondary-indexes.js';
 import { repairFtsTotals } from './fts-totals.js';
 import { ParserPool } from './parser-pool.js';
 import { loadIndexedFiles, type SyncStats, syncAll, syncAllParallel, syncPaths } from './sync.js';
@@ -69,6 +70,13 @@ export class NoteIndex {
     // The watcher crawls the folders on its own thread while this one loads what the index holds.
     const watching = options.watch === false ? Promise.resolve() : this.startWatching();
     const indexed = loadIndexedFiles(this.db);
+    try {
+      // A build stopped midway left them dropped; the sync below would delete rows by scanning.
+      const created = ensureSecondaryIndexes(this.db);
+      if (created > 0) this.log.warn(`Recreated ${created} lookup indexes that a stopped index build left missing.`);
+    } catch (err) {
+      this.log.warn(`Could not recreate the search index's lookup indexes: ${(err as Error).message}`);
+    }
     await watching;
     // The walk comes after the watcher is live, so no change can fall between the two.
     this.dirty.clear();

@@ -15,6 +15,7 @@ import type { Db } from './database.js';
 import { bulkLoadSettings, withoutAutomerge } from './fts-merge.js';
 import { type ParsedNote, parseNoteFile } from './parse-note.js';
 import type { ParserPool } from './parser-pool.js';
+import { dropSecondaryIndexes, ensureSecondaryIndexes } from './secondary-indexes.js';
 import { type IndexedFile, IndexWriter } from './store.js';
 
 export interface SyncStats {
@@ -171,6 +172,10 @@ async function parseAndWrite(
   started: number,
 ): Promise<SyncStats> {
   const writer = new IndexWriter(db);
+  // Most of the vault is written: the secondary indexes are cheaper to create afterwards than to keep
+  // up row by row (secondary-indexes.ts).
+  const rebuildIndexes = plan.stale.length * 2 >= plan.walked.notes.length;
+  if (rebuildIndexes) dropSecondaryIndexes(db);
   const restore = bulkLoadSettings(db);
   const batches: FileEntry[][] = [];
   for (let i = 0; i < plan.stale.length; i += PARALLEL_BATCH)
@@ -207,7 +212,11 @@ async function parseAndWrite(
     writer.rollback();
     throw err;
   } finally {
-    restore();
+    try {
+      if (rebuildIndexes) ensureSecondaryIndexes(db);
+    } finally {
+      restore();
+    }
   }
   return finishSync(db, writer, plan, reindexed, started);
 }

@@ -1,0 +1,166 @@
+/**
+ * The secondary indexes a large build drops and creates again (index/secondary-indexes.ts): every
+ * one of the schema's is covered, a build ends with all of them, a failed build too, and a server
+ * started after a build was killed midway puts them back before it syncs.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { openVault } from '../../src/access/open.js';
+import { type Db, openIndexDatabase } from '../../src/index/database.js';
+import { parseNoteFile } from '../../src/index/parse-note.js';
+import type { ParserPool } from '../../src/index/parser-pool.js';
+import { dropSecondaryIndexes, ensureSecondaryIndexes } from '../../src/index/secondary-indexes.js';
+import { syncAll, syncAllParallel } from '../../src/index/sync.js';
+import { makeVault } from '../helpers/vault.js';
+
+let base: string | undefined;
+let db: Db | undefined;
+afterEach(() => {
+  db?.close();
+  if (base !== undefined) fs.rmSync(base, { recursive: true, force: true });
+  base = undefined;
+  db = undefined;
+});
+
+/** The indexes SQLite did not make by itself for a primary key or UNIQUE constraint. */
+const declaredIndexes = (d: Db) =>
+  (
+    d
+      .prepare<[], { name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex%' ORDER BY name",
+      )
+      .all() as { name: string }[]
+  ).map((r) => r.name);
+
+function vault(count: number): { dir: string; db: Db } {
+  base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'noted-indexes-')));
+  const dir = path.join(base, 'vault');
+  fs.mkdirSync(dir);
+  for (let i = 0; i < count; i++) {
+    const name = `n${String(i).padStart(4, '0')}.md`;
+    fs.writeFileSync(
+      path.join(dir, name),
+      `---\ntags: [t${i % 5}]\naliases: [a${i}]\nstatus: s${i % 3}\n---\n# Note ${i}\n[[n${String((i + 1) % count).padStart(4, '0')}]] #topic/x${i % 4}\n- [ ] task ${i} 📅 2026-12-0${1 + (i % 9)}\n`,
+    );
+  }
+  db = openIndexDatabase(path.join(base, 'index.sqlite')).db;
+  return { dir, db };
+}
+
+/** A parser pool on this thread that records which indexes exist each time it is asked. */
+function recordingPool(d: Db, seen: string[][], failAt?: number): ParserPool {
+  let calls = 0;
+  return {
+    parse: async (root: string, batch: Parameters<typeof parseNoteFile>[1][]) => {
+      calls++;
+      seen.push(declaredIndexes(d));
+      if (calls === failAt) throw new Error('index parser thread failed: boom');
+      return batch.map((file) => parseNoteFile(root, file));
+    },
+    close: async () => undefined,
+  } as unknown as ParserPool;
+}
+
+const ALL = [
+  'attachments_file',
+  'note_aliases_alias',
+  'note_links_key',
+  'note_props_note',
+  'note_tag_prefixes_tag',
+  'note_tags_note',
+  'note_tags_tag',
+  'note_tasks_due',
+  'notes_file',
+  'notes_folder',
+  'notes_mtime',
+  'notes_path_lower',
+];
+
+it('covers every index the schema declares: dropping leaves none, ensuring puts all back once', () => {
+  const { db: d } = vault(0);
+  expect(declaredIndexes(d)).toEqual(ALL);
+  dropSecondaryIndexes(d);
+  expect(declaredIndexes(d)).toEqual([]);
+  expect(ensureSecondaryIndexes(d)).toBe(ALL.length);
+  expect(declaredIndexes(d)).toEqual(ALL);
+  // The sort spilled to a file; the connection's own setting (memory) is back.
+  expect(d.pragma('temp_store', { simple: true })).toBe(2);
+  expect(ensureSecondaryIndexes(d)).toBe(0);
+});
+
+it('a build of most of the vault runs without them and ends with all of them, answering as a sequential build', async () => {
+  const { dir, db: d } = vault(1200);
+  const seen: string[][] = [];
+  await syncAllParallel(d, dir, () => recordingPool(d, seen));
+  // The first batch is asked for before the writes start; every later one while they run.
+  expect(seen.slice(1).every((names) => names.length === 0)).toBe(true);
+  expect(declaredIndexes(d)).toEqual(ALL);
+  expect(d.pragma('integrity_check', { simple: true })).toBe('ok');
+
+  const sequentialDb = openIndexDatabase(path.join(base as string, 'sequential.sqlite')).db;
+  try {
+    syncAll(sequentialDb, dir);
+    for (const sql of [
+      "SELECT n.path FROM note_links l JOIN notes n ON n.id = l.note_id WHERE l.key_lower = 'n0007.md' ORDER BY 1",
+      "SELECT n.path FROM note_tag_prefixes t JOIN notes n ON n.id = t.note_id WHERE tag_lower = 'topic' ORDER BY 1",
+      "SELECT n.path FROM note_aliases a JOIN notes n ON n.id = a.note_id WHERE alias_lower = 'a17'",
+      "SELECT n.path, t.line FROM note_tasks t JOIN notes n ON n.id = t.note_id WHERE done = 0 AND due <= '2026-12-03' ORDER BY 1",
+      "SELECT n.path FROM note_props p JOIN notes n ON n.id = p.note_id WHERE key_lower = 'status' AND value_json = '\"s1\"' ORDER BY 1",
+      "SELECT path FROM notes WHERE file_lower = 'n0042.md'",
+    ]) {
+      expect(d.prepare(sql).all()).toEqual(sequentialDb.prepare(sql).all());
+      expect(d.prepare(sql).all().length).toBeGreaterThan(0);
+    }
+  } finally {
+    sequentialDb.close();
+  }
+});
+
+it('a large sync of a small part of the vault keeps them while it writes', async () => {
+  const { dir, db: d } = vault(2500);
+  syncAll(d, dir);
+  const later = new Date(Date.now() + 10_000);
+  for (let i = 0; i < 1100; i++) {
+    fs.utimesSync(path.join(dir, `n${String(i).padStart(4, '0')}.md`), later, later);
+  }
+  const seen: string[][] = [];
+  await syncAllParallel(d, dir, () => recordingPool(d, seen));
+  expect(seen.length).toBeGreaterThan(1);
+  expect(seen.every((names) => names.length === ALL.length)).toBe(true);
+});
+
+it('a build that fails midway still ends with all of them', async () => {
+  const { dir, db: d } = vault(2500);
+  const seen: string[][] = [];
+  await expect(syncAllParallel(d, dir, () => recordingPool(d, seen, 18))).rejects.toThrow('boom');
+  expect(seen.at(-1)).toEqual([]);
+  expect(declaredIndexes(d)).toEqual(ALL);
+});
+
+it('a server started after a build was killed midway puts them back before it syncs, and says so', async () => {
+  const files: Record<string, string> = { 'a.md': '[[b]] #x', 'b.md': 'b' };
+  const made = makeVault(files);
+  try {
+    const first = await openVault({ vaultDir: made.dir, trashRetentionDays: 30, watch: false });
+    // What a build killed after its drop leaves behind.
+    dropSecondaryIndexes(first.index.db);
+    await first.close();
+    const warnings: string[] = [];
+    const again = await openVault({
+      vaultDir: made.dir,
+      trashRetentionDays: 30,
+      watch: false,
+      log: { warn: (m) => warnings.push(m) },
+    });
+    try {
+      expect(declaredIndexes(again.index.db)).toEqual(ALL);
+      expect(warnings).toContain('Recreated 12 lookup indexes that a stopped index build left missing.');
+    } finally {
+      await again.close();
+    }
+  } finally {
+    fs.rmSync(made.base, { recursive: true, force: true });
+  }
+});
