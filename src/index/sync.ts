@@ -63,13 +63,15 @@ interface SyncPlan {
 
 /** What the index holds for the notes below `sub` ('' for all), by path. */
 export function loadIndexedFiles(db: Db, sub = ''): Map<string, IndexedFile> {
-  const prefix = sub === '' ? '' : `${sub}/`;
   const rows = new Map<string, IndexedFile>();
-  const found = db
-    .prepare<[{ p: string }], IndexedFile>(
-      "SELECT id, path, size, mtime_ms, ino FROM notes WHERE @p = '' OR substr(path, 1, length(@p)) = @p",
-    )
-    .all({ p: prefix });
+  const columns = 'SELECT id, path, size, mtime_ms, ino FROM notes';
+  // The whole vault without a condition: one evaluated per row was a third of the load at 100k notes.
+  const found =
+    sub === ''
+      ? db.prepare<[], IndexedFile>(columns).all()
+      : db
+          .prepare<[{ p: string }], IndexedFile>(`${columns} WHERE substr(path, 1, length(@p)) = @p`)
+          .all({ p: `${sub}/` });
   for (const row of found) rows.set(row.path, row);
   return rows;
 }

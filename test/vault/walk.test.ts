@@ -33,6 +33,24 @@ describe('walkVault', () => {
     expect(walkVault(root).notes).toEqual([]);
   });
 
+  it('names the real path behind a linked note, and behind every note of a linked folder walked by itself', () => {
+    const root = vault();
+    fs.mkdirSync(path.join(root, 'real', 'deep'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'real', 'deep', 'x.md'), 'x');
+    fs.writeFileSync(path.join(root, 'real', 'y.md'), 'y');
+    fs.symlinkSync(path.join(root, 'real', 'y.md'), path.join(root, 'shortcut.md'));
+    fs.symlinkSync(path.join(root, 'real'), path.join(root, 'alias'));
+    const whole = walkVault(root);
+    expect(whole.notes.map((n) => n.name).sort()).toEqual(['real/deep/x.md', 'real/y.md', 'shortcut.md']);
+    expect([...whole.linked]).toEqual([['shortcut.md', 'real/y.md']]);
+    const sub = walkVault(root, 'alias');
+    expect(sub.notes.map((n) => n.name).sort()).toEqual(['alias/deep/x.md', 'alias/y.md']);
+    expect([...sub.linked].sort()).toEqual([
+      ['alias/deep/x.md', 'real/deep/x.md'],
+      ['alias/y.md', 'real/y.md'],
+    ]);
+  });
+
   it('skips hidden folders and sorts notes from attachments', () => {
     const root = vault();
     fs.mkdirSync(path.join(root, '.obsidian'));
