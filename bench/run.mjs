@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateVault, MANIFEST_NAME } from './generate-vault.mjs';
+import { calibrate } from './lib/calibrate.mjs';
 import { measureSearch, measureTools, timedCall } from './lib/measure.mjs';
 import { benchQueries } from './lib/queries.mjs';
 import { formatReport } from './lib/report.mjs';
@@ -197,6 +198,13 @@ async function bench(opts, vault) {
   const [probe, common] = [benchQueries()[1].query, benchQueries()[0].query];
   const notes = vault.facts.notes;
 
+  // Before any server runs, so nothing competes with it.
+  console.error('machine reference (bare FTS5, stat) ...');
+  const plainQueries = benchQueries()
+    .filter((q) => ['common', 'rare', 'two-words', 'three-words', 'phrase'].includes(q.kind))
+    .map((q) => q.query);
+  const reference = calibrate(vault.dir, plainQueries);
+
   // Cold build: no index, so the first answered search waits for the whole vault.
   resetIndex(vault);
   console.error('cold start ...');
@@ -243,6 +251,7 @@ async function bench(opts, vault) {
       release: os.release(),
       arch: os.arch(),
       loadAvg: loadBefore.map((v) => Math.round(v * 100) / 100),
+      reference,
     },
     coldBuild: cold.timing,
     warmStart: warm.timing,
