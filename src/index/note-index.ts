@@ -9,9 +9,9 @@ import type { Vault } from '../vault/vault.js';
 import { type VaultWatcher, watchVault } from '../vault/watcher.js';
 import { type Db, openIndexDatabase } from './database.js';
 import { mergeStep, restoreFtsDefaults } from './fts-merge.js';
-import { ensureSecondaryIndexes } from './secondary-indexes.js';
 import { repairFtsTotals } from './fts-totals.js';
 import { ParserPool } from './parser-pool.js';
+import { ensureSecondaryIndexes } from './secondary-indexes.js';
 import { loadIndexedFiles, type SyncStats, syncAll, syncAllParallel, syncPaths } from './sync.js';
 
 export interface IndexStartInfo extends SyncStats {
@@ -73,7 +73,8 @@ export class NoteIndex {
     try {
       // A build stopped midway left them dropped; the sync below would delete rows by scanning.
       const created = ensureSecondaryIndexes(this.db);
-      if (created > 0) this.log.warn(`Recreated ${created} lookup indexes that a stopped index build left missing.`);
+      if (created > 0)
+        this.log.warn(`Recreated ${created} lookup indexes that a stopped index build left missing.`);
     } catch (err) {
       this.log.warn(`Could not recreate the search index's lookup indexes: ${(err as Error).message}`);
     }
