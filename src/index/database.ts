@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
-import { APPLICATION_ID, SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
+import { APPLICATION_ID, PAGE_SIZE, SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
 
 export type Db = Database.Database;
 
@@ -34,6 +34,8 @@ const SCHEMA_FINGERPRINT = createHash('sha256').update(SCHEMA_SQL).digest('hex')
 function openChecked(file: string): Db {
   const db = new Database(file, { timeout: 15_000 });
   try {
+    // Takes effect only on a new, empty file, and only before WAL is on; an existing file keeps its own.
+    db.pragma(`page_size = ${PAGE_SIZE}`);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('cache_size = -32000');

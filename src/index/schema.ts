@@ -9,6 +9,15 @@ export const SCHEMA_VERSION = 2;
 /** `PRAGMA application_id` marks the file as ours ('NOTD'), so a foreign SQLite file is never reused. */
 export const APPLICATION_ID = 0x4e4f5444;
 
+/**
+ * Bytes per database page, four times SQLite's default; FTS5's leaves (its 'pgsz' below) are sized to
+ * fit one. The full-text index is most of the file and is written and read in long runs: building it
+ * from 100k notes took 16.8 s with these against 20.6 s with the defaults (its final merge 3.5 s
+ * against 5.5 s), and the server's whole cold build 32.0–41.4 s against 37.2–51.3 s in alternating
+ * runs, with the same search latency.
+ */
+export const PAGE_SIZE = 16384;
+
 export const SCHEMA_SQL = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE notes(
@@ -105,4 +114,5 @@ CREATE VIRTUAL TABLE notes_fts USING fts5(
   tokenize='unicode61 remove_diacritics 2'
 );
 INSERT INTO notes_fts(notes_fts, rank) VALUES('rank', 'bm25(3.0, 2.0, 1.0)');
+INSERT INTO notes_fts(notes_fts, rank) VALUES('pgsz', 16000);
 `;
