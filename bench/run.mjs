@@ -203,7 +203,7 @@ async function bench(opts, vault) {
   const plainQueries = benchQueries()
     .filter((q) => ['common', 'rare', 'two-words', 'three-words', 'phrase'].includes(q.kind))
     .map((q) => q.query);
-  const reference = calibrate(vault.dir, plainQueries);
+  const before = calibrate(vault.dir, plainQueries);
 
   // Cold build: no index, so the first answered search waits for the whole vault.
   resetIndex(vault);
@@ -237,6 +237,8 @@ async function bench(opts, vault) {
   const warmMem = memoryOf(warm.session);
   if (failures.length > 0) console.error(`--- server stderr (tail) ---\n${warm.session.stderrTail()}`);
   warm.timing.shutdownMs = Math.round(await warm.session.close());
+  // Again after: the machine's speed drifts within minutes, and a run is only as steady as these two.
+  const after = calibrate(vault.dir, plainQueries);
 
   const peaks = [coldMem.peakRss, warmMem.peakRss].filter((v) => v !== null);
   return {
@@ -251,7 +253,7 @@ async function bench(opts, vault) {
       release: os.release(),
       arch: os.arch(),
       loadAvg: loadBefore.map((v) => Math.round(v * 100) / 100),
-      reference,
+      reference: { before, after },
     },
     coldBuild: cold.timing,
     warmStart: warm.timing,
