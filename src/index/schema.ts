@@ -12,9 +12,9 @@ export const APPLICATION_ID = 0x4e4f5444;
 /**
  * Bytes per database page, four times SQLite's default; FTS5's leaves (its 'pgsz' below) are sized to
  * fit one. The full-text index is most of the file and is written and read in long runs: building it
- * from 100k notes took 16.8 s with these against 20.6 s with the defaults (its final merge 3.5 s
- * against 5.5 s), and the server's whole cold build 32.0–41.4 s against 37.2–51.3 s in alternating
- * runs, with the same search latency.
+ * from 100k notes took 16.8–16.9 s with these against 20.4–20.9 s with the defaults (its final merge
+ * 3.4–3.5 s against 5.5–5.7 s), and the server's whole cold build 32.0–41.4 s against 37.2–51.3 s in
+ * alternating runs, with the same search latency.
  */
 export const PAGE_SIZE = 16384;
 
