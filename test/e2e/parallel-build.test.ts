@@ -6,6 +6,8 @@
  * names, order and scores — accents, CJK, emoji, empty bodies and frontmatter-only notes included.
  */
 import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, type ServerProcess, spawnServer } from '../helpers/server-process.js';
 import { makeVault, openTestVault, type TestVault, type VaultFiles } from '../helpers/vault.js';
@@ -39,6 +41,7 @@ const QUERIES = [
 ];
 
 let base: string;
+let vaultDir: string;
 let server: ServerProcess;
 let sequential: TestVault;
 
@@ -46,6 +49,7 @@ beforeAll(async () => {
   await ensureBuilt();
   const made = makeVault(files(1200));
   base = made.base;
+  vaultDir = made.dir;
   server = await spawnServer(made.dir);
   sequential = await openTestVault(files(1200));
 }, 120_000);
@@ -81,4 +85,51 @@ describe('a parallel cold build indexes what a sequential one does', () => {
     expect(rows(a)).toEqual(rows(b));
     expect(a.structured.total).toBe(b.structured.total);
   });
+});
+
+/** The index's own indexes, apart from those SQLite makes for keys (secondary-indexes.ts drops them during a build). */
+function declaredIndexes(dir: string): string[] {
+  const db = new Database(path.join(dir, '.noted', 'index.sqlite'), { readonly: true });
+  try {
+    return (
+      db
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex%' ORDER BY name",
+        )
+        .all() as { name: string }[]
+    ).map((r) => r.name);
+  } finally {
+    db.close();
+  }
+}
+
+describe('the indexes a large build drops', () => {
+  it('are all back once the built server has answered', () => {
+    expect(declaredIndexes(vaultDir)).toHaveLength(12);
+  });
+
+  it('are all back, and both answer alike, when two servers build the same new index at once', async () => {
+    const made = makeVault(files(1200));
+    const [a, b] = await Promise.all([
+      spawnServer(made.dir, { name: 'a' }),
+      spawnServer(made.dir, { name: 'b' }),
+    ]);
+    try {
+      for (const query of ['rare7', 'mot12 OR rare3', '東京rare5']) {
+        const fromA = await a.call('search_notes', { query, max_results: 50 });
+        const fromB = await b.call('search_notes', { query, max_results: 50 });
+        const c = await server.call('search_notes', { query, max_results: 50 });
+        expect(fromA.isError, fromA.text).toBe(false);
+        expect(fromA.structured.total).toBe(c.structured.total);
+        expect(fromB.structured.total).toBe(c.structured.total);
+        const names = (r: typeof fromA) => r.structured.results.map((x: { name: string }) => x.name);
+        expect(names(fromA)).toEqual(names(c));
+        expect(names(fromB)).toEqual(names(c));
+      }
+      expect(declaredIndexes(made.dir)).toHaveLength(12);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      fs.rmSync(made.base, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
