@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { generateVault, MANIFEST_NAME } from './generate-vault.mjs';
 import { calibrate } from './lib/calibrate.mjs';
 import { measureSearch, measureTools, timedCall } from './lib/measure.mjs';
+import { noteFiles } from './lib/note-files.mjs';
 import { benchQueries } from './lib/queries.mjs';
 import { formatReport } from './lib/report.mjs';
 import { childProcesses, killAllServers, readMemory, startServer } from './lib/server-session.mjs';
@@ -91,9 +92,7 @@ function measureVault(dir) {
   let notes = 0;
   let bytes = 0;
   const folders = new Set();
-  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    const rel = join(e.parentPath ?? e.path, e.name).slice(dir.length + 1);
-    if (!e.isFile() || !e.name.endsWith('.md') || rel.split('/').some((s) => s.startsWith('.'))) continue;
+  for (const rel of noteFiles(dir)) {
     notes++;
     bytes += statSync(join(dir, rel)).size;
     folders.add(dirname(rel));

@@ -7,26 +7,15 @@
  * cold build is read against it. A stat of every note is timed too: the warm start is mostly that.
  */
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { noteFiles } from './note-files.mjs';
 
 const require = createRequire(import.meta.url);
 const Database = require('better-sqlite3');
 
 const SAMPLE = 10_000;
-
-/** The vault's note files (relative paths), skipping dot folders, in a fixed order. */
-function noteFiles(dir) {
-  const files = [];
-  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!e.isFile() || !e.name.endsWith('.md')) continue;
-    const rel = join(e.parentPath ?? e.path, e.name).slice(dir.length + 1);
-    if (rel.split('/').some((s) => s.startsWith('.'))) continue;
-    files.push(rel);
-  }
-  return files.sort();
-}
 
 /**
  * @returns {{ ftsNotes: number, ftsNotesPerSec: number, ftsQueryMedianMs: number,

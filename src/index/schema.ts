@@ -34,13 +34,13 @@ CREATE TABLE notes(
   ino INTEGER NOT NULL,
   etag TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS notes_mtime ON notes(mtime_ms DESC, path);
-CREATE INDEX IF NOT EXISTS notes_file ON notes(file_lower);
-CREATE INDEX IF NOT EXISTS notes_path_lower ON notes(path_lower);
-CREATE INDEX IF NOT EXISTS notes_folder ON notes(folder_lower);
+CREATE INDEX notes_mtime ON notes(mtime_ms DESC, path);
+CREATE INDEX notes_file ON notes(file_lower);
+CREATE INDEX notes_path_lower ON notes(path_lower);
+CREATE INDEX notes_folder ON notes(folder_lower);
 CREATE TABLE note_tags(note_id INTEGER NOT NULL, tag TEXT NOT NULL, tag_lower TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS note_tags_note ON note_tags(note_id);
-CREATE INDEX IF NOT EXISTS note_tags_tag ON note_tags(tag_lower);
+CREATE INDEX note_tags_note ON note_tags(note_id);
+CREATE INDEX note_tags_tag ON note_tags(tag_lower);
 CREATE TABLE attachments(
   path TEXT PRIMARY KEY,
   path_lower TEXT NOT NULL,
@@ -49,7 +49,7 @@ CREATE TABLE attachments(
   mtime_ms REAL NOT NULL,
   ino INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS attachments_file ON attachments(file_lower);
+CREATE INDEX attachments_file ON attachments(file_lower);
 -- Links are stored as written and resolved when asked (links-query.ts), so creating, renaming or
 -- deleting a file needs no bookkeeping here. key_lower narrows the candidates (markdown/link-key.ts);
 -- the index also holds linkpath, so finding the backlinks of a note reads the index alone, not the table
@@ -69,7 +69,7 @@ CREATE TABLE note_links(
   key_lower TEXT NOT NULL,
   PRIMARY KEY(note_id, ord)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS note_links_key ON note_links(key_lower, linkpath);
+CREATE INDEX note_links_key ON note_links(key_lower, linkpath);
 -- Each tag of a note and each of its parents, once per note (TAG-22): a nested query is one lookup.
 CREATE TABLE note_tag_prefixes(
   note_id INTEGER NOT NULL,
@@ -77,7 +77,7 @@ CREATE TABLE note_tag_prefixes(
   tag TEXT NOT NULL,
   PRIMARY KEY(note_id, tag_lower)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS note_tag_prefixes_tag ON note_tag_prefixes(tag_lower, tag);
+CREATE INDEX note_tag_prefixes_tag ON note_tag_prefixes(tag_lower, tag);
 CREATE TABLE note_tasks(
   note_id INTEGER NOT NULL,
   line INTEGER NOT NULL,
@@ -89,13 +89,13 @@ CREATE TABLE note_tasks(
   done INTEGER NOT NULL,
   PRIMARY KEY(note_id, line)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS note_tasks_due ON note_tasks(done, due);
+CREATE INDEX note_tasks_due ON note_tasks(done, due);
 CREATE TABLE note_aliases(
   note_id INTEGER NOT NULL,
   alias_lower TEXT NOT NULL,
   PRIMARY KEY(note_id, alias_lower)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS note_aliases_alias ON note_aliases(alias_lower);
+CREATE INDEX note_aliases_alias ON note_aliases(alias_lower);
 -- Clustered by key: query_notes reads one key across many notes in one range, without a lookup
 -- per row; the note_id index serves the per-note delete and small scopes.
 CREATE TABLE note_props(
@@ -107,7 +107,7 @@ CREATE TABLE note_props(
   type TEXT NOT NULL,
   PRIMARY KEY(key_lower, note_id, ord)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS note_props_note ON note_props(note_id);
+CREATE INDEX note_props_note ON note_props(note_id);
 CREATE VIRTUAL TABLE notes_fts USING fts5(
   title, tags, body,
   content='', contentless_delete=1,

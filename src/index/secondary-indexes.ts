@@ -7,8 +7,9 @@
  * the cold build took 54–59 s with the indexes kept up row by row, 39–46 s with this, of which the
  * creation is about 4 s).
  *
- * A build stopped midway leaves them missing; every open puts back the ones that are, so queries
- * never run without them for longer than that one creation takes.
+ * A build stopped midway leaves them missing; the next start puts them back before it syncs
+ * (note-index.ts). Creating only the missing ones, after looking again inside the write transaction,
+ * lets two processes do this at once.
  */
 import type { Db } from './database.js';
 import { SCHEMA_SQL } from './schema.js';
@@ -19,7 +20,7 @@ interface SecondaryIndex {
 }
 
 const SECONDARY_INDEXES: readonly SecondaryIndex[] = [
-  ...SCHEMA_SQL.matchAll(/^CREATE INDEX IF NOT EXISTS (\w+) ON .+;$/gm),
+  ...SCHEMA_SQL.matchAll(/^CREATE INDEX (\w+) ON .+;$/gm),
 ].map((m) => ({ name: m[1] as string, sql: m[0] }));
 
 function missingIndexes(db: Db): SecondaryIndex[] {

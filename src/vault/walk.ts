@@ -126,10 +126,12 @@ export function walkVault(root: string, sub = ''): WalkResult {
         ino: st.ino,
       };
       (isNoteFile(fileName) ? result.notes : result.attachments).push(item);
-      const realName = linked
-        ? target.slice(rootPrefix.length).split(path.sep).join('/')
-        : realPrefix + fileName;
-      if (realName !== rel) result.linked.set(rel, realName);
+      if (linked) {
+        const realName = target.slice(rootPrefix.length).split(path.sep).join('/');
+        if (realName !== rel) result.linked.set(rel, realName);
+      } else if (realPrefix !== relPrefix) {
+        result.linked.set(rel, realPrefix + fileName); // inside a folder reached through a link
+      }
     }
   };
 
