@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, expect, it } from 'vitest';
 import { openVault } from '../../src/access/open.js';
 import { type Db, openIndexDatabase } from '../../src/index/database.js';
@@ -88,6 +89,23 @@ it('covers every index the schema declares: dropping leaves none, ensuring puts 
   // The sort spilled to a file; the connection's own setting (memory) is back.
   expect(d.pragma('temp_store', { simple: true })).toBe(2);
   expect(ensureSecondaryIndexes(d)).toBe(0);
+});
+
+it('a creation that cannot get the write lock fails whole: none created, temp_store put back', () => {
+  const { db: d } = vault(0);
+  dropSecondaryIndexes(d);
+  const other = new Database(path.join(base as string, 'index.sqlite'));
+  other.prepare('BEGIN IMMEDIATE').run();
+  d.pragma('busy_timeout = 0');
+  try {
+    expect(() => ensureSecondaryIndexes(d)).toThrow(/locked|busy/i);
+    expect(d.pragma('temp_store', { simple: true })).toBe(2);
+  } finally {
+    other.prepare('ROLLBACK').run();
+    other.close();
+  }
+  expect(declaredIndexes(d)).toEqual([]);
+  expect(ensureSecondaryIndexes(d)).toBe(ALL.length);
 });
 
 it('a build of most of the vault runs without them and ends with all of them, answering as a sequential build', async () => {
