@@ -6,6 +6,7 @@
  */
 
 import { type Document, isMap, isScalar, isSeq } from 'yaml';
+import { parseSimpleFrontmatter } from './frontmatter-simple.js';
 import { parseYamlDocument } from './yaml-document.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -108,6 +109,8 @@ export type BlockResult = { data: Record<string, JsonValue> } | { error: string 
 const NOTE_LINE_OFFSET = 1;
 
 export function parseYamlBlock(yaml: string): BlockResult {
+  const simple = parseSimpleFrontmatter(yaml);
+  if (simple !== null) return { data: simple };
   const parsed = parseFrontmatterYaml(yaml);
   return 'error' in parsed ? parsed : readDocument(parsed.doc, yaml);
 }

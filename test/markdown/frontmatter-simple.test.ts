@@ -1,0 +1,260 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  type BlockResult,
+  parseFrontmatter,
+  parseFrontmatterYaml,
+  readDocument,
+} from '../../src/markdown/frontmatter.js';
+import { parseSimpleFrontmatter } from '../../src/markdown/frontmatter-simple.js';
+
+/** What the YAML library alone makes of a block: the reference the subset must agree with. */
+function byLibrary(yaml: string): BlockResult {
+  const parsed = parseFrontmatterYaml(yaml);
+  return 'error' in parsed ? parsed : readDocument(parsed.doc, yaml);
+}
+
+describe('frontmatter read without the YAML library', () => {
+  it('reads the blocks notes usually have, with the core schema’s types', () => {
+    const yaml = [
+      'title: Weekly sync notes',
+      'tags:',
+      '  - meeting',
+      '  - area/house',
+      'aliases: [Sync, "[[Weekly]]", \'Team sync\']',
+      'created: 2025-04-28',
+      'due:',
+      'done: false',
+      'Rating: 4',
+      'ratio: 0.75',
+      'big: 1e3',
+      'hex: 0x1F',
+      'octal: 0o17',
+      'nothing: ~',
+      'cssclasses: []',
+      '# a comment line',
+      'related:',
+      '- "[[Other note]]"',
+      '- 7',
+      '-',
+      '',
+    ].join('\n');
+    const expected = {
+      title: 'Weekly sync notes',
+      tags: ['meeting', 'area/house'],
+      aliases: ['Sync', '[[Weekly]]', 'Team sync'],
+      created: '2025-04-28',
+      due: null,
+      done: false,
+      Rating: 4,
+      ratio: 0.75,
+      big: 1000,
+      hex: 31,
+      octal: 15,
+      nothing: null,
+      cssclasses: [],
+      related: ['[[Other note]]', 7, null],
+    };
+    expect(parseSimpleFrontmatter(yaml)).toStrictEqual(expected);
+    expect(byLibrary(yaml)).toStrictEqual({ data: expected });
+    expect(Object.keys(parseSimpleFrontmatter(yaml) ?? {})).toEqual(Object.keys(expected));
+  });
+
+  it('reads an empty block and one of comments only as no properties', () => {
+    expect(parseSimpleFrontmatter('')).toStrictEqual({});
+    expect(parseSimpleFrontmatter('# just a comment\n\n')).toStrictEqual({});
+    expect(byLibrary('# just a comment\n\n')).toStrictEqual({ data: {} });
+  });
+
+  it.each([
+    ['a block scalar', 'summary: |\n  line one\n'],
+    ['a folded scalar', 'summary: >-\n  text\n'],
+    ['a comment after a value', 'status: draft # for now\n'],
+    ['a nested map', 'author:\n  name: Ada\n'],
+    ['a continuation line', 'title: a long\n  title\n'],
+    ['a duplicate key', 'a: 1\na: 2\n'],
+    ['a tab', 'a:\t1\n'],
+    ['a carriage return', 'a: 1\r\n'],
+    ['a key the schema reads as a boolean', 'true: 1\n'],
+    ['the key __proto__', '__proto__: x\n'],
+    ['an escape in double quotes', 'a: "x\\ty"\n'],
+    ['a doubled quote in single quotes', "a: 'it''s'\n"],
+    ['a nested flow list', 'a: [b, [c]]\n'],
+    ['a flow map', 'a: {b: 1}\n'],
+    ['a trailing comma', 'a: [b,]\n'],
+    ['a flow list over two lines', 'a: [b,\n  c]\n'],
+    ['an unquoted wikilink', 'up: [[Home]]\n'],
+    ['an anchor and an alias', 'a: &x 1\nb: *x\n'],
+    ['an explicit tag', 'a: !!str 5\n'],
+    ['a value with ": "', 'a: b: c\n'],
+    ['list items at two indents', 'a:\n  - x\n    - y\n'],
+    ['a top-level list', '- a\n- b\n'],
+    ['a key with a space before the colon', 'a : 1\n'],
+    ['a document end marker', 'a: 1\n...\n'],
+    ['a non-ASCII key', 'título: x\n'],
+  ])('leaves %s to the library', (_what, yaml) => {
+    expect(parseSimpleFrontmatter(yaml)).toBeNull();
+  });
+
+  it('keeps the library’s errors and values for what it leaves to it', () => {
+    expect(parseFrontmatter('---\na: 1\na: 2\n---\n').error).toBe(
+      'frontmatter YAML is invalid at line 3: Map keys must be unique',
+    );
+    expect(parseFrontmatter('---\nstatus: draft # for now\n---\n').data).toStrictEqual({ status: 'draft' });
+    expect(parseFrontmatter('---\nup: [[Home]]\n---\n').data).toStrictEqual({ up: [['Home']] });
+    expect(parseFrontmatter('---\na: b: c\n---\n').data).toBeNull();
+  });
+
+  it('agrees with the YAML library on every block it reads (generated blocks)', () => {
+    const key = fc.constantFrom(
+      'a',
+      'b',
+      'due date',
+      'x.y',
+      'k-1',
+      '_k',
+      'null',
+      'True',
+      'a ',
+      '__proto__',
+      'é',
+      '1',
+    );
+    const scalar = fc.constantFrom(
+      ...[
+        ...[
+          '',
+          'x',
+          'two words',
+          '5',
+          '-5',
+          '+5',
+          '007',
+          '-0',
+          '0o17',
+          '0o8',
+          '0x1F',
+          '0xG',
+          '1.5',
+          '.5',
+          '1.',
+        ],
+        ...[
+          '1e3',
+          '1E-3',
+          '-2.5e+2',
+          '1e400',
+          '-1e400',
+          '.inf',
+          '-.Inf',
+          '+.INF',
+          '.NaN',
+          '.nan',
+          '.NAN',
+          'nan',
+        ],
+        ...[
+          'null',
+          'Null',
+          'NULL',
+          'nULL',
+          '~',
+          'true',
+          'TRUE',
+          'tRue',
+          'False',
+          'yes',
+          'no',
+          'on',
+          '2025-01-02',
+        ],
+        ...[
+          '12:30',
+          'a: b',
+          'a:b',
+          'ends:',
+          'x #c',
+          'x#c',
+          '#c',
+          "'q'",
+          "'it''s'",
+          "'a",
+          '"d"',
+          '"a\\"b"',
+          '"a\\nb"',
+        ],
+        ...[
+          '[a, b]',
+          '[]',
+          '[ ]',
+          '[a,]',
+          '[a, [b]]',
+          '["x", \'y\']',
+          '[-1, +2, 0x1, .5]',
+          '[a b, c]',
+          '[a:b]',
+        ],
+        ...[
+          '[- a]',
+          '[?x]',
+          '["a, b"]',
+          '{a: 1}',
+          '|',
+          '>-',
+          '&a x',
+          '*a',
+          '!!str 5',
+          '-',
+          '- x',
+          '--x',
+          '---',
+        ],
+        ...[
+          '?x',
+          ':x',
+          '%x',
+          '@x',
+          '`x`',
+          'a, b',
+          'a [b]',
+          '[[Note]]',
+          '"[[Note]]"',
+          'é',
+          '東京',
+          '💡',
+          '\t1',
+        ],
+        ...['x\r', '  spaced  ', 'C#', '5" screen', "it's", '"quoted" tail', "'q' 'r'", '"', "''", '""'],
+      ],
+    );
+    const line = fc.oneof(
+      {
+        weight: 5,
+        arbitrary: fc.tuple(key, fc.constantFrom(': ', ':', ':  ', ' : '), scalar).map((p) => p.join('')),
+      },
+      {
+        weight: 4,
+        arbitrary: fc
+          .tuple(fc.constantFrom('- ', '  - ', '    - ', '-', '  -', '-  '), scalar)
+          .map((p) => p.join('')),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom('# c', '', '   ', '  # c', '  more', '...', '---', 'a:', 'tags:'),
+      },
+    );
+    let read = 0;
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 7 }), fc.boolean(), (lines, finalBreak) => {
+        const yaml = lines.join('\n') + (finalBreak ? '\n' : '');
+        const simple = parseSimpleFrontmatter(yaml);
+        if (simple === null) return;
+        read++;
+        expect(byLibrary(yaml)).toStrictEqual({ data: simple });
+      }),
+      { numRuns: 4000 },
+    );
+    // The comparison means something only if the subset read a good share of the blocks.
+    expect(read).toBeGreaterThan(400);
+  });
+});
