@@ -3,7 +3,8 @@
  * Turns a note's text into what the index stores: title, tags, the text of each search column, and
  * the rows of the link, tag, task, alias and property tables. Pure: the same text always gives the
  * same record. It runs for every note on parser threads during a cold build, so it reuses the one
- * frontmatter parse and the one body scan for everything.
+ * frontmatter parse and the one body scan for everything, and does here what the writing thread,
+ * which limits a build, would otherwise do per row (folding names and task texts).
  */
 
 import { parseFrontmatter } from '../markdown/frontmatter.js';
@@ -36,6 +37,8 @@ export interface DerivedTask {
   readonly line: number;
   readonly status: string;
   readonly text: string;
+  /** `foldName(text)`: what the list_tasks text filter searches. */
+  readonly textFold: string;
   readonly due: string | null;
 }
 
@@ -53,6 +56,8 @@ export interface DerivedTagPrefix {
 }
 
 export interface DerivedNote {
+  /** `foldName(name)`: link resolution compares names so (store.ts). */
+  readonly pathLower: string;
   readonly title: string;
   /** Distinct tags (case-insensitive identity, first casing kept), without `#`. */
   readonly tags: string[];
@@ -88,11 +93,18 @@ export function deriveNote(name: string, text: string): DerivedNote {
   }
   const title = noteTitle(name, fm.data, text);
   return {
+    pathLower: foldName(name),
     title,
     tags,
     tagPrefixes: tagPrefixes(tags),
     links: links(fm.raw, fm.data, scan.links),
-    tasks: scan.tasks.map((t) => ({ line: t.line, status: t.status, text: t.text, due: t.due })),
+    tasks: scan.tasks.map((t) => ({
+      line: t.line,
+      status: t.status,
+      text: t.text,
+      textFold: foldName(t.text),
+      due: t.due,
+    })),
     aliases: [...new Set(frontmatterAliases(fm.data).map(foldName))],
     properties: properties(fm.data),
     ftsTitle: segmentCjk(title),

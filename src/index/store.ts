@@ -23,13 +23,14 @@ export function lowerPath(name: string): string {
   return foldName(name);
 }
 
-export function lowerFolder(name: string): string {
-  const slash = name.lastIndexOf('/');
-  return slash === -1 ? '' : foldName(name.slice(0, slash));
-}
-
-export function lowerFile(name: string): string {
-  return foldName(name.slice(name.lastIndexOf('/') + 1));
+/**
+ * The folder and file parts of a folded path. Folding never adds or removes a `/` (NFC does not
+ * compose across it, and no lower-case mapping yields it), so the parts of the folded path are the
+ * folded parts.
+ */
+function foldedParts(pathLower: string): { folder: string; file: string } {
+  const slash = pathLower.lastIndexOf('/');
+  return { folder: slash === -1 ? '' : pathLower.slice(0, slash), file: pathLower.slice(slash + 1) };
 }
 
 /** The tables holding one row set per note, all keyed by `note_id`. */
@@ -154,12 +155,13 @@ export class IndexWriter {
       this.totals.removing(id);
       this.deleteFts.run(id);
     } else {
+      const parts = foldedParts(derived.pathLower);
       const info = this.insertNote.run({
         ...row,
         path: file.name,
-        path_lower: lowerPath(file.name),
-        folder_lower: lowerFolder(file.name),
-        file_lower: lowerFile(file.name),
+        path_lower: derived.pathLower,
+        folder_lower: parts.folder,
+        file_lower: parts.file,
       });
       id = Number(info.lastInsertRowid);
     }
@@ -188,7 +190,7 @@ export class IndexWriter {
     });
     // TSK-02: any status but a space is done.
     for (const t of derived.tasks) {
-      this.insertTask.run(id, t.line, t.status, t.text, foldName(t.text), t.due, t.status === ' ' ? 0 : 1);
+      this.insertTask.run(id, t.line, t.status, t.text, t.textFold, t.due, t.status === ' ' ? 0 : 1);
     }
     for (const alias of derived.aliases) this.insertAlias.run(id, alias);
     derived.properties.forEach((p, ord) => {
@@ -215,14 +217,8 @@ export class IndexWriter {
   }
 
   putAttachment(file: FileEntry): void {
-    this.upsertAttachment.run(
-      file.name,
-      lowerPath(file.name),
-      lowerFile(file.name),
-      file.size,
-      file.mtimeMs,
-      file.ino,
-    );
+    const lower = lowerPath(file.name);
+    this.upsertAttachment.run(file.name, lower, foldedParts(lower).file, file.size, file.mtimeMs, file.ino);
   }
 
   removeAttachment(path: string): void {

@@ -50,3 +50,29 @@ describe('IndexWriter keeps the derived tables in step with the note', () => {
     ]);
   });
 });
+
+describe('IndexWriter stores folded names', () => {
+  it('stores the folded path, folder and file name of a note and an attachment, and folded task text', () => {
+    // NFD accents, a final sigma before the slash, a dotted capital I (lower-cased to two code units).
+    const folder = 'Straße/ΟΔΟΣ/İlk';
+    vault = indexedVault({
+      [`${folder}/Cafe\u0301 NOTE.md`]: '- [ ] Call İSTANBUL Cafe\u0301\n',
+      [`${folder}/Pic\u0301.PNG`]: 'binary',
+    });
+    const fold = (s: string) => s.normalize('NFC').toLowerCase();
+    expect(vault.db.prepare('SELECT path_lower, folder_lower, file_lower FROM notes').all()).toEqual([
+      {
+        path_lower: fold(`${folder}/Cafe\u0301 NOTE.md`),
+        folder_lower: fold(folder),
+        file_lower: fold('Cafe\u0301 NOTE.md'),
+      },
+    ]);
+    expect(fold(folder)).toBe('straße/οδος/i̇lk');
+    expect(vault.db.prepare('SELECT path_lower, file_lower FROM attachments').all()).toEqual([
+      { path_lower: fold(`${folder}/Pic\u0301.PNG`), file_lower: fold('Pic\u0301.PNG') },
+    ]);
+    expect(vault.db.prepare('SELECT text_fold FROM note_tasks').all()).toEqual([
+      { text_fold: fold('Call İSTANBUL Cafe\u0301') },
+    ]);
+  });
+});
