@@ -23,9 +23,6 @@ const SECONDARY_INDEXES: readonly SecondaryIndex[] = [
   ...SCHEMA_SQL.matchAll(/^CREATE INDEX (\w+) ON .+;$/gm),
 ].map((m) => ({ name: m[1] as string, sql: m[0] }));
 
-/** Helper threads SQLite may use to sort while it creates the indexes (SQLite's default is none). */
-const SORT_THREADS = 2;
-
 function missingIndexes(db: Db): SecondaryIndex[] {
   const present = new Set(
     db
@@ -52,9 +49,6 @@ export function ensureSecondaryIndexes(db: Db): number {
   // 434–486 MB with memory, 418–421 MB with a file, build time the same).
   const previous = Number(db.pragma('temp_store', { simple: true }));
   db.pragma('temp_store = FILE');
-  // SQLite sorts the spilled runs on helper threads when allowed; at the end of a build the parser
-  // thread's core is idle (100k notes, creating the 12 indexes: 1.50–2.08 s alone, 1.30–1.57 s so).
-  db.pragma(`threads = ${SORT_THREADS}`);
   try {
     return db
       .transaction(() => {
@@ -65,6 +59,5 @@ export function ensureSecondaryIndexes(db: Db): number {
       .immediate();
   } finally {
     db.pragma(`temp_store = ${previous}`);
-    db.pragma('threads = 0');
   }
 }

@@ -86,9 +86,8 @@ it('covers every index the schema declares: dropping leaves none, ensuring puts 
   expect(declaredIndexes(d)).toEqual([]);
   expect(ensureSecondaryIndexes(d)).toBe(ALL.length);
   expect(declaredIndexes(d)).toEqual(ALL);
-  // The sort spilled to a file on helper threads; the connection's own settings are back.
+  // The sort spilled to a file; the connection's own setting (memory) is back.
   expect(d.pragma('temp_store', { simple: true })).toBe(2);
-  expect(d.pragma('threads', { simple: true })).toBe(0);
   expect(ensureSecondaryIndexes(d)).toBe(0);
 });
 
@@ -101,7 +100,6 @@ it('a creation that cannot get the write lock fails whole: none created, temp_st
   try {
     expect(() => ensureSecondaryIndexes(d)).toThrow(/locked|busy/i);
     expect(d.pragma('temp_store', { simple: true })).toBe(2);
-    expect(d.pragma('threads', { simple: true })).toBe(0);
   } finally {
     other.prepare('ROLLBACK').run();
     other.close();
