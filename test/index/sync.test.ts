@@ -130,3 +130,109 @@ it('a note deleted by another process between its stat and the look at its real 
   expect(result.changed).toBe(1);
   expect(indexedPaths(d)).toEqual(['b.md']);
 });
+
+/** Notes matching an FTS5 query, by path. */
+function matching(d: Db, query: string): string[] {
+  return (
+    d
+      .prepare(
+        'SELECT n.path FROM notes_fts f JOIN notes n ON n.id = f.rowid WHERE notes_fts MATCH ? ORDER BY 1',
+      )
+      .all(query) as { path: string }[]
+  ).map((r) => r.path);
+}
+
+/**
+ * A cold build that walks before the watcher is live (`live`): changes made after that walk and
+ * before the watcher took over must not be lost.
+ */
+async function buildWhileFilesChange(
+  failWalk: boolean,
+  liveLate = false,
+): Promise<{ d: Db; stats: { notes: number } }> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 1200; i++) files[`n${String(i).padStart(4, '0')}.md`] = `note ${i} walrus`;
+  const { dir, db: d } = vault(files);
+  let markLive!: () => void;
+  const live = new Promise<void>((resolve) => {
+    markLive = resolve;
+  });
+  let isLive = false;
+  const walks: boolean[] = [];
+  let calls = 0;
+  let firstBatch: string[] = [];
+  const pool = {
+    parse: async (root: string, batch: Parameters<typeof parseNoteFile>[1][]) => {
+      calls++;
+      if (calls === 1) firstBatch = batch.map((f) => f.name);
+      if (calls === 3) {
+        // The first batch is parsed and written by now; these changes come after the walk saw it.
+        const [rewritten, removed] = firstBatch;
+        fs.writeFileSync(path.join(root, rewritten as string), 'rewritten: a narwhal, longer than before');
+        fs.rmSync(path.join(root, removed as string));
+        fs.writeFileSync(path.join(root, 'added later.md'), 'a narwhal too');
+        fs.writeFileSync(path.join(root, 'picture.png'), 'png');
+        const goLive = () => {
+          isLive = true;
+          markLive();
+        };
+        // Late: only once every batch is written and the build's last steps have run.
+        if (liveLate) setTimeout(goLive, 0);
+        else goLive();
+      }
+      return batch.map((file) => parseNoteFile(root, file));
+    },
+    walk: async (root: string) => {
+      walks.push(isLive);
+      if (failWalk) throw new Error('index parser thread failed: walk');
+      const { walkVault } = await import('../../src/vault/walk.js');
+      return walkVault(root);
+    },
+    close: async () => undefined,
+  } as unknown as ParserPool;
+  const stats = await syncAllParallel(d, dir, () => pool, new Map(), { live });
+  expect(firstBatch).toHaveLength(125);
+  // Asked for once, and only after the watcher is live: a walk before it could miss changes too.
+  expect(walks).toEqual([true]);
+  return { d, stats };
+}
+
+for (const [failWalk, liveLate] of [
+  [false, false],
+  [true, false],
+  [false, true],
+] as const) {
+  const how = failWalk ? 'here, its thread failing' : liveLate ? 'after the writes' : 'on a parser thread';
+  it(`a build started before the watcher is live syncs what changed before it was (second walk ${how})`, async () => {
+    const { d, stats } = await buildWhileFilesChange(failWalk, liveLate);
+    expect(indexedPaths(d)).toHaveLength(1200);
+    expect(stats.notes).toBe(1200);
+    expect(indexedPaths(d)).toContain('added later.md');
+    expect(matching(d, 'narwhal')).toHaveLength(2);
+    expect(matching(d, 'walrus')).toHaveLength(1198);
+    expect(
+      (d.prepare('SELECT path FROM attachments').all() as { path: string }[]).map((r) => r.path),
+    ).toEqual(['picture.png']);
+  });
+}
+
+it('a small build given `live` waits for it and walks again, so it misses nothing either', async () => {
+  const { dir, db: d } = vault({ 'a.md': 'alpha' });
+  let markLive!: () => void;
+  const live = new Promise<void>((resolve) => {
+    markLive = resolve;
+  });
+  const pool = {
+    parse: async () => {
+      throw new Error('a small build parses on this thread');
+    },
+    close: async () => undefined,
+  } as unknown as ParserPool;
+  const building = syncAllParallel(d, dir, () => pool, new Map(), { live });
+  // Written after the first walk (which ran synchronously above), before the watcher is live.
+  fs.writeFileSync(path.join(dir, 'b.md'), 'beta');
+  markLive();
+  const stats = await building;
+  expect(indexedPaths(d)).toEqual(['a.md', 'b.md']);
+  expect(stats.notes).toBe(2);
+});
