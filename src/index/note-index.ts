@@ -78,27 +78,18 @@ export class NoteIndex {
     } catch (err) {
       this.log.warn(`Could not recreate the search index's lookup indexes: ${(err as Error).message}`);
     }
-    // Events from before the watcher is live are covered by the walk that follows it.
-    const live = watching.then(() => this.dirty.clear());
+    await watching;
+    // The walk comes after the watcher is live, so no change can fall between the two.
+    this.dirty.clear();
     const script = this.options.parserScript;
     let stats: SyncStats;
     if (script === undefined) {
-      // The walk comes after the watcher is live, so no change can fall between the two.
-      await live;
       stats = syncAll(this.db, this.vault.root, '', indexed);
     } else {
       // Parser threads take the reading and scanning; this thread keeps the SQLite writes. One per
       // spare core: on 2 cores a second parser thread only competed with the writer.
       const threads = Math.max(1, Math.min(3, os.availableParallelism() - 1));
-      const makePool = () => new ParserPool(script, threads);
-      if (indexed.size === 0 && options.watch !== false) {
-        // Nothing indexed yet (a first start, or a rebuild): the build starts while the watcher still
-        // crawls, and the files are looked at again once it is live (sync.ts).
-        stats = await syncAllParallel(this.db, this.vault.root, makePool, indexed, { live });
-      } else {
-        await live;
-        stats = await syncAllParallel(this.db, this.vault.root, makePool, indexed);
-      }
+      stats = await syncAllParallel(this.db, this.vault.root, () => new ParserPool(script, threads), indexed);
     }
     this.lastFullScan = Date.now();
     this.linked = stats.linked;

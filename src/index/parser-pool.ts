@@ -6,22 +6,20 @@
  * `runParserThread` when started with PARSER_ROLE.
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { type FileEntry, type WalkResult, walkVault } from '../vault/walk.js';
+import type { FileEntry } from '../vault/walk.js';
 import { type ParsedNote, parseNoteFile } from './parse-note.js';
 
 export const PARSER_ROLE = 'noted-index-parser';
 
-/** Parse these files, or (without `files`) walk the vault. */
 interface Request {
   readonly id: number;
   readonly root: string;
-  readonly files?: FileEntry[];
+  readonly files: FileEntry[];
 }
 
 interface Reply {
   readonly id: number;
-  readonly parsed?: (ParsedNote | null)[];
-  readonly walked?: WalkResult;
+  readonly parsed: (ParsedNote | null)[];
   readonly error?: string;
 }
 
@@ -59,22 +57,25 @@ export function runParserThread(): void {
   if (!port) throw new Error('runParserThread must run in a worker thread');
   port.on('message', (req: Request) => {
     try {
-      if (req.files === undefined) {
-        port.postMessage({ id: req.id, walked: walkVault(req.root) } satisfies Reply);
-        return;
-      }
       const parsed = req.files.map((file) => parseNoteFile(req.root, file));
       const bytes = bodiesAsBytes(parsed);
       port.postMessage({ id: req.id, parsed } satisfies Reply, bytes === null ? [] : [bytes]);
     } catch (err) {
-      port.postMessage({ id: req.id, error: String((err as Error).stack ?? err) } satisfies Reply);
+      port.postMessage({
+        id: req.id,
+        parsed: [],
+        error: String((err as Error).stack ?? err),
+      } satisfies Reply);
     }
   });
 }
 
 export class ParserPool {
   private readonly workers: Worker[] = [];
-  private readonly pending = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (r: (ParsedNote | null)[]) => void; reject: (e: Error) => void }
+  >();
   private nextId = 0;
   private turn = 0;
 
@@ -93,7 +94,7 @@ export class ParserPool {
         if (!waiter) return;
         this.pending.delete(reply.id);
         if (reply.error) waiter.reject(new Error(`index parser thread failed: ${reply.error}`));
-        else waiter.resolve(reply);
+        else waiter.resolve(reply.parsed);
       });
       worker.on('error', (err) => this.failAll(err));
       worker.unref();
@@ -102,22 +103,12 @@ export class ParserPool {
   }
 
   /** Parses a batch on the next thread in turn. */
-  async parse(root: string, files: FileEntry[]): Promise<(ParsedNote | null)[]> {
-    return (await this.ask({ id: this.nextId++, root, files })).parsed ?? [];
-  }
-
-  /** Walks the vault on the next thread in turn, as `walkVault(root)` would here. */
-  async walk(root: string): Promise<WalkResult> {
-    const reply = await this.ask({ id: this.nextId++, root });
-    if (reply.walked === undefined) throw new Error('index parser thread sent no walk');
-    return reply.walked;
-  }
-
-  private ask(request: Request): Promise<Reply> {
+  parse(root: string, files: FileEntry[]): Promise<(ParsedNote | null)[]> {
+    const id = this.nextId++;
     const worker = this.workers[this.turn++ % this.workers.length] as Worker;
     return new Promise((resolve, reject) => {
-      this.pending.set(request.id, { resolve, reject });
-      worker.postMessage(request);
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, root, files } satisfies Request);
     });
   }
 

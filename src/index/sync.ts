@@ -138,17 +138,6 @@ const IN_FLIGHT = 4;
  */
 const NOTES_PER_COMMIT = 2000;
 
-export interface ParallelSyncOptions {
-  /**
-   * Resolves once the watcher reports every change. Given, the sync may walk before it: a cold build
-   * then starts at once instead of waiting for the watcher's crawl (at 100k notes about a second with
-   * one core idle). The files are stat'ed again after it, on a parser thread while this one creates
-   * the indexes and merges, and whatever changed since the first walk is synced again, so no change
-   * falls between the walk and the watcher.
-   */
-  readonly live?: Promise<void>;
-}
-
 /**
  * The same as syncAll, with reading and parsing on parser threads while this thread writes: the
  * cold build of a large vault.
@@ -158,16 +147,10 @@ export async function syncAllParallel(
   root: string,
   makePool: () => ParserPool,
   indexed?: Map<string, IndexedFile>,
-  options: ParallelSyncOptions = {},
 ): Promise<SyncStats> {
   const started = performance.now();
-  let plan = planSync(db, root, '', indexed);
+  const plan = planSync(db, root, '', indexed);
   if (plan.stale.length < PARALLEL_THRESHOLD) {
-    if (options.live !== undefined) {
-      // Too small a build to overlap with anything: walk again, now that no change can be missed.
-      await options.live;
-      plan = planSync(db, root, '', indexed);
-    }
     const writer = new IndexWriter(db);
     let reindexed = 0;
     writer.write(() => {
@@ -177,7 +160,7 @@ export async function syncAllParallel(
   }
   const pool = makePool();
   try {
-    return await parseAndWrite(db, root, plan, pool, started, options.live);
+    return await parseAndWrite(db, root, plan, pool, started);
   } finally {
     await pool.close();
   }
@@ -189,7 +172,6 @@ async function parseAndWrite(
   plan: SyncPlan,
   pool: ParserPool,
   started: number,
-  live: Promise<void> | undefined,
 ): Promise<SyncStats> {
   const writer = new IndexWriter(db);
   // Most of the vault is written: the secondary indexes are cheaper to create afterwards than to keep
@@ -213,13 +195,6 @@ async function parseAndWrite(
   // Each parsed batch is written as soon as it arrives, inside a transaction that spans several
   // batches: the parser threads never wait for a whole commit's worth of notes to be collected.
   let uncommitted = 0;
-  let recheck: Promise<WalkResult | Error> | null = null;
-  // Known by the end of the writes (they await every batch): the second walk must then be asked for
-  // at once, as what follows it here runs without yielding.
-  let isLive = false;
-  void live?.then(() => {
-    isLive = true;
-  });
   try {
     while (inFlight.length > 0) {
       const batch = inFlight.shift() as (typeof inFlight)[number];
@@ -235,12 +210,6 @@ async function parseAndWrite(
         uncommitted = 0;
       }
     }
-    // Asked for now so that it runs on the parser thread while the indexes are created below.
-    if (live !== undefined) {
-      recheck = (isLive ? pool.walk(root) : live.then(() => pool.walk(root))).catch((err: unknown) =>
-        err instanceof Error ? err : new Error(String(err)),
-      );
-    }
   } catch (err) {
     writer.rollback();
     throw err;
@@ -251,49 +220,7 @@ async function parseAndWrite(
       restore();
     }
   }
-  const stats = finishSync(db, writer, plan, reindexed, started);
-  if (recheck === null) return stats;
-  // A parser thread that failed leaves the walk to this one.
-  const walked = await recheck;
-  const after = walked instanceof Error ? walkVault(root) : walked;
-  return { ...syncChangedSince(db, root, plan.walked, after, stats), ms: performance.now() - started };
-}
-
-/**
- * Syncs again every file whose listing differs between two walks (changed, new or gone), and returns
- * `stats` updated: the build's own walk came before the watcher was live.
- */
-function syncChangedSince(
-  db: Db,
-  root: string,
-  before: WalkResult,
-  after: WalkResult,
-  stats: SyncStats,
-): SyncStats {
-  const paths: string[] = [];
-  for (const [was, now] of [
-    [before.notes, after.notes],
-    [before.attachments, after.attachments],
-  ] as const) {
-    const earlier = new Map(was.map((file) => [file.name, file]));
-    for (const file of now) {
-      const old = earlier.get(file.name);
-      earlier.delete(file.name);
-      if (
-        old === undefined ||
-        old.size !== file.size ||
-        old.mtimeMs !== file.mtimeMs ||
-        old.ino !== file.ino
-      ) {
-        paths.push(file.name);
-      }
-    }
-    for (const name of earlier.keys()) paths.push(name);
-  }
-  if (paths.length === 0) return { ...stats, linked: after.linked };
-  const synced = syncPaths(db, root, paths);
-  const count = db.prepare('SELECT count(*) AS n FROM notes').get() as { n: number };
-  return { ...stats, notes: count.n, reindexed: stats.reindexed + synced.changed, linked: after.linked };
+  return finishSync(db, writer, plan, reindexed, started);
 }
 
 function syncAttachments(db: Db, writer: IndexWriter, files: FileEntry[], sub: string): void {
