@@ -5,14 +5,17 @@
  * library takes about 70 µs for a four-line block, most of the time a cold index build spends on a
  * note; this takes a few. Anything outside that small subset (comments after a value, block scalars,
  * anchors, tags, escapes, nested maps, continuation lines, duplicate names, an unusual character
- * anywhere) is left to the library, so every error and every edge case still comes from it. The
- * values are resolved as the library's YAML 1.2 core schema resolves plain scalars; a property test
- * compares the two on generated blocks (test/markdown/frontmatter-simple.test.ts).
+ * anywhere) is left to the library, so every error and every edge case still comes from it. Plain
+ * scalars are resolved by the caller's `resolvePlain`, which frontmatter.ts builds from the library's
+ * own schema tags; a property test compares the two readings on generated blocks
+ * (test/markdown/frontmatter-simple.test.ts).
  */
-import type { JsonValue } from './frontmatter.js';
 
-/** Returned when the block is not in the subset; the caller then parses it with the library. */
-export const NOT_SIMPLE = null;
+/** A plain scalar's value as the YAML library resolves it (null, boolean, number or the text itself). */
+export type ResolvePlain = (text: string) => unknown;
+
+/** What the block holds, as the library's `toJS` would give it before JSON conversion. */
+export type SimpleData = Record<string, unknown>;
 
 /**
  * Tabs, CR, other C0/C1 controls, BOM and the Unicode line separators: each has its own rules in YAML
@@ -23,37 +26,29 @@ const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_ ./-]*):(?: (.*))?$/;
 const SEQ_ITEM = /^( *)-(?: (.*))?$/;
 /** Longer keys are left to the library, which limits an implicit key to 1,024 characters. */
 const MAX_KEY = 200;
-/** Keys the core schema would read as null or a boolean instead of a string. */
-const KEYWORD = /^(?:~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
-
-const NULL = /^(?:~|[Nn]ull|NULL)?$/;
-const BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
-const INT_OCT = /^0o[0-7]+$/;
-const INT = /^[-+]?[0-9]+$/;
-const INT_HEX = /^0x[0-9a-fA-F]+$/;
-const FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
-const FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
-const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 
 /** First characters that make a YAML indicator rather than the start of a plain scalar. */
 const INDICATOR_START = /^[-?:,[\]{}#&*!|>'"%@`]/;
+/** What a plain value on a `name:` line may not hold: `: ` or a final `:` would make it a nested pair. */
+const BLOCK_UNSAFE = /:\s|:$/;
 /** Characters a plain list item inside `[…]` may not hold (flow indicators, and what starts a comment or a pair). */
 const FLOW_UNSAFE = /[,[\]{}#:'"]/;
 
 /**
- * The block's data as the library would give it, or {@link NOT_SIMPLE}.
+ * The block's data as the library would give it, or null when the block is not in the subset (the
+ * caller then parses it with the library).
  *
  * @example
- * parseSimpleFrontmatter('tags: [a, b]\ncreated: 2025-01-02\n') // { tags: ['a', 'b'], created: '2025-01-02' }
- * parseSimpleFrontmatter('a: |\n  text\n') // null: a block scalar
+ * parseSimpleFrontmatter('tags: [a, b]\ncreated: 2025-01-02\n', resolve) // { tags: ['a', 'b'], created: '2025-01-02' }
+ * parseSimpleFrontmatter('a: |\n  text\n', resolve) // null: a block scalar
  */
-export function parseSimpleFrontmatter(yaml: string): Record<string, JsonValue> | null {
-  if (UNUSUAL.test(yaml)) return NOT_SIMPLE;
-  const data: Record<string, JsonValue> = {};
+export function parseSimpleFrontmatter(yaml: string, resolvePlain: ResolvePlain): SimpleData | null {
+  if (UNUSUAL.test(yaml)) return null;
+  const data: SimpleData = {};
   const lines = yaml.split('\n');
   // The key whose value is being collected from `- item` lines below it, and their indent.
   let listKey: string | null = null;
-  let list: JsonValue[] = [];
+  let list: unknown[] = [];
   let listIndent = -1;
   for (const line of lines) {
     if (isBlankOrComment(line)) continue;
@@ -62,9 +57,9 @@ export function parseSimpleFrontmatter(yaml: string): Record<string, JsonValue> 
       if (item) {
         const indent = (item[1] as string).length;
         if (listIndent === -1) listIndent = indent;
-        else if (indent !== listIndent) return NOT_SIMPLE;
-        const value = item[2] === undefined ? null : inlineValue(item[2]);
-        if (value === undefined) return NOT_SIMPLE;
+        else if (indent !== listIndent) return null;
+        const value = item[2] === undefined ? null : inlineValue(item[2], resolvePlain);
+        if (value === undefined) return null;
         list.push(value);
         continue;
       }
@@ -72,16 +67,17 @@ export function parseSimpleFrontmatter(yaml: string): Record<string, JsonValue> 
       listKey = null;
     }
     const entry = KEY_LINE.exec(line);
-    if (!entry) return NOT_SIMPLE;
+    if (!entry) return null;
     const key = entry[1] as string;
+    // A key the schema would read as anything but itself (`null`, `true`) is not a plain name.
     if (
       key.length > MAX_KEY ||
       key.endsWith(' ') ||
-      KEYWORD.test(key) ||
+      resolvePlain(key) !== key ||
       key === '__proto__' ||
       Object.hasOwn(data, key)
     ) {
-      return NOT_SIMPLE;
+      return null;
     }
     const rest = entry[2]?.trim() ?? '';
     if (rest === '') {
@@ -92,8 +88,8 @@ export function parseSimpleFrontmatter(yaml: string): Record<string, JsonValue> 
       data[key] = null;
       continue;
     }
-    const value = inlineValue(rest);
-    if (value === undefined) return NOT_SIMPLE;
+    const value = inlineValue(rest, resolvePlain);
+    if (value === undefined) return null;
     data[key] = value;
   }
   if (listKey !== null) data[listKey] = listIndent === -1 ? null : list;
@@ -106,17 +102,17 @@ function isBlankOrComment(line: string): boolean {
 }
 
 /** A value written on one line, or undefined when it is not in the subset. */
-function inlineValue(raw: string): JsonValue | undefined {
+function inlineValue(raw: string, resolvePlain: ResolvePlain): unknown {
   const text = raw.trim();
   if (text.includes(' #')) return undefined;
   const first = text[0];
-  if (first === '[') return flowList(text);
+  if (first === '[') return flowList(text, resolvePlain);
   if (first === "'" || first === '"') return quoted(text);
-  return plainValue(text, /[:]\s|:$/);
+  return plainValue(text, BLOCK_UNSAFE, resolvePlain);
 }
 
 /** A plain scalar's value, or undefined when it starts with an indicator or holds `unsafe`. */
-function plainValue(text: string, unsafe: RegExp): JsonValue | undefined {
+function plainValue(text: string, unsafe: RegExp, resolvePlain: ResolvePlain): unknown {
   if (text === '') return undefined;
   if (INDICATOR_START.test(text)) {
     // `-5` and `-x` are plain scalars; `-`, `- x` and every other indicator are not.
@@ -136,37 +132,18 @@ function quoted(text: string): string | undefined {
 }
 
 /** `[a, 'b', 3]` on one line, items plain or simply quoted; undefined otherwise. */
-function flowList(text: string): JsonValue[] | undefined {
+function flowList(text: string, resolvePlain: ResolvePlain): unknown[] | undefined {
   if (text[text.length - 1] !== ']') return undefined;
   const inner = text.slice(1, -1).trim();
   if (inner === '') return [];
-  const out: JsonValue[] = [];
+  const out: unknown[] = [];
   for (const part of inner.split(',')) {
     const item = part.trim();
     if (item === '') return undefined;
     const first = item[0];
-    const value = first === "'" || first === '"' ? quoted(item) : plainValue(item, FLOW_UNSAFE);
+    const value = first === "'" || first === '"' ? quoted(item) : plainValue(item, FLOW_UNSAFE, resolvePlain);
     if (value === undefined) return undefined;
     out.push(value);
   }
   return out;
-}
-
-/** A plain scalar as the YAML 1.2 core schema reads it, in the schema's order of tags. */
-function resolvePlain(text: string): JsonValue {
-  if (NULL.test(text)) return null;
-  if (BOOL.test(text)) return text[0] === 't' || text[0] === 'T';
-  if (INT_OCT.test(text)) return finite(Number.parseInt(text.slice(2), 8), text);
-  if (INT.test(text)) return finite(Number.parseInt(text, 10), text);
-  if (INT_HEX.test(text)) return finite(Number.parseInt(text.slice(2), 16), text);
-  if (FLOAT_NAN.test(text))
-    return text.slice(-3).toLowerCase() === 'nan' ? '.nan' : text[0] === '-' ? '-.inf' : '.inf';
-  if (FLOAT_EXP.test(text) || FLOAT.test(text)) return finite(Number.parseFloat(text), text);
-  return text;
-}
-
-/** Numbers past the float range come out as infinities, which frontmatter.ts's JSON form spells out. */
-function finite(value: number, text: string): JsonValue {
-  if (Number.isFinite(value)) return value;
-  return text[0] === '-' ? '-.inf' : '.inf';
 }

@@ -5,7 +5,7 @@
  * frontmatter-edit.ts.
  */
 
-import { type Document, isMap, isScalar, isSeq } from 'yaml';
+import { Document, isMap, isScalar, isSeq, type ScalarTag } from 'yaml';
 import { parseSimpleFrontmatter } from './frontmatter-simple.js';
 import { parseYamlDocument } from './yaml-document.js';
 
@@ -108,9 +108,31 @@ export type BlockResult = { data: Record<string, JsonValue> } | { error: string 
 /** The yaml's first line is line 2 of the note: the opening `---` is line 1. */
 const NOTE_LINE_OFFSET = 1;
 
+/** The library's schema and options for frontmatter, and its tags that resolve plain scalars, in its order. */
+const FRONTMATTER_DOCUMENT = new Document(null, YAML_OPTIONS);
+const PLAIN_TAGS = FRONTMATTER_DOCUMENT.schema.tags.filter(
+  (tag): tag is ScalarTag => tag.default === true && 'test' in tag && tag.test instanceof RegExp,
+);
+
+/**
+ * A plain scalar's value as the library resolves it with YAML_OPTIONS (its first default tag whose
+ * test matches, else the text): what frontmatter-simple.ts needs, taken from the library itself.
+ *
+ * @example
+ * resolvePlainScalar('0x1F') // 31
+ * resolvePlainScalar('2025-01-02') // '2025-01-02'
+ */
+export function resolvePlainScalar(text: string): unknown {
+  const tag = PLAIN_TAGS.find((t) => t.test?.test(text));
+  if (tag === undefined) return text;
+  const value = tag.resolve(text, () => undefined, FRONTMATTER_DOCUMENT.options);
+  return isScalar(value) ? value.value : value;
+}
+
 export function parseYamlBlock(yaml: string): BlockResult {
-  const simple = parseSimpleFrontmatter(yaml);
-  if (simple !== null) return { data: simple };
+  // Most blocks: read without the library's parser, converted to JSON as its result is below.
+  const simple = parseSimpleFrontmatter(yaml, resolvePlainScalar);
+  if (simple !== null) return { data: toJsonObject(simple) };
   const parsed = parseFrontmatterYaml(yaml);
   return 'error' in parsed ? parsed : readDocument(parsed.doc, yaml);
 }
