@@ -97,15 +97,25 @@ function totalChanges(db: Db): number {
  * merge takes about 3 s; alternating runs).
  */
 export function bulkLoadSettings(db: Db): () => void {
-  db.pragma('synchronous = OFF');
-  setFtsOption(db, 'automerge', 0);
-  setFtsOption(db, 'crisismerge', BUILD_CRISISMERGE);
-  setFtsOption(db, 'hashsize', BUILD_FTS_HASH_BYTES);
-  return () => {
-    setFtsOption(db, 'hashsize', DEFAULT_FTS_HASH_BYTES);
-    setFtsOption(db, 'crisismerge', DEFAULT_CRISISMERGE);
-    setFtsOption(db, 'automerge', DEFAULT_AUTOMERGE);
-    db.prepare("INSERT INTO notes_fts(notes_fts) VALUES('optimize')").run();
-    db.pragma('synchronous = NORMAL');
+  const putBack = (merge: boolean) => {
+    try {
+      setFtsOption(db, 'hashsize', DEFAULT_FTS_HASH_BYTES);
+      setFtsOption(db, 'crisismerge', DEFAULT_CRISISMERGE);
+      setFtsOption(db, 'automerge', DEFAULT_AUTOMERGE);
+      if (merge) db.prepare("INSERT INTO notes_fts(notes_fts) VALUES('optimize')").run();
+    } finally {
+      db.pragma('synchronous = NORMAL');
+    }
   };
+  try {
+    db.pragma('synchronous = OFF');
+    setFtsOption(db, 'automerge', 0);
+    setFtsOption(db, 'crisismerge', BUILD_CRISISMERGE);
+    setFtsOption(db, 'hashsize', BUILD_FTS_HASH_BYTES);
+  } catch (err) {
+    // Left half applied, the options would stay in the file, for every process, until the next start.
+    putBack(false);
+    throw err;
+  }
+  return () => putBack(true);
 }

@@ -178,7 +178,6 @@ async function parseAndWrite(
   // up row by row (secondary-indexes.ts).
   const rebuildIndexes = plan.stale.length * 2 >= plan.walked.notes.length;
   if (rebuildIndexes) dropSecondaryIndexes(db);
-  const restore = bulkLoadSettings(db);
   const batches: FileEntry[][] = [];
   for (let i = 0; i < plan.stale.length; i += PARALLEL_BATCH)
     batches.push(plan.stale.slice(i, i + PARALLEL_BATCH));
@@ -190,12 +189,14 @@ async function parseAndWrite(
       inFlight.push({ files, parsed: pool.parse(root, files) });
     }
   };
-  dispatch();
   let reindexed = 0;
   // Each parsed batch is written as soon as it arrives, inside a transaction that spans several
   // batches: the parser threads never wait for a whole commit's worth of notes to be collected.
   let uncommitted = 0;
+  let restore: (() => void) | undefined;
   try {
+    restore = bulkLoadSettings(db);
+    dispatch();
     while (inFlight.length > 0) {
       const batch = inFlight.shift() as (typeof inFlight)[number];
       const parsed = await batch.parsed;
@@ -217,7 +218,7 @@ async function parseAndWrite(
     try {
       if (rebuildIndexes) ensureSecondaryIndexes(db);
     } finally {
-      restore();
+      restore?.();
     }
   }
   return finishSync(db, writer, plan, reindexed, started);

@@ -11,6 +11,7 @@ import { afterEach, expect, it } from 'vitest';
 import { openVault } from '../../src/access/open.js';
 import { type Db, openIndexDatabase } from '../../src/index/database.js';
 import { parseNoteFile } from '../../src/index/parse-note.js';
+import { restoreFtsDefaults } from '../../src/index/fts-merge.js';
 import type { ParserPool } from '../../src/index/parser-pool.js';
 import { dropSecondaryIndexes, ensureSecondaryIndexes } from '../../src/index/secondary-indexes.js';
 import { syncAll, syncAllParallel } from '../../src/index/sync.js';
@@ -155,6 +156,31 @@ it('a build that fails midway still ends with all of them', async () => {
   await expect(syncAllParallel(d, dir, () => recordingPool(d, seen, 18))).rejects.toThrow('boom');
   expect(seen.at(-1)).toEqual([]);
   expect(declaredIndexes(d)).toEqual(ALL);
+});
+
+it('a build whose bulk-load settings fail ends with all of them, FTS5 options and syncing as they were', async () => {
+  const { dir, db: d } = vault(1200);
+  // The last of the build's settings (FTS5's 64 MiB hash size) is refused, after the drop and after
+  // the settings before it took effect.
+  const failing = new Proxy(d, {
+    get(target, key) {
+      if (key === 'prepare') {
+        return (sql: string) => {
+          if (sql.includes("'hashsize', 67108864")) throw new Error('disk I/O error: boom');
+          return target.prepare(sql);
+        };
+      }
+      const value = Reflect.get(target, key);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  const seen: string[][] = [];
+  await expect(syncAllParallel(failing, dir, () => recordingPool(d, seen))).rejects.toThrow('boom');
+  expect(seen).toEqual([]);
+  expect(declaredIndexes(d)).toEqual(ALL);
+  expect(restoreFtsDefaults(d)).toBe(false);
+  expect(d.pragma('synchronous', { simple: true })).toBe(1);
+  expect(d.prepare('SELECT count(*) AS n FROM notes').get()).toEqual({ n: 0 });
 });
 
 it('a server started after a build was killed midway puts them back before it syncs, and says so', async () => {
