@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateVault, MANIFEST_NAME } from './generate-vault.mjs';
 import { calibrate } from './lib/calibrate.mjs';
+import { cpuTimes, stealBetween } from './lib/cpu-steal.mjs';
 import { measureSearch, measureTools, timedCall } from './lib/measure.mjs';
 import { noteFiles } from './lib/note-files.mjs';
 import { benchQueries } from './lib/queries.mjs';
@@ -207,6 +208,7 @@ async function bench(opts, vault) {
   // Cold build: no index, so the first answered search waits for the whole vault.
   resetIndex(vault);
   console.error('cold start ...');
+  const coldCpu = cpuTimes();
   const cold = await startAndSearch(opts.server, vault, probe, failures, 'cold build');
   const check = await timedCall(
     cold.session,
@@ -215,6 +217,7 @@ async function bench(opts, vault) {
     FIRST_SEARCH_TIMEOUT_MS,
   );
   if (check.error) failures.push(`index check search ${JSON.stringify(common)} → ${check.error}`);
+  const coldSteal = stealBetween(coldCpu, cpuTimes());
   const coldMem = memoryOf(cold.session);
   cold.timing.shutdownMs = Math.round(await cold.session.close());
   cold.timing.notesPerSec = Math.round(notes / (cold.timing.ms / 1000));
@@ -223,6 +226,7 @@ async function bench(opts, vault) {
 
   // Warm start: the index exists and is up to date.
   console.error('warm start ...');
+  const warmCpu = cpuTimes();
   const warm = await startAndSearch(opts.server, vault, probe, failures, 'warm start');
   let search = null;
   if (warm.tools.has('search_notes')) {
@@ -233,6 +237,7 @@ async function bench(opts, vault) {
   }
   console.error('other tools ...');
   const tools = await measureTools(warm.session, warm.tools, vault, opts.rounds, failures);
+  const warmSteal = stealBetween(warmCpu, cpuTimes());
   const warmMem = memoryOf(warm.session);
   if (failures.length > 0) console.error(`--- server stderr (tail) ---\n${warm.session.stderrTail()}`);
   warm.timing.shutdownMs = Math.round(await warm.session.close());
@@ -253,6 +258,7 @@ async function bench(opts, vault) {
       arch: os.arch(),
       loadAvg: loadBefore.map((v) => Math.round(v * 100) / 100),
       reference: { before, after },
+      steal: { coldBuild: coldSteal, warmAndCalls: warmSteal },
     },
     coldBuild: cold.timing,
     warmStart: warm.timing,

@@ -74,6 +74,14 @@ export function formatReport(r) {
     out.push(`  before the run: ${line(ref.before)}`);
     out.push(`  after the run:  ${line(ref.after)}`);
   }
+  const steal = m.steal;
+  if (steal?.coldBuild || steal?.warmAndCalls) {
+    const part = (x) => (x ? `${x.stealPct}% stolen, ${x.idlePct}% idle` : 'not measured');
+    out.push(
+      `CPU time taken by the host (steal, of the busy time in /proc/stat): cold build ${part(steal.coldBuild)};` +
+        ` warm start and calls ${part(steal.warmAndCalls)}`,
+    );
+  }
   out.push(`server: ${r.server.path} (built ${r.server.modified})`);
   out.push('');
   const c = r.coldBuild;
