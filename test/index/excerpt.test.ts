@@ -145,4 +145,51 @@ describe('buildExcerpt: properties', () => {
       { numRuns: 500 },
     );
   });
+
+  it('highlights the same whether the text folds in place or a combining mark makes it shorter', () => {
+    // Without combining marks every fold keeps the length and takes the in-place way; a mark added at
+    // the end (dropped when folded) sends the same text the general way.
+    const inPlace = [
+      'a',
+      'b',
+      'é',
+      'É',
+      'Ä',
+      'ß',
+      'Ω',
+      '東',
+      '京',
+      'か',
+      'が',
+      '서',
+      ' ',
+      '\n',
+      '😀',
+      '.',
+      'budget',
+      'İ',
+      'ﬁ',
+    ];
+    const inPlaceText = fc.array(fc.constantFrom(...inPlace), { maxLength: 300 }).map((xs) => xs.join(''));
+    const terms = fc.array(
+      fc.constantFrom('a', 'e', 'budget', 'ea', 'i', 'ω', '東京', 'が', '서', 'b a', 'ss'),
+      {
+        minLength: 1,
+        maxLength: 3,
+      },
+    );
+    const tail = ' x\u0301';
+    let highlighted = 0;
+    fc.assert(
+      fc.property(inPlaceText, terms, (text, ts) => {
+        const direct = buildExcerpt(text, ts, 10_000);
+        const general = buildExcerpt(text + tail, ts, 10_000);
+        expect(general.endsWith(tail.trim())).toBe(true);
+        expect(general.slice(0, -tail.length).trimEnd()).toBe(direct);
+        if (direct.includes('**')) highlighted++;
+      }),
+      { numRuns: 500 },
+    );
+    expect(highlighted).toBeGreaterThan(50);
+  });
 });
