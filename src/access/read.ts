@@ -3,6 +3,7 @@
  * Reading through the gate: listing, one note (paged when large), and search.
  */
 import { NotedError } from '../common/errors.js';
+import { reusedStatement } from '../index/database.js';
 import { buildExcerpt } from '../index/excerpt.js';
 import { listNotes as listRows, visibleSql } from '../index/notes-query.js';
 import { compileSearch, searchSql } from '../index/search-compile.js';
@@ -111,10 +112,13 @@ export function search(
     ...(hidden === null ? {} : { extra: { where: hidden, params: [] } }),
   });
   const db = ctx.index.db;
-  const rows = db
-    .prepare<unknown[], { id: number; path: string; title: string; mtime_ms: number; score: number }>(sql.sql)
-    .all(...sql.params);
-  const total = (db.prepare(sql.countSql).get(...sql.countParams) as { total: number }).total;
+  const rows = reusedStatement<
+    unknown[],
+    { id: number; path: string; title: string; mtime_ms: number; score: number }
+  >(db, sql.sql).all(...sql.params);
+  const total = reusedStatement<unknown[], { total: number }>(db, sql.countSql).get(
+    ...sql.countParams,
+  )!.total;
   const results = rows.map((row) => {
     const stored = ctx.vault.read(row.path);
     const body = stored === null ? '' : splitFrontmatter(stored.text).body;

@@ -1,13 +1,14 @@
 /**
  * The index file's page sizes (index/database.ts, schema.ts): a new file gets 16 KiB pages with FTS5
- * leaves to match, and a file of an older layout (4 KiB pages) is rebuilt with them.
+ * leaves to match, and a file of an older layout (4 KiB pages) is rebuilt with them; statements
+ * reused per connection.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, expect, it } from 'vitest';
-import { openIndexDatabase } from '../../src/index/database.js';
+import { openIndexDatabase, reusedStatement } from '../../src/index/database.js';
 import { APPLICATION_ID, PAGE_SIZE, SCHEMA_VERSION } from '../../src/index/schema.js';
 
 let base: string | undefined;
@@ -66,5 +67,26 @@ it('an existing index file of this layout keeps its pages: opening it twice chan
     expect(again.db.pragma('page_size', { simple: true })).toBe(16384);
   } finally {
     again.db.close();
+  }
+});
+
+it('reusedStatement prepares a statement once per connection and lets the least recently used go past 100', () => {
+  const a = new Database(':memory:');
+  const b = new Database(':memory:');
+  try {
+    const first = reusedStatement<[], { n: number }>(a, 'SELECT 1 AS n');
+    expect(reusedStatement(a, 'SELECT 1 AS n')).toBe(first);
+    expect(reusedStatement(b, 'SELECT 1 AS n')).not.toBe(first);
+    expect(first.get()).toEqual({ n: 1 });
+    // 99 more fill the cache; using the first again makes the second the oldest.
+    const second = reusedStatement(a, 'SELECT 2 AS n');
+    for (let i = 3; i <= 100; i++) reusedStatement(a, `SELECT ${i} AS n`);
+    expect(reusedStatement(a, 'SELECT 1 AS n')).toBe(first);
+    reusedStatement(a, 'SELECT 101 AS n');
+    expect(reusedStatement(a, 'SELECT 1 AS n')).toBe(first);
+    expect(reusedStatement(a, 'SELECT 2 AS n')).not.toBe(second);
+  } finally {
+    a.close();
+    b.close();
   }
 });
