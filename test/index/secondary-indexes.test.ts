@@ -137,6 +137,17 @@ it('a build of most of the vault runs without them and ends with all of them, an
   }
 });
 
+it('the parser threads are let go once everything is parsed, before the indexes are created', async () => {
+  const { dir, db: d } = vault(1200);
+  const atClose: string[][] = [];
+  const pool = recordingPool(d, []);
+  const closeRecorded = { ...pool, close: async () => void atClose.push(declaredIndexes(d)) } as ParserPool;
+  await syncAllParallel(d, dir, () => closeRecorded);
+  // Closed once, while the indexes were still missing.
+  expect(atClose).toEqual([[]]);
+  expect(declaredIndexes(d)).toEqual(ALL);
+});
+
 it('a large sync of a small part of the vault keeps them while it writes', async () => {
   const { dir, db: d } = vault(2500);
   syncAll(d, dir);
