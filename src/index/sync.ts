@@ -14,7 +14,7 @@ import { type FileEntry, isNoteFile, type WalkResult, walkVault } from '../vault
 import type { Db } from './database.js';
 import { bulkLoadSettings, withoutAutomerge } from './fts-merge.js';
 import { type ParsedNote, parseNoteFile } from './parse-note.js';
-import type { ParserPool } from './parser-pool.js';
+import type { ParsedBatch, ParserPool } from './parser-pool.js';
 import { dropSecondaryIndexes, ensureSecondaryIndexes } from './secondary-indexes.js';
 import { type IndexedFile, IndexWriter } from './store.js';
 
@@ -187,7 +187,7 @@ async function parseAndWrite(
   const batches: FileEntry[][] = [];
   for (let i = 0; i < plan.stale.length; i += PARALLEL_BATCH)
     batches.push(plan.stale.slice(i, i + PARALLEL_BATCH));
-  const inFlight: { files: FileEntry[]; parsed: Promise<(ParsedNote | null)[]> }[] = [];
+  const inFlight: { files: FileEntry[]; parsed: Promise<ParsedBatch> }[] = [];
   let next = 0;
   const dispatch = () => {
     while (next < batches.length && inFlight.length < IN_FLIGHT) {
@@ -205,7 +205,7 @@ async function parseAndWrite(
     dispatch();
     while (inFlight.length > 0) {
       const batch = inFlight.shift() as (typeof inFlight)[number];
-      const parsed = await batch.parsed;
+      const parsed = (await batch.parsed).notes();
       dispatch();
       if (uncommitted === 0) writer.begin();
       for (const [i, note] of parsed.entries()) {

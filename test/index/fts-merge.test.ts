@@ -14,8 +14,8 @@ import {
   restoreFtsDefaults,
   withoutAutomerge,
 } from '../../src/index/fts-merge.js';
-import { parseNoteFile } from '../../src/index/parse-note.js';
-import type { ParserPool } from '../../src/index/parser-pool.js';
+import type { parseNoteFile } from '../../src/index/parse-note.js';
+import { type ParserPool, parseHere } from '../../src/index/parser-pool.js';
 import { syncAll, syncAllParallel, syncPaths } from '../../src/index/sync.js';
 import { makeVault } from '../helpers/vault.js';
 import { type IndexedVault, indexedVault } from './indexed-vault.js';
@@ -134,8 +134,7 @@ it('a large build leaves the full-text index merged into one segment, answering 
       for (const [rel, text] of Object.entries(files)) fs.writeFileSync(path.join(v.dir, rel), text);
     }
     const pool = {
-      parse: async (root: string, batch: Parameters<typeof parseNoteFile>[1][]) =>
-        batch.map((file) => parseNoteFile(root, file)),
+      parse: async (root: string, batch: Parameters<typeof parseNoteFile>[1][]) => parseHere(root, batch),
       close: async () => undefined,
     } as unknown as ParserPool;
     await syncAllParallel(parallel.db, parallel.dir, () => pool);

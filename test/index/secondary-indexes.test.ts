@@ -11,8 +11,8 @@ import { afterEach, expect, it } from 'vitest';
 import { openVault } from '../../src/access/open.js';
 import { type Db, openIndexDatabase } from '../../src/index/database.js';
 import { restoreFtsDefaults } from '../../src/index/fts-merge.js';
-import { parseNoteFile } from '../../src/index/parse-note.js';
-import type { ParserPool } from '../../src/index/parser-pool.js';
+import type { parseNoteFile } from '../../src/index/parse-note.js';
+import { type ParserPool, parseHere } from '../../src/index/parser-pool.js';
 import { dropSecondaryIndexes, ensureSecondaryIndexes } from '../../src/index/secondary-indexes.js';
 import { syncAll, syncAllParallel } from '../../src/index/sync.js';
 import { makeVault } from '../helpers/vault.js';
@@ -59,7 +59,7 @@ function recordingPool(d: Db, seen: string[][], failAt?: number): ParserPool {
       calls++;
       seen.push(declaredIndexes(d));
       if (calls === failAt) throw new Error('index parser thread failed: boom');
-      return batch.map((file) => parseNoteFile(root, file));
+      return parseHere(root, batch);
     },
     close: async () => undefined,
   } as unknown as ParserPool;

@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it, vi } from 'vitest';
 import { type Db, openIndexDatabase } from '../../src/index/database.js';
-import { parseNoteFile } from '../../src/index/parse-note.js';
-import type { ParserPool } from '../../src/index/parser-pool.js';
+import type { parseNoteFile } from '../../src/index/parse-note.js';
+import { type ParserPool, parseHere } from '../../src/index/parser-pool.js';
 import { syncAll, syncAllParallel, syncPaths } from '../../src/index/sync.js';
 
 let base: string | undefined;
@@ -70,8 +70,7 @@ it('the same in a large sync, where parser threads read the notes', async () => 
   for (const rel of Object.keys(files)) fs.utimesSync(path.join(dir, rel), later, later);
   loseReadPermission(path.join(dir, 'n0500.md'));
   const pool = {
-    parse: async (root: string, batch: Parameters<typeof parseNoteFile>[1][]) =>
-      batch.map((file) => parseNoteFile(root, file)),
+    parse: async (root: string, batch: Parameters<typeof parseNoteFile>[1][]) => parseHere(root, batch),
     close: async () => undefined,
   } as unknown as ParserPool;
   await syncAllParallel(d, dir, () => pool);
@@ -90,7 +89,7 @@ it('a parser thread failing mid-build ends the open transaction, keeps what was 
     parse: async (root: string, batch: Parameters<typeof parseNoteFile>[1][]) => {
       calls++;
       if (calls === 18) throw new Error('index parser thread failed: boom');
-      return batch.map((file) => parseNoteFile(root, file));
+      return parseHere(root, batch);
     },
     close: async () => undefined,
   } as unknown as ParserPool;
