@@ -4,17 +4,19 @@
  * resolved through symbolic links from its nearest existing ancestor and must stay inside the
  * vault's real root. This is the only place that turns a note name into a path for I/O.
  *
- * Known limit: a check and the I/O that follows are two steps. Returning the resolved real path
- * (not `root + name`) means every link that existed at check time is already followed, but a folder
- * swapped for a symbolic link between the check and the write is not caught here.
+ * A check and the I/O that follows are two steps. Returning the resolved real path (not `root +
+ * name`) means every link that existed at check time is already followed. For reads,
+ * {@link openChecked} also looks at the file it opened, so a folder swapped for a symbolic link in
+ * between cannot make a read return a file from elsewhere. Known limit: for writes, such a swap is
+ * not caught here.
  */
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { NotedError } from '../common/errors.js';
-import { quoteName } from './names.js';
+import { isHiddenPath, quoteName } from './names.js';
 
-type EscapeReason = 'outside' | 'dangling_symlink' | 'symlink_loop' | 'too_long';
+type EscapeReason = 'outside' | 'dangling_symlink' | 'symlink_loop' | 'too_long' | 'changed';
 
 /** Attempts when a path vanishes between the lstat and the realpath of one resolution. */
 const RACE_ATTEMPTS = 3;
@@ -94,6 +96,65 @@ export function relativeToRoot(root: string, abs: string): string | null {
   return target.slice(prefix.length).split(path.sep).join('/');
 }
 
+/**
+ * Read-only, and never through a final symbolic link (the name was resolved without one, so one there
+ * now was put there since, and might lead to a device); a FIFO does not block the open.
+ */
+const OPEN_FOR_READ = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+
+/**
+ * Opens for reading the file at `abs`, the path {@link resolveInside} gave for `rel`, and checks that
+ * what was opened is still inside the vault and not in a hidden folder: between the resolution and
+ * the open, a folder on the way may have been swapped for a symbolic link to elsewhere. Where the
+ * system tells which file a descriptor holds (Linux: /proc/self/fd), that file's own path is
+ * checked; elsewhere only the final name is guarded. Returns the descriptor (the caller closes it),
+ * or null when there is no file, or none in sight. A final name that became a symbolic link is
+ * refused with `invalid_name` (reason `changed`); other failures (EACCES, EIO) are thrown as they
+ * are.
+ */
+export function openChecked(root: string, rel: string, abs: string): number | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(abs, OPEN_FOR_READ);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    if (code === 'ELOOP') refuse(rel, 'changed');
+    throw error;
+  }
+  let keep = false;
+  try {
+    const opened = openedPath(fd);
+    // A deleted file reads as "<path> (deleted)": still its own path, still checked.
+    const inside = opened === null || opened === abs ? '' : relativeToRoot(root, opened);
+    // Security: a file out of sight is not read. Either it was moved there since the check (a note
+    // put in the trash as it was read) or a folder on the way was swapped for a link to elsewhere;
+    // both ways there is no note here.
+    keep = inside !== null && !isHiddenPath(inside);
+    return keep ? fd : null;
+  } finally {
+    if (!keep) fs.closeSync(fd);
+  }
+}
+
+/** Whether /proc/self/fd names open files here; learnt on first use. */
+let procFd: boolean | undefined;
+
+/** The path of the file `fd` holds, or null where the system does not say. */
+function openedPath(fd: number): string | null {
+  if (procFd === false) return null;
+  try {
+    const opened = fs.readlinkSync(`/proc/self/fd/${fd}`);
+    procFd = true;
+    return opened;
+  } catch (error) {
+    // Security: once known to work, a failure is not taken as "cannot tell".
+    if (procFd === true) throw error;
+    procFd = false;
+    return null;
+  }
+}
+
 function existingRealPath(abs: string): string | null {
   try {
     return fs.realpathSync.native(abs);
@@ -155,6 +216,7 @@ const REASONS: Record<EscapeReason, string> = {
     'it passes through a symbolic link whose target does not exist, so where it leads cannot be checked and it is treated as leaving the vault',
   symlink_loop: 'it passes through a loop of symbolic links',
   too_long: 'the resulting path is longer than the file system allows',
+  changed: 'it became a symbolic link while it was being read',
 };
 
 function refuse(rel: string, reason: EscapeReason): never {

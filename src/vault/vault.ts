@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { NotedError } from '../common/errors.js';
 import { createFileAtomic, writeFilesAtomic } from './atomic-write.js';
-import { realVaultRoot, relativeToRoot, resolveInside } from './confine.js';
+import { openChecked, realVaultRoot, relativeToRoot, resolveInside } from './confine.js';
 import { etagOf } from './etag.js';
 import { excludeStateFromGit } from './git-exclude.js';
 import { LockDir } from './locks.js';
@@ -85,10 +85,14 @@ export class Vault {
     const abs = this.pathOf(name);
     let bytes: Buffer;
     let st: fs.Stats;
+    let fd: number | null = null;
     try {
-      st = fs.statSync(abs);
+      fd = openChecked(this.root, name, abs);
+      if (fd === null) return null;
+      // The size, times and bytes all come from the one file opened.
+      st = fs.fstatSync(fd);
       if (!st.isFile()) return null;
-      bytes = fs.readFileSync(abs);
+      bytes = fs.readFileSync(fd);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return null;
@@ -99,6 +103,8 @@ export class Vault {
         );
       }
       throw err;
+    } finally {
+      if (fd !== null) fs.closeSync(fd);
     }
     let text: string;
     let lossless = true;

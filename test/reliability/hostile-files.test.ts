@@ -643,21 +643,31 @@ describe(
         // As root, chmod 000 does not stop reads: the same failure is injected instead. (The scan above
         // ran before this; a rescan below sees it, and so does every read.)
         const realRead = fs.readFileSync;
+        const realOpen = fs.openSync;
         if (asRoot) {
+          const denied = () =>
+            Object.assign(new Error(`EACCES: permission denied, open '${secretPath}'`), {
+              code: 'EACCES',
+              errno: -13,
+              syscall: 'open',
+              path: secretPath,
+            });
+          // The index reads a note by path; read_note opens it first.
           vi.spyOn(fs, 'readFileSync').mockImplementation(((
             file: fs.PathOrFileDescriptor,
             options?: unknown,
           ) => {
-            if (file === secretPath) {
-              throw Object.assign(new Error(`EACCES: permission denied, open '${secretPath}'`), {
-                code: 'EACCES',
-                errno: -13,
-                syscall: 'open',
-                path: secretPath,
-              });
-            }
+            if (file === secretPath) throw denied();
             return realRead(file, options as never);
           }) as typeof fs.readFileSync);
+          vi.spyOn(fs, 'openSync').mockImplementation(((
+            file: fs.PathLike,
+            flags?: fs.OpenMode,
+            mode?: fs.Mode,
+          ) => {
+            if (file === secretPath) throw denied();
+            return realOpen(file, flags as fs.OpenMode, mode);
+          }) as typeof fs.openSync);
           // Make the scan see a changed file, so that it reads it again.
           fs.utimesSync(secretPath, new Date(), new Date(Date.now() + 5000));
         }
@@ -1066,11 +1076,25 @@ describe(
         try {
           const target = path.join(fs.realpathSync(v.dir), 'a.md');
           const realRead = fs.readFileSync;
+          const realOpen = fs.openSync;
+          // The bytes of a.md fail, by path or through a descriptor opened on it.
+          const onTarget = new Set<number>();
+          vi.spyOn(fs, 'openSync').mockImplementation(((
+            file: fs.PathLike,
+            flags?: fs.OpenMode,
+            mode?: fs.Mode,
+          ) => {
+            const fd = realOpen(file, flags as fs.OpenMode, mode);
+            if (file === target) onTarget.add(fd);
+            return fd;
+          }) as typeof fs.openSync);
           vi.spyOn(fs, 'readFileSync').mockImplementation(((
             file: fs.PathOrFileDescriptor,
             options?: unknown,
           ) => {
-            if (file === target) throw systemError('EIO', 'read');
+            if (file === target || (typeof file === 'number' && onTarget.has(file))) {
+              throw systemError('EIO', 'read');
+            }
             return realRead(file, options as never);
           }) as typeof fs.readFileSync);
           const r = await timed(v, 'read_note', { name: 'a' });
