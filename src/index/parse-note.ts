@@ -2,8 +2,7 @@
  * @module
  * Reads one note file and derives its index record: the work a parser thread does.
  */
-import fs from 'node:fs';
-import path from 'node:path';
+import { readInside } from '../vault/confine.js';
 import { etagOf } from '../vault/etag.js';
 import type { FileEntry } from '../vault/walk.js';
 import { type DerivedNote, deriveNote } from './derive.js';
@@ -14,13 +13,17 @@ export interface ParsedNote {
   readonly derived: DerivedNote;
 }
 
-/** Null when the file vanished or cannot be read (it is then left out of the index). */
+/**
+ * Null when the file vanished, is out of sight by now, or cannot be read (it is then left out of the
+ * index). `root` is the vault's real root.
+ */
 export function parseNoteFile(root: string, file: FileEntry): ParsedNote | null {
-  let bytes: Buffer;
+  let bytes: Buffer | null;
   try {
-    bytes = fs.readFileSync(path.join(root, ...file.name.split('/')));
+    bytes = readInside(root, file.name);
   } catch {
     return null;
   }
+  if (bytes === null) return null;
   return { file, etag: etagOf(bytes), derived: deriveNote(file.name, bytes.toString('utf8')) };
 }

@@ -38,12 +38,12 @@ function indexedPaths(d: Db): string[] {
 
 /** Makes reads of `abs` fail as a lost permission does, and changes its time so a sync looks at it. */
 function loseReadPermission(abs: string): void {
-  const real = fs.readFileSync;
-  vi.spyOn(fs, 'readFileSync').mockImplementation(((file: fs.PathOrFileDescriptor, options?: never) => {
+  const real = fs.openSync;
+  vi.spyOn(fs, 'openSync').mockImplementation(((file: fs.PathLike, flags?: fs.OpenMode, mode?: fs.Mode) => {
     if (file === abs)
       throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES', syscall: 'open' });
-    return real(file, options);
-  }) as typeof fs.readFileSync);
+    return real(file, flags as fs.OpenMode, mode);
+  }) as typeof fs.openSync);
   const later = new Date(Date.now() + 5000);
   fs.utimesSync(abs, later, later);
 }
@@ -129,3 +129,32 @@ it('a note deleted by another process between its stat and the look at its real 
   expect(result.changed).toBe(1);
   expect(indexedPaths(d)).toEqual(['b.md']);
 });
+
+it.skipIf(process.platform !== 'linux')(
+  'a folder swapped for a link to outside between the walk and the read: its notes stay out of the index',
+  () => {
+    const { dir, db: d } = vault({ 'a.md': 'alpha' });
+    fs.mkdirSync(path.join(dir, 'inbox'));
+    fs.writeFileSync(path.join(dir, 'inbox', 'plan.md'), 'the plan');
+    fs.symlinkSync(path.join(dir, 'a.md'), path.join(dir, 'alias.md'));
+    const outside = path.join(base as string, 'private');
+    fs.mkdirSync(outside);
+    fs.writeFileSync(path.join(outside, 'plan.md'), 'private words\n- [ ] private task');
+    const target = path.join(dir, 'inbox', 'plan.md');
+    const realOpen = fs.openSync;
+    vi.spyOn(fs, 'openSync').mockImplementation(((file: fs.PathLike, flags?: fs.OpenMode, mode?: fs.Mode) => {
+      if (file === target && !fs.lstatSync(path.join(dir, 'inbox')).isSymbolicLink()) {
+        fs.renameSync(path.join(dir, 'inbox'), path.join(dir, 'moved'));
+        fs.symlinkSync(outside, path.join(dir, 'inbox'));
+      }
+      return realOpen(file, flags as fs.OpenMode, mode);
+    }) as typeof fs.openSync);
+    syncAll(d, dir);
+    // The walk listed inbox/plan.md; what its read opened was outside, so nothing of it was taken in.
+    expect(indexedPaths(d)).toEqual(['a.md', 'alias.md']);
+    expect(d.prepare("SELECT count(*) AS n FROM notes_fts WHERE notes_fts MATCH 'private'").get()).toEqual({
+      n: 0,
+    });
+    expect(d.prepare('SELECT count(*) AS n FROM note_tasks').get()).toEqual({ n: 0 });
+  },
+);

@@ -9,7 +9,7 @@
  *
  * How faults are made:
  * - An unreadable note: a real `chmod 000` when the tests do not run as root; as root (where chmod
- *   does not stop reads) `fs.readFileSync` is wrapped to throw EACCES for that one file.
+ *   does not stop reads) `fs.openSync` is wrapped to throw EACCES for that one file.
  * - Vanishing files: real deletions, real folders and dangling symbolic links put in place of notes,
  *   by this process while the built server scans a few thousand notes at start-up.
  * - A failing write: `fs` is wrapped in-process (the code calls it through the module object) to throw
@@ -642,7 +642,6 @@ describe(
         );
         // As root, chmod 000 does not stop reads: the same failure is injected instead. (The scan above
         // ran before this; a rescan below sees it, and so does every read.)
-        const realRead = fs.readFileSync;
         const realOpen = fs.openSync;
         if (asRoot) {
           const denied = () =>
@@ -652,14 +651,7 @@ describe(
               syscall: 'open',
               path: secretPath,
             });
-          // The index reads a note by path; read_note opens it first.
-          vi.spyOn(fs, 'readFileSync').mockImplementation(((
-            file: fs.PathOrFileDescriptor,
-            options?: unknown,
-          ) => {
-            if (file === secretPath) throw denied();
-            return realRead(file, options as never);
-          }) as typeof fs.readFileSync);
+          // Both the index and read_note open a note before reading it.
           vi.spyOn(fs, 'openSync').mockImplementation(((
             file: fs.PathLike,
             flags?: fs.OpenMode,
