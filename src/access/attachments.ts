@@ -4,7 +4,6 @@
  * them: named like notes, confined to the vault, judged by the policy at their real location, and
  * refused above a size limit before a byte is read.
  */
-import fs from 'node:fs';
 import { isNotedError, NotedError } from '../common/errors.js';
 import { normalizeFolderName, quoteName } from '../vault/names.js';
 import type { AccessContext } from './context.js';
@@ -87,24 +86,15 @@ export function readAttachment(ctx: AccessContext, rules: Rules, name: string): 
   // Security: the policy judges the real location (a link into a hidden folder is hidden), and
   // pathOf refuses a link that leads out of the vault or into a dot-folder.
   if (rules.accessOf(name) === 'hidden') return null;
-  const abs = ctx.vault.pathOf(name);
-  let size: number;
-  try {
-    const st = fs.statSync(abs);
-    if (!st.isFile()) return null;
-    size = st.size;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    throw err;
-  }
-  if (size > MAX_ATTACHMENT_BYTES) throw tooLarge(name, size);
   let bytes: Buffer;
   try {
-    bytes = fs.readFileSync(abs);
+    const file = ctx.vault.readFile(name, (stat) => {
+      if (stat.size > MAX_ATTACHMENT_BYTES) throw tooLarge(name, stat.size);
+    });
+    if (file === null) return null;
+    bytes = file.bytes;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     if (code === 'EACCES' || code === 'EPERM') {
       throw new NotedError(
         'not_supported',

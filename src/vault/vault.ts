@@ -82,20 +82,11 @@ export class Vault {
 
   /** Reads a note, or null when no such file exists. */
   read(name: string): StoredNote | null {
-    const abs = this.pathOf(name);
-    let bytes: Buffer;
-    let st: fs.Stats;
-    let fd: number | null = null;
+    let file: { bytes: Buffer; stat: fs.Stats } | null;
     try {
-      fd = openChecked(this.root, name, abs);
-      if (fd === null) return null;
-      // The size, times and bytes all come from the one file opened.
-      st = fs.fstatSync(fd);
-      if (!st.isFile()) return null;
-      bytes = fs.readFileSync(fd);
+      file = this.readFile(name);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return null;
       if (code === 'EACCES' || code === 'EPERM') {
         throw new NotedError(
           'not_supported',
@@ -103,9 +94,9 @@ export class Vault {
         );
       }
       throw err;
-    } finally {
-      if (fd !== null) fs.closeSync(fd);
     }
+    if (file === null) return null;
+    const { bytes, stat: st } = file;
     let text: string;
     let lossless = true;
     try {
@@ -124,6 +115,29 @@ export class Vault {
       lossless,
       bytes,
     };
+  }
+
+  /**
+   * The bytes of any file in the vault (a note or an attachment) and its stat, both from the one file
+   * opened, which {@link openChecked} makes sure is still in sight; null when there is no file there.
+   * `check` sees the stat before the bytes are read (to refuse a file too large). System errors
+   * (EACCES, EIO) are thrown as they are.
+   */
+  readFile(name: string, check?: (stat: fs.Stats) => void): { bytes: Buffer; stat: fs.Stats } | null {
+    const fd = openChecked(this.root, name, this.pathOf(name));
+    if (fd === null) return null;
+    try {
+      const stat = fs.fstatSync(fd);
+      if (!stat.isFile()) return null;
+      check?.(stat);
+      return { bytes: fs.readFileSync(fd), stat };
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+      throw err;
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 
   exists(name: string): boolean {

@@ -1,5 +1,6 @@
 /**
- * Reading a note (vault/vault.ts `read`, vault/confine.ts `openChecked`): the size, times and bytes
+ * Reading a note or an attachment (vault/vault.ts `read`/`readFile`, vault/confine.ts `openChecked`):
+ * the size, times and bytes
  * come from the one file opened, and a read never returns a file that is out of sight by the time it
  * is opened — a folder on the way swapped for a link to elsewhere between the name's resolution and
  * the open (simulated by doing the swap inside `fs.openSync`), or a note moved into the trash as it
@@ -131,3 +132,28 @@ it.skipIf(!onLinux)('no path leaves a descriptor open', () => {
   expect(vault.read('inbox/plan.md')).toBeNull();
   expect(openDescriptors()).toBe(before);
 });
+
+it.skipIf(!onLinux)(
+  'readFile, for attachments: the same check, and a refusal from the stat reads nothing',
+  () => {
+    const vault = Vault.open(dir);
+    fs.writeFileSync(path.join(dir, 'inbox', 'photo.png'), Buffer.from([1, 2, 3]));
+    fs.writeFileSync(path.join(outside, 'photo.png'), Buffer.from('private image'));
+    expect(vault.readFile('inbox/photo.png')?.bytes).toEqual(Buffer.from([1, 2, 3]));
+    const before = openDescriptors();
+    const realRead = fs.readFileSync;
+    const reads = vi.spyOn(fs, 'readFileSync').mockImplementation(realRead);
+    expect(() =>
+      vault.readFile('inbox/photo.png', (stat) => {
+        throw new Error(`too large: ${stat.size}`);
+      }),
+    ).toThrow('too large: 3');
+    expect(reads).not.toHaveBeenCalled();
+    swapBeforeOpen(path.join(dir, 'inbox', 'photo.png'), () => {
+      fs.renameSync(path.join(dir, 'inbox'), path.join(dir, 'moved'));
+      fs.symlinkSync(outside, path.join(dir, 'inbox'));
+    });
+    expect(vault.readFile('inbox/photo.png')).toBeNull();
+    expect(openDescriptors()).toBe(before);
+  },
+);
