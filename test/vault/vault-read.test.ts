@@ -1,10 +1,9 @@
 /**
  * Reading a note or an attachment (vault/vault.ts `read`/`readFile`, vault/confine.ts `openChecked`):
- * the size, times and bytes
- * come from the one file opened, and a read never returns a file that is out of sight by the time it
- * is opened — a folder on the way swapped for a link to elsewhere between the name's resolution and
- * the open (simulated by doing the swap inside `fs.openSync`), or a note moved into the trash as it
- * is read. Nothing leaks a descriptor.
+ * the size, times and bytes come from the one file opened, and a read never returns a file that is
+ * out of sight by the time it is opened — a folder on the way swapped for a link to elsewhere between
+ * the name's resolution and the open (simulated by doing the swap inside `fs.openSync`), or a note
+ * moved into the trash as it is read. Nothing leaks a descriptor.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
