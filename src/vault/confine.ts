@@ -96,11 +96,12 @@ export function relativeToRoot(root: string, abs: string): string | null {
   return target.slice(prefix.length).split(path.sep).join('/');
 }
 
-/**
- * Read-only, and never through a final symbolic link (the name was resolved without one, so one there
- * now was put there since, and might lead to a device); a FIFO does not block the open.
- */
+/** Read-only, and a FIFO does not block the open. */
 const OPEN_THROUGH_LINK = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
+/**
+ * Also never through a final symbolic link: the name was resolved without one, so one there now was
+ * put there since, and might lead anywhere, a device included.
+ */
 const OPEN_FOR_READ = OPEN_THROUGH_LINK | (fs.constants.O_NOFOLLOW ?? 0);
 
 /**
