@@ -158,32 +158,21 @@ export async function syncAllParallel(
     });
     return finishSync(db, writer, plan, reindexed, started);
   }
-  const pool = makePool();
-  let closing: Promise<void> | undefined;
-  const closePool = () => {
-    closing ??= pool.close();
-    return closing;
-  };
-  try {
-    return await parseAndWrite(db, root, plan, pool, closePool, started);
-  } finally {
-    await closePool();
-  }
+  return parseAndWrite(db, root, plan, makePool, started);
 }
 
 async function parseAndWrite(
   db: Db,
   root: string,
   plan: SyncPlan,
-  pool: ParserPool,
-  closePool: () => Promise<void>,
+  makePool: () => ParserPool,
   started: number,
 ): Promise<SyncStats> {
   const writer = new IndexWriter(db);
   // Most of the vault is written: the secondary indexes are cheaper to create afterwards than to keep
   // up row by row (secondary-indexes.ts).
   const rebuildIndexes = plan.stale.length * 2 >= plan.walked.notes.length;
-  if (rebuildIndexes) dropSecondaryIndexes(db);
+  const pool = makePool();
   const batches: FileEntry[][] = [];
   for (let i = 0; i < plan.stale.length; i += PARALLEL_BATCH)
     batches.push(plan.stale.slice(i, i + PARALLEL_BATCH));
@@ -201,6 +190,7 @@ async function parseAndWrite(
   let uncommitted = 0;
   let restore: (() => void) | undefined;
   try {
+    if (rebuildIndexes) dropSecondaryIndexes(db);
     restore = bulkLoadSettings(db);
     dispatch();
     while (inFlight.length > 0) {
@@ -217,20 +207,28 @@ async function parseAndWrite(
         uncommitted = 0;
       }
     }
-    // The parser threads' heaps (about 60 MB at 100k notes) are let go before the indexes are created
-    // and FTS5 merges its segments, the two steps that take the most memory of their own.
-    await closePool();
   } catch (err) {
     writer.rollback();
     throw err;
   } finally {
     try {
-      if (rebuildIndexes) ensureSecondaryIndexes(db);
+      // The parser threads' heaps (about 60 MB at 100k notes) are let go first: creating the indexes
+      // and FTS5's final merge are the steps that take the most memory of their own.
+      await pool.close();
     } finally {
-      restore?.();
+      endBulkLoad(db, rebuildIndexes, restore);
     }
   }
   return finishSync(db, writer, plan, reindexed, started);
+}
+
+/** Puts back what a bulk load changed: the dropped indexes, then its settings (with the final merge). */
+function endBulkLoad(db: Db, rebuildIndexes: boolean, restore: (() => void) | undefined): void {
+  try {
+    if (rebuildIndexes) ensureSecondaryIndexes(db);
+  } finally {
+    restore?.();
+  }
 }
 
 function syncAttachments(db: Db, writer: IndexWriter, files: FileEntry[], sub: string): void {
