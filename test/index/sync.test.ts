@@ -12,6 +12,7 @@ import { type Db, openIndexDatabase } from '../../src/index/database.js';
 import type { parseNoteFile } from '../../src/index/parse-note.js';
 import { type ParserPool, parseHere } from '../../src/index/parser-pool.js';
 import { syncAll, syncAllParallel, syncPaths } from '../../src/index/sync.js';
+import { interceptOpen } from '../helpers/fs-faults.js';
 
 let base: string | undefined;
 let db: Db | undefined;
@@ -38,12 +39,11 @@ function indexedPaths(d: Db): string[] {
 
 /** Makes reads of `abs` fail as a lost permission does, and changes its time so a sync looks at it. */
 function loseReadPermission(abs: string): void {
-  const real = fs.openSync;
-  vi.spyOn(fs, 'openSync').mockImplementation(((file: fs.PathLike, flags?: fs.OpenMode, mode?: fs.Mode) => {
+  interceptOpen((file, open) => {
     if (file === abs)
       throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES', syscall: 'open' });
-    return real(file, flags as fs.OpenMode, mode);
-  }) as typeof fs.openSync);
+    return open();
+  });
   const later = new Date(Date.now() + 5000);
   fs.utimesSync(abs, later, later);
 }
@@ -141,14 +141,13 @@ it.skipIf(process.platform !== 'linux')(
     fs.mkdirSync(outside);
     fs.writeFileSync(path.join(outside, 'plan.md'), 'private words\n- [ ] private task');
     const target = path.join(dir, 'inbox', 'plan.md');
-    const realOpen = fs.openSync;
-    vi.spyOn(fs, 'openSync').mockImplementation(((file: fs.PathLike, flags?: fs.OpenMode, mode?: fs.Mode) => {
+    interceptOpen((file, open) => {
       if (file === target && !fs.lstatSync(path.join(dir, 'inbox')).isSymbolicLink()) {
         fs.renameSync(path.join(dir, 'inbox'), path.join(dir, 'moved'));
         fs.symlinkSync(outside, path.join(dir, 'inbox'));
       }
-      return realOpen(file, flags as fs.OpenMode, mode);
-    }) as typeof fs.openSync);
+      return open();
+    });
     syncAll(d, dir);
     // The walk listed inbox/plan.md; what its read opened was outside, so nothing of it was taken in.
     expect(indexedPaths(d)).toEqual(['a.md', 'alias.md']);

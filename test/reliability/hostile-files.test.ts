@@ -27,6 +27,7 @@ import { MAX_NOTE_BYTES } from '../../src/access/context.js';
 import type { JournalEntry } from '../../src/journal/entry.js';
 import { MAX_YAML_NESTING } from '../../src/markdown/yaml-document.js';
 import { TEMP_SUFFIX } from '../../src/vault/atomic-write.js';
+import { interceptOpen } from '../helpers/fs-faults.js';
 import { ensureBuilt, spawnServer } from '../helpers/server-process.js';
 import {
   type CallResult,
@@ -642,7 +643,6 @@ describe(
         );
         // As root, chmod 000 does not stop reads: the same failure is injected instead. (The scan above
         // ran before this; a rescan below sees it, and so does every read.)
-        const realOpen = fs.openSync;
         if (asRoot) {
           const denied = () =>
             Object.assign(new Error(`EACCES: permission denied, open '${secretPath}'`), {
@@ -652,14 +652,10 @@ describe(
               path: secretPath,
             });
           // Both the index and read_note open a note before reading it.
-          vi.spyOn(fs, 'openSync').mockImplementation(((
-            file: fs.PathLike,
-            flags?: fs.OpenMode,
-            mode?: fs.Mode,
-          ) => {
+          interceptOpen((file, open) => {
             if (file === secretPath) throw denied();
-            return realOpen(file, flags as fs.OpenMode, mode);
-          }) as typeof fs.openSync);
+            return open();
+          });
           // Make the scan see a changed file, so that it reads it again.
           fs.utimesSync(secretPath, new Date(), new Date(Date.now() + 5000));
         }
@@ -829,16 +825,11 @@ describe(
           state.failures++;
           return systemError(code, syscall);
         };
-        const realOpen = fs.openSync;
-        vi.spyOn(fs, 'openSync').mockImplementation(((
-          p: fs.PathLike,
-          flags?: fs.OpenMode,
-          mode?: fs.Mode,
-        ) => {
-          const fd = realOpen(p, flags as fs.OpenMode, mode);
+        interceptOpen((p, open) => {
+          const fd = open();
           if (isNoteTemp(p)) tempFds.add(fd);
           return fd;
-        }) as typeof fs.openSync);
+        });
         const realClose = fs.closeSync;
         vi.spyOn(fs, 'closeSync').mockImplementation((fd: number) => {
           tempFds.delete(fd);
@@ -1023,16 +1014,11 @@ describe(
           const seq = lastSeq(v);
           const dayFile = /[\\/]\.noted[\\/]journal[\\/]\d{4}-\d\d-\d\d\.jsonl$/;
           const journalFds = new Set<number>();
-          const realOpen = fs.openSync;
-          vi.spyOn(fs, 'openSync').mockImplementation(((
-            p: fs.PathLike,
-            flags?: fs.OpenMode,
-            mode?: fs.Mode,
-          ) => {
-            const fd = realOpen(p, flags as fs.OpenMode, mode);
+          interceptOpen((p, open) => {
+            const fd = open();
             if (typeof p === 'string' && dayFile.test(p)) journalFds.add(fd);
             return fd;
-          }) as typeof fs.openSync);
+          });
           const realWrite = fs.writeSync;
           vi.spyOn(fs, 'writeSync').mockImplementation(((fd: number, data: Buffer, ...rest: never[]) => {
             if (journalFds.has(fd)) {
@@ -1068,18 +1054,13 @@ describe(
         try {
           const target = path.join(fs.realpathSync(v.dir), 'a.md');
           const realRead = fs.readFileSync;
-          const realOpen = fs.openSync;
           // The bytes of a.md fail, by path or through a descriptor opened on it.
           const onTarget = new Set<number>();
-          vi.spyOn(fs, 'openSync').mockImplementation(((
-            file: fs.PathLike,
-            flags?: fs.OpenMode,
-            mode?: fs.Mode,
-          ) => {
-            const fd = realOpen(file, flags as fs.OpenMode, mode);
+          interceptOpen((file, open) => {
+            const fd = open();
             if (file === target) onTarget.add(fd);
             return fd;
-          }) as typeof fs.openSync);
+          });
           vi.spyOn(fs, 'readFileSync').mockImplementation(((
             file: fs.PathOrFileDescriptor,
             options?: unknown,

@@ -13,6 +13,7 @@ import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { NotedError } from '../../src/common/errors.js';
 import { etagOf } from '../../src/vault/etag.js';
 import { Vault } from '../../src/vault/vault.js';
+import { interceptOpen } from '../helpers/fs-faults.js';
 
 let base: string;
 let dir: string;
@@ -36,11 +37,10 @@ const openDescriptors = () => fs.readdirSync('/proc/self/fd').length;
 
 /** Runs `swap` just before the open of `target`, as a concurrent change would land. */
 function swapBeforeOpen(target: string, swap: () => void): void {
-  const realOpen = fs.openSync;
-  vi.spyOn(fs, 'openSync').mockImplementation(((file: fs.PathLike, flags?: fs.OpenMode, mode?: fs.Mode) => {
+  interceptOpen((file, open) => {
     if (file === target) swap();
-    return realOpen(file, flags as fs.OpenMode, mode);
-  }) as typeof fs.openSync);
+    return open();
+  });
 }
 
 it('reads the bytes, etag, size and times of the file opened', () => {
@@ -92,12 +92,11 @@ it.skipIf(!onLinux)('a note moved into the trash as it is opened reads as gone',
   const note = path.join(dir, 'inbox', 'plan.md');
   const trashed = path.join(dir, '.noted', 'trash', 'x1', 'plan.md');
   fs.mkdirSync(path.dirname(trashed), { recursive: true });
-  const realOpen = fs.openSync;
-  vi.spyOn(fs, 'openSync').mockImplementation(((file: fs.PathLike, flags?: fs.OpenMode, mode?: fs.Mode) => {
-    const fd = realOpen(file, flags as fs.OpenMode, mode);
+  interceptOpen((file, open) => {
+    const fd = open();
     if (file === note) fs.renameSync(note, trashed);
     return fd;
-  }) as typeof fs.openSync);
+  });
   expect(vault.read('inbox/plan.md')).toBeNull();
 });
 
