@@ -1,16 +1,17 @@
 /**
  * What a parser thread hands the writer (index/parser-pool.ts): the records parsing gives, with the
  * batch's bodies as UTF-8 bytes in one buffer (so that buffer can be moved between threads whole).
- * The thread itself, whose batches wait on a port until written, is driven by the built server in
- * test/e2e/parallel-build.test.ts.
+ * Real threads (the built bundle is their script) answer the same, and their batches wait on their
+ * ports, in order, until taken.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, beforeAll, expect, it } from 'vitest';
 import { type ParsedNote, parseNoteFile } from '../../src/index/parse-note.js';
-import { parseHere } from '../../src/index/parser-pool.js';
+import { type ParsedBatch, ParserPool, parseHere } from '../../src/index/parser-pool.js';
 import type { FileEntry } from '../../src/vault/walk.js';
+import { DIST, ensureBuilt } from '../helpers/server-process.js';
 
 let dir: string | undefined;
 afterEach(() => {
@@ -77,4 +78,28 @@ it('a batch with nothing readable, or with only empty bodies', () => {
   const notes = parseHere(dir as string, empty).notes();
   expect(notes.map((n) => ((n as ParsedNote).derived.ftsBody as Uint8Array).length)).toEqual([0, 0]);
   expect(notes.map((n) => n?.file.name)).toEqual(['e.md', 'f.md']);
+});
+
+beforeAll(ensureBuilt, 120_000);
+
+it('real parser threads answer as this thread parses; every batch waits on its port until it is taken', async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 12; i++)
+    files[`n${i}.md`] = `---\ntags: [t${i}]\n---\nNote ${i} [[n${(i + 1) % 12}]] 東京 ${i}\n`;
+  const all = entries(files, ['gone.md']);
+  const root = dir as string;
+  const batches = [all.slice(0, 4), all.slice(4, 8), all.slice(8, 11), all.slice(11)];
+  const pool = new ParserPool(DIST, 2);
+  try {
+    // All four are ready (the two threads took turns) before the first is taken.
+    const ready: ParsedBatch[] = await Promise.all(batches.map((files) => pool.parse(root, files)));
+    for (const [i, batch] of ready.entries()) {
+      const expected = parseHere(root, batches[i] as FileEntry[]).notes();
+      expect(batch.notes().map(asText)).toEqual(expected.map(asText));
+    }
+    // Taken once: a second take finds nothing left on the port and says so.
+    expect(() => ready[0]?.notes()).toThrow(/was not next on its port/);
+  } finally {
+    await pool.close();
+  }
 });
