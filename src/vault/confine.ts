@@ -6,7 +6,7 @@
  *
  * A check and the I/O that follows are two steps. Returning the resolved real path (not `root +
  * name`) means every link that existed at check time is already followed. For reads,
- * {@link openChecked} also looks at the file it opened, so a folder swapped for a symbolic link in
+ * {@link readChecked} also looks at the file it opened, so a folder swapped for a symbolic link in
  * between cannot make a read return a file from elsewhere. Known limit: for writes, such a swap is
  * not caught here.
  */
@@ -114,11 +114,11 @@ const OPEN_FOR_READ = OPEN_THROUGH_LINK | (fs.constants.O_NOFOLLOW ?? 0);
  * refused with `invalid_name` (reason `changed`); other failures (EACCES, EIO) are thrown as they
  * are.
  */
-export function openChecked(
+function openChecked(
   root: string,
   rel: string,
   abs: string,
-  options: { followFinalLink?: boolean } = {},
+  options: { readonly followFinalLink?: boolean },
 ): number | null {
   let fd: number;
   try {
@@ -144,22 +144,47 @@ export function openChecked(
   }
 }
 
+/** A file's bytes and the stat of the same open file. */
+export interface CheckedFile {
+  readonly bytes: Buffer;
+  readonly stat: fs.Stats;
+}
+
 /**
- * The bytes of the note `rel` (a canonical name the walk found) as the index reads it: through a
- * final symbolic link if there is one, since the walk checked where it led, but, as with
- * {@link openChecked}, never from a file that is out of sight by the time it is opened. A cold build
- * reads its notes seconds after the walk listed them. Null when there is no such file (or none in
- * sight); a folder, a FIFO or an unreadable file throws.
+ * Reads the file at `abs`, the path {@link resolveInside} gave for `rel`, through one descriptor
+ * opened by {@link openChecked}: size, times and bytes all come from the file opened. Null when there
+ * is no regular file there, or none in sight. `check` sees the stat before the bytes are read (to
+ * refuse a file too large). System errors (EACCES, EIO) are thrown as they are.
  */
-export function readInside(root: string, rel: string): Buffer | null {
-  const abs = segmentsPath(root, canonicalSegments(rel));
-  const fd = openChecked(root, rel, abs, { followFinalLink: true });
+export function readChecked(
+  root: string,
+  rel: string,
+  abs: string,
+  options: { followFinalLink?: boolean; check?: (stat: fs.Stats) => void } = {},
+): CheckedFile | null {
+  const fd = openChecked(root, rel, abs, options);
   if (fd === null) return null;
   try {
-    return fs.readFileSync(fd);
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) return null;
+    options.check?.(stat);
+    return { bytes: fs.readFileSync(fd), stat };
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * The bytes of the note `rel` (a canonical name the walk found) as the index reads it: through a
+ * final symbolic link if there is one, since the walk checked where it led, but, as with
+ * {@link readChecked}, never from a file that is out of sight, or no longer a regular file, by the
+ * time it is opened. A cold build reads its notes seconds after the walk listed them.
+ */
+export function readInside(root: string, rel: string): Buffer | null {
+  return (
+    readChecked(root, rel, segmentsPath(root, canonicalSegments(rel)), { followFinalLink: true })?.bytes ??
+    null
+  );
 }
 
 function segmentsPath(root: string, segments: readonly string[]): string {

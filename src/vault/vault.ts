@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { NotedError } from '../common/errors.js';
 import { createFileAtomic, writeFilesAtomic } from './atomic-write.js';
-import { openChecked, realVaultRoot, relativeToRoot, resolveInside } from './confine.js';
+import { type CheckedFile, readChecked, realVaultRoot, relativeToRoot, resolveInside } from './confine.js';
 import { etagOf } from './etag.js';
 import { excludeStateFromGit } from './git-exclude.js';
 import { LockDir } from './locks.js';
@@ -82,7 +82,7 @@ export class Vault {
 
   /** Reads a note, or null when no such file exists. */
   read(name: string): StoredNote | null {
-    let file: { bytes: Buffer; stat: fs.Stats } | null;
+    let file: CheckedFile | null;
     try {
       file = this.readFile(name);
     } catch (err) {
@@ -118,26 +118,12 @@ export class Vault {
   }
 
   /**
-   * The bytes of any file in the vault (a note or an attachment) and its stat, both from the one file
-   * opened, which {@link openChecked} makes sure is still in sight; null when there is no file there.
-   * `check` sees the stat before the bytes are read (to refuse a file too large). System errors
-   * (EACCES, EIO) are thrown as they are.
+   * The bytes and stat of any file in the vault (a note or an attachment), from one checked open
+   * ({@link readChecked}); null when there is no file there. `check` sees the stat before the bytes
+   * are read.
    */
-  readFile(name: string, check?: (stat: fs.Stats) => void): { bytes: Buffer; stat: fs.Stats } | null {
-    const fd = openChecked(this.root, name, this.pathOf(name));
-    if (fd === null) return null;
-    try {
-      const stat = fs.fstatSync(fd);
-      if (!stat.isFile()) return null;
-      check?.(stat);
-      return { bytes: fs.readFileSync(fd), stat };
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-      throw err;
-    } finally {
-      fs.closeSync(fd);
-    }
+  readFile(name: string, check?: (stat: fs.Stats) => void): CheckedFile | null {
+    return readChecked(this.root, name, this.pathOf(name), check === undefined ? {} : { check });
   }
 
   exists(name: string): boolean {

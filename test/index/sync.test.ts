@@ -4,6 +4,7 @@
  * row, so list_notes listed it and search_notes gave excerpts of its old text, while read_note
  * answered that it could not be read; now it is taken out until it can be read again.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -155,5 +156,22 @@ it.skipIf(process.platform !== 'linux')(
       n: 0,
     });
     expect(d.prepare('SELECT count(*) AS n FROM note_tasks').get()).toEqual({ n: 0 });
+  },
+);
+
+it.skipIf(process.platform !== 'linux')(
+  'a note replaced by a FIFO between the walk and the read is left out, and the read does not block',
+  () => {
+    const { dir, db: d } = vault({ 'a.md': 'alpha', 'b.md': 'beta' });
+    const target = path.join(dir, 'b.md');
+    interceptOpen((file, open) => {
+      if (file === target && fs.lstatSync(target).isFile()) {
+        fs.rmSync(target);
+        execFileSync('mkfifo', [target]);
+      }
+      return open();
+    });
+    syncAll(d, dir);
+    expect(indexedPaths(d)).toEqual(['a.md']);
   },
 );

@@ -1,5 +1,5 @@
 /**
- * Reading a note or an attachment (vault/vault.ts `read`/`readFile`, vault/confine.ts `openChecked`):
+ * Reading a note or an attachment (vault/vault.ts `read`/`readFile`, vault/confine.ts `readChecked`):
  * the size, times and bytes come from the one file opened, and a read never returns a file that is
  * out of sight by the time it is opened — a folder on the way swapped for a link to elsewhere between
  * the name's resolution and the open (simulated by doing the swap inside `fs.openSync`), or a note
