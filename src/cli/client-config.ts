@@ -9,6 +9,7 @@
  * `bearer_token_env_var` reading `$NOTED_MCP_AUTH_TOKEN`. `--with-token` writes the token itself.
  */
 import { quoteArg } from './io.js';
+import { commandLine, type Launcher } from './launcher.js';
 
 export const CLIENTS = ['claude-code', 'claude-desktop', 'vscode', 'codex', 'cursor'] as const;
 export type ClientName = (typeof CLIENTS)[number];
@@ -20,10 +21,8 @@ export interface ClientConfigInput {
   readonly client: ClientName;
   /** The entry's name in the client (default `noted`). */
   readonly name: string;
-  /** The node executable the client should start. */
-  readonly node: string;
-  /** Absolute path of `dist-mcp/index.cjs`. */
-  readonly script: string;
+  /** How the client starts the server: this copy with node, or the published package with npx. */
+  readonly launcher: Launcher;
   /** Absolute path of the vault. */
   readonly vault: string;
   /** Present for Streamable HTTP instead of stdio. */
@@ -45,11 +44,11 @@ export interface ClientConfig {
 export class ClientConfigError extends Error {}
 
 /** The stdio entry of `mcpServers` (Claude Desktop, Cursor). */
-export function stdioEntry(input: Pick<ClientConfigInput, 'node' | 'script' | 'vault'>): {
+export function stdioEntry(input: Pick<ClientConfigInput, 'launcher' | 'vault'>): {
   command: string;
   args: string[];
 } {
-  return { command: input.node, args: [input.script, '--notes-dir', input.vault] };
+  return { command: input.launcher.command, args: [...input.launcher.args, '--notes-dir', input.vault] };
 }
 
 /** `claude mcp add` for Streamable HTTP, reading the token from its file when pasted. */
@@ -66,14 +65,14 @@ export function claudeCodeHttpCommand(name: string, url: string, tokenFile: stri
 export function clientConfig(input: ClientConfigInput): ClientConfig {
   const { http } = input;
   const serverHint = http
-    ? `\nStart the server first: noted-mcp --transport http --port ${new URL(http.url).port} --notes-dir ${quoteArg(input.vault)}\nThe token is in ${http.tokenFile} (made on the first start; readable by you only).`
+    ? `\nStart the server first: ${commandLine(input.launcher, ['--transport', 'http', '--port', new URL(http.url).port || '80', '--notes-dir', input.vault])}\nThe token is in ${http.tokenFile} (made on the first start; readable by you only).`
     : '';
   const envHint = `\nSet ${TOKEN_ENV_NAME} to the token where the client starts, e.g. export ${TOKEN_ENV_NAME}="$(cat ${quoteArg(http?.tokenFile ?? '')})"`;
   switch (input.client) {
     case 'claude-code': {
       const text = http
         ? claudeCodeHttpCommand(input.name, http.url, http.tokenFile, http.token)
-        : `claude mcp add ${quoteArg(input.name)} -- ${[input.node, input.script, '--notes-dir', input.vault].map(quoteArg).join(' ')}`;
+        : `claude mcp add ${quoteArg(input.name)} -- ${commandLine(input.launcher, ['--notes-dir', input.vault])}`;
       return {
         text: `${text}\n`,
         notes: `Run this command in a terminal (add --scope user before the name to use the vault in every project).${serverHint}`,

@@ -17,6 +17,7 @@ import {
 import { vaultDirFrom } from './config.js';
 import type { CliIo, ExitCode } from './io.js';
 import { parseFlags } from './journal-args.js';
+import { isNpxCached, launcherFor, NPX_LAUNCHER } from './launcher.js';
 
 export const CONFIG_USAGE = `Usage: noted-mcp config CLIENT [options]
 
@@ -29,6 +30,8 @@ Options:
                     instead of letting the client start one over stdio
   --port N          the HTTP port (default 3000)
   --name NAME       the server's name in the client (default noted)
+  --npx             start the published package (npx -y noted-mcp …) instead of this copy's
+                    path; the default when this command itself runs through npx
   --with-token      write the HTTP token itself into the configuration. Without it, the token is
                     read when needed: from <vault>/.noted/mcp-http-token, a VS Code password
                     prompt, or $${TOKEN_ENV_NAME} (Cursor, Codex)
@@ -57,7 +60,11 @@ export function tokenFileOf(vault: string): string {
 }
 
 export async function configCommand(argv: readonly string[], io: CliIo): Promise<ExitCode> {
-  const flags = parseFlags(argv, ['--notes-dir', '--port', '--name'], ['--help', '--http', '--with-token']);
+  const flags = parseFlags(
+    argv,
+    ['--notes-dir', '--port', '--name'],
+    ['--help', '--http', '--with-token', '--npx'],
+  );
   if (flags.switches.has('--help')) {
     io.stdout(CONFIG_USAGE);
     return 0;
@@ -95,19 +102,23 @@ export async function configCommand(argv: readonly string[], io: CliIo): Promise
       return 1;
     }
   }
+  const launcher = launcherFor({
+    node: process.execPath,
+    script: io.script,
+    npx: flags.switches.has('--npx'),
+  });
   try {
     const out = clientConfig({
       client: client as ClientName,
       name,
-      node: process.execPath,
-      script: io.script,
+      launcher,
       vault,
       ...(http
         ? { http: { url: `http://127.0.0.1:${rawPort ?? 3000}/mcp`, tokenFile, ...(token ? { token } : {}) } }
         : {}),
     });
     io.stdout(out.text);
-    io.stderr(`${out.notes}\n`);
+    io.stderr(`${out.notes}\n${launcherNote(launcher === NPX_LAUNCHER, io.script)}\n`);
     if (token !== undefined)
       io.stderr('This configuration holds the token itself: keep it out of shared files and git.\n');
     return 0;
@@ -128,4 +139,15 @@ function readToken(env: NodeJS.ProcessEnv, tokenFile: string): string | undefine
   } catch {
     return undefined;
   }
+}
+
+/** Which server the configuration starts, and the other way. */
+export function launcherNote(npx: boolean, script: string): string {
+  if (!npx) {
+    return `This starts the server at ${script}. To start the published package instead (no checkout needed), add --npx.`;
+  }
+  const why = isNpxCached(script)
+    ? ' (this command ran through npx, whose cache is no place to point a client at)'
+    : '';
+  return `This starts the published package with npx${why}; its first start downloads it and builds its native modules, which can take a minute.`;
 }

@@ -9,9 +9,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fsyncDir, tempPathFor } from '../vault/atomic-write.js';
 import { stdioEntry } from './client-config.js';
-import { tokenFileOf, vaultPathFor } from './config-command.js';
+import { launcherNote, tokenFileOf, vaultPathFor } from './config-command.js';
 import type { CliIo, ExitCode } from './io.js';
 import { parseFlags } from './journal-args.js';
+import { commandLine, launcherFor, NPX_LAUNCHER } from './launcher.js';
 
 export const INSTALL_USAGE = `Usage: noted-mcp install claude-desktop [options]
 
@@ -25,6 +26,7 @@ Options:
                     Windows %APPDATA%\\Claude\\claude_desktop_config.json,
                     Linux ~/.config/Claude/claude_desktop_config.json)
   --name NAME       the server's name in Claude Desktop (default noted)
+  --npx             start the published package (npx -y noted-mcp …) instead of this copy's path
   -h, --help        show this help
 `;
 
@@ -80,7 +82,7 @@ export function mergeServerEntry(text: string | null, name: string, entry: objec
 }
 
 export async function installCommand(argv: readonly string[], io: CliIo): Promise<ExitCode> {
-  const flags = parseFlags(argv, ['--notes-dir', '--config', '--name'], ['--help']);
+  const flags = parseFlags(argv, ['--notes-dir', '--config', '--name'], ['--help', '--npx']);
   if (flags.switches.has('--help')) {
     io.stdout(INSTALL_USAGE);
     return 0;
@@ -105,7 +107,12 @@ export async function installCommand(argv: readonly string[], io: CliIo): Promis
   const given = flags.values.get('--config');
   const file = path.resolve(given ?? claudeDesktopConfigPath(process.platform, io.env, home));
   const vault = vaultPathFor(flags.values.get('--notes-dir'), io.env);
-  const entry = stdioEntry({ node: process.execPath, script: io.script, vault });
+  const launcher = launcherFor({
+    node: process.execPath,
+    script: io.script,
+    npx: flags.switches.has('--npx'),
+  });
+  const entry = stdioEntry({ launcher, vault });
 
   // A linked configuration (a dotfiles repository) is updated where it really lives.
   const real = realOrSelf(file);
@@ -131,7 +138,8 @@ export async function installCommand(argv: readonly string[], io: CliIo): Promis
   writeFileWithMode(real, merged.text, mode);
   io.stdout(
     [
-      `${merged.change === 'added' ? 'Added' : 'Replaced'} "${name}" in ${file}: Claude Desktop will start ${io.script} on ${vault}.`,
+      `${merged.change === 'added' ? 'Added' : 'Replaced'} "${name}" in ${file}: Claude Desktop will start ${commandLine(launcher, ['--notes-dir', vault])}`,
+      launcherNote(launcher === NPX_LAUNCHER, io.script),
       before === null ? 'The file was new.' : `The previous file is saved as ${real}.bak.`,
       'Restart Claude Desktop to connect.',
       `(For Streamable HTTP instead, run noted-mcp config claude-code --http; the HTTP token lives in ${tokenFileOf(vault)}.)`,

@@ -13,7 +13,7 @@ export interface CliIo {
 }
 
 export function quoteArg(s: string): string {
-  return /^[\w./@:+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+  return /^[\w./@:+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** A command's outcome: the process exit code (0 ok, 1 failure, 2 usage). */

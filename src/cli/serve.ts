@@ -11,14 +11,16 @@ import { createMcpServer } from '../mcp/server.js';
 import { serveStdio } from '../transport/stdio.js';
 import { parseArgs, USAGE } from './args.js';
 import { buildConfig, ConfigError, vaultDirFrom } from './config.js';
-import { type CliIo, type ExitCode, quoteArg } from './io.js';
+import type { CliIo, ExitCode } from './io.js';
+import { commandLine, launcherFor } from './launcher.js';
 import { httpUsageProblems, serveHttp } from './serve-http.js';
 
 export const VERSION: string = packageJson.version;
 
-/** The command a person pastes to connect Claude Code to this very server and vault. */
+/** The command a person pastes to connect Claude Code to this very server (or npx's) and vault. */
 export function connectCommand(script: string, vaultDir: string): string {
-  return `claude mcp add noted -- node ${quoteArg(script)} --notes-dir ${quoteArg(vaultDir)}`;
+  const launcher = launcherFor({ node: 'node', script, npx: false });
+  return `claude mcp add noted -- ${commandLine(launcher, ['--notes-dir', vaultDir])}`;
 }
 
 export async function serveCommand(argv: readonly string[], io: CliIo): Promise<ExitCode> {

@@ -14,6 +14,7 @@ import { CLIENTS, clientConfig } from './client-config.js';
 import { installCommand } from './install-command.js';
 import type { CliIo, ExitCode } from './io.js';
 import { failure, openCliVault, parseFlags } from './journal-args.js';
+import { launcherFor } from './launcher.js';
 import { journalApprovedWrites } from './review-command.js';
 import { resolveToken } from './serve-http.js';
 
@@ -106,8 +107,7 @@ function snippets(vault: Vault, io: CliIo): ClientSnippet[] {
     const { text, notes } = clientConfig({
       client,
       name: 'noted',
-      node: process.execPath,
-      script: io.script,
+      launcher: launcherFor({ node: process.execPath, script: io.script, npx: false }),
       vault: vault.root,
     });
     return { client, text, notes };

@@ -23,7 +23,7 @@ function setup(): string {
   return vault;
 }
 
-async function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
+async function run(argv: string[], env: NodeJS.ProcessEnv = {}, script = SCRIPT) {
   let stdout = '';
   let stderr = '';
   const io: CliIo = {
@@ -34,7 +34,7 @@ async function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
     stderr: (t) => {
       stderr += t;
     },
-    script: SCRIPT,
+    script,
     isTty: false,
   };
   const code = await configCommand(argv, io);
@@ -92,6 +92,54 @@ describe('stdio configuration', () => {
     const vault = setup();
     const out = await run(['cursor'], { NOTED_VAULT: vault });
     expect(JSON.parse(out.stdout).mcpServers.noted.args).toEqual([SCRIPT, '--notes-dir', vault]);
+  });
+});
+
+describe('the published package (--npx, SPEC 15.1)', () => {
+  const NPX = ['-y', '--allow-scripts=better-sqlite3,@parcel/watcher', 'noted-mcp'];
+
+  it('--npx starts npx -y noted-mcp in every client, naming the install scripts npm must run', async () => {
+    const vault = setup();
+    const code = await run(['claude-code', '--npx', '--notes-dir', vault]);
+    expect(code.stdout).toBe(
+      `claude mcp add noted -- npx -y --allow-scripts=better-sqlite3,@parcel/watcher noted-mcp --notes-dir '${vault}'\n`,
+    );
+    expect(code.stderr).toContain('first start downloads it');
+    const desktop = await run(['claude-desktop', '--npx', '--notes-dir', vault]);
+    expect(JSON.parse(desktop.stdout)).toEqual({
+      mcpServers: { noted: { command: 'npx', args: [...NPX, '--notes-dir', vault] } },
+    });
+    const codex = await run(['codex', '--npx', '--notes-dir', vault]);
+    expect(codex.stdout).toContain(
+      `command = "npx"\nargs = [${[...NPX, '--notes-dir', vault].map((a) => JSON.stringify(a)).join(', ')}]`,
+    );
+  });
+
+  it('without --npx the configuration starts this copy and says how to get the npx form', async () => {
+    const vault = setup();
+    const out = await run(['cursor', '--notes-dir', vault]);
+    expect(JSON.parse(out.stdout).mcpServers.noted.command).toBe(process.execPath);
+    expect(out.stderr).toContain(`This starts the server at ${SCRIPT}`);
+    expect(out.stderr).toContain('add --npx');
+  });
+
+  it("run through npx, it never points a client into npx's cache", async () => {
+    const vault = setup();
+    const cached = '/home/me/.npm/_npx/5f3a2b/node_modules/noted-mcp/dist-mcp/index.cjs';
+    const out = await run(['claude-desktop', '--notes-dir', vault], {}, cached);
+    expect(JSON.parse(out.stdout)).toEqual({
+      mcpServers: { noted: { command: 'npx', args: [...NPX, '--notes-dir', vault] } },
+    });
+    expect(out.stdout).not.toContain('_npx');
+    expect(out.stderr).toContain('ran through npx');
+  });
+
+  it('the HTTP form says how to start the server the same way', async () => {
+    const vault = setup();
+    const out = await run(['vscode', '--http', '--npx', '--notes-dir', vault]);
+    expect(out.stderr).toContain(
+      `Start the server first: npx -y --allow-scripts=better-sqlite3,@parcel/watcher noted-mcp --transport http --port 3000 --notes-dir '${vault}'`,
+    );
   });
 });
 

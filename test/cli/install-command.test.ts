@@ -145,6 +145,17 @@ describe('install claude-desktop', () => {
     expect(JSON.parse(fs.readFileSync(real, 'utf8')).mcpServers.noted).toEqual(ENTRY(vault));
   });
 
+  it('--npx installs the published package through npx instead of this copy', async () => {
+    const { vault, config } = setup();
+    const out = await run(['claude-desktop', '--npx', '--notes-dir', vault, '--config', config]);
+    expect(out.code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(config, 'utf8')).mcpServers.noted).toEqual({
+      command: 'npx',
+      args: ['-y', '--allow-scripts=better-sqlite3,@parcel/watcher', 'noted-mcp', '--notes-dir', vault],
+    });
+    expect(out.stdout).toContain('Claude Desktop will start npx -y');
+  });
+
   it('only claude-desktop can be installed into; usage errors exit 2', async () => {
     setup();
     const out = await run(['cursor', '--bogus']);
