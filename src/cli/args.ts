@@ -12,6 +12,9 @@ export interface ParsedArgs {
   readonly host?: string;
   readonly authToken?: string;
   readonly legacySse?: boolean;
+  /** `--allowed-host`, repeatable, as given (checked with the other HTTP flags). */
+  readonly allowedHosts?: readonly string[];
+  readonly tunnel?: boolean;
   readonly help: boolean;
   readonly version: boolean;
   readonly positionals: string[];
@@ -31,6 +34,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   let host: string | undefined;
   let authToken: string | undefined;
   let legacySse = false;
+  const allowedHosts: string[] = [];
+  let tunnel = false;
   let help = false;
   let version = false;
   for (let i = 0; i < argv.length; i++) {
@@ -98,6 +103,14 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       case '--legacy-sse':
         legacySse = true;
         break;
+      case '--allowed-host': {
+        const v = value();
+        if (v !== undefined) allowedHosts.push(v);
+        break;
+      }
+      case '--tunnel':
+        tunnel = true;
+        break;
       case '--help':
       case '-h':
         help = true;
@@ -124,6 +137,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     ...(host === undefined ? {} : { host }),
     ...(authToken === undefined ? {} : { authToken }),
     ...(legacySse ? { legacySse } : {}),
+    ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
+    ...(tunnel ? { tunnel } : {}),
   };
 }
 
@@ -153,11 +168,17 @@ Options:
   --auth-token TOKEN             the token HTTP clients must send (else $NOTED_MCP_AUTH_TOKEN, else
                                  one made once and kept in <vault>/.noted/mcp-http-token, mode 0600)
   --legacy-sse                   also serve the deprecated HTTP+SSE transport (/sse, /messages)
+  --allowed-host NAME            also accept requests for NAME (repeatable; never *): the public
+                                 host name of a reverse proxy or tunnel in front of the server.
+                                 The token is still required on every request
+  --tunnel                       reach the server from outside through a Cloudflare quick tunnel
+                                 (cloudflared on the PATH): prints the public URL; stops with the server
   -h, --help                     show this help
   -v, --version                  show the version
 
 Every HTTP request must carry the token: "Authorization: Bearer TOKEN" or "X-MCP-Token: TOKEN".
 
 Connect Claude Code:  claude mcp add noted -- node /path/to/dist-mcp/index.cjs --notes-dir ~/notes
+   or, without a copy: claude mcp add noted -- npx -y --allow-scripts=better-sqlite3,@parcel/watcher noted-mcp --notes-dir ~/notes
 More clients:         noted-mcp config claude-code|claude-desktop|vscode|codex|cursor [--http]
 `;

@@ -8,11 +8,12 @@ import type { OpenedVault } from '../access/open.js';
 import { createMcpServer } from '../mcp/server.js';
 import { PortInUseError, startHttpServer } from '../transport/http.js';
 import { tokenProblem } from '../transport/http-auth.js';
-import { isLoopbackHost } from '../transport/http-guard.js';
+import { isLoopbackHost, type PublicHost, parsePublicHost, publicHostText } from '../transport/http-guard.js';
 import { readOrCreateSecretFile, SecretFileError } from '../vault/token-file.js';
 import type { ParsedArgs } from './args.js';
 import { claudeCodeHttpCommand } from './client-config.js';
 import type { CliIo, ExitCode } from './io.js';
+import { startTunnel, type Tunnel, TunnelError } from './tunnel.js';
 
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -41,6 +42,8 @@ export function httpUsageProblems(args: ParsedArgs, env: NodeJS.ProcessEnv): str
       ['--host', args.host !== undefined],
       ['--auth-token', args.authToken !== undefined],
       ['--legacy-sse', args.legacySse === true],
+      ['--allowed-host', args.allowedHosts !== undefined],
+      ['--tunnel', args.tunnel === true],
     ] as const) {
       if (given) problems.push(`${flag} needs --transport http (or sse); stdio has no port, host or token`);
     }
@@ -50,6 +53,10 @@ export function httpUsageProblems(args: ParsedArgs, env: NodeJS.ProcessEnv): str
     problems.push(
       `refusing --host ${args.host}: this server only listens on a loopback address (127.0.0.1, ::1 or localhost), so nothing outside this computer can reach your notes. To reach it from elsewhere, put an authenticating reverse proxy or an SSH tunnel in front of it.`,
     );
+  }
+  for (const given of args.allowedHosts ?? []) {
+    const parsed = parsePublicHost(given);
+    if ('problem' in parsed) problems.push(`--allowed-host: ${parsed.problem}`);
   }
   const fromEnv = env[TOKEN_ENV];
   if (fromEnv !== undefined && fromEnv !== '') {
@@ -108,6 +115,11 @@ export async function serveHttp({ args, io, opened, version }: HttpRun): Promise
   }
   const host = args.host ?? DEFAULT_HOST;
   const port = args.port ?? DEFAULT_PORT;
+  // httpUsageProblems has refused every name that does not parse.
+  const publicHosts = (args.allowedHosts ?? []).flatMap((h) => {
+    const parsed = parsePublicHost(h);
+    return 'problem' in parsed ? [] : [parsed];
+  });
   let http: Awaited<ReturnType<typeof startHttpServer>>;
   try {
     http = await startHttpServer({
@@ -117,6 +129,7 @@ export async function serveHttp({ args, io, opened, version }: HttpRun): Promise
       port,
       token: token.token,
       legacySse,
+      publicHosts,
       onerror: (err) => io.stderr(`noted-mcp: http: ${err.message}\n`),
     });
   } catch (err) {
@@ -126,7 +139,36 @@ export async function serveHttp({ args, io, opened, version }: HttpRun): Promise
     );
     return 1;
   }
-  io.stderr(startMessage({ version, vault: opened.vault.root, url: http.url, legacySse, token }));
+  let tunnel: Tunnel | undefined;
+  let stopping = false;
+  if (args.tunnel === true) {
+    try {
+      tunnel = await startTunnel({ localUrl: new URL(http.url).origin, env: io.env });
+    } catch (err) {
+      await http.close();
+      if (!(err instanceof TunnelError)) throw err;
+      io.stderr(`noted-mcp: --tunnel: ${err.message}\n`);
+      return 1;
+    }
+    http.allowHost({ hostname: tunnel.hostname });
+    void tunnel.exited.then((how) => {
+      if (!stopping)
+        io.stderr(
+          `noted-mcp: warning: the tunnel stopped (cloudflared ${how}); ${tunnel?.url} no longer reaches this server. It still serves ${http.url} on this computer; restart with --tunnel for a new public URL.\n`,
+        );
+    });
+  }
+  io.stderr(
+    startMessage({
+      version,
+      vault: opened.vault.root,
+      url: http.url,
+      legacySse,
+      token,
+      publicHosts,
+      ...(tunnel ? { tunnelUrl: tunnel.url } : {}),
+    }),
+  );
 
   const stopped = new Promise<void>((resolve) => {
     const onSignal = () => resolve();
@@ -134,7 +176,9 @@ export async function serveHttp({ args, io, opened, version }: HttpRun): Promise
     process.once('SIGTERM', onSignal);
   });
   await stopped;
+  stopping = true;
   io.stderr('noted-mcp: stopping.\n');
+  await tunnel?.stop();
   await http.close();
   return 0;
 }
@@ -145,9 +189,13 @@ interface StartInfo {
   readonly url: string;
   readonly legacySse: boolean;
   readonly token: TokenSource;
+  readonly publicHosts?: readonly PublicHost[];
+  /** `https://NAME.trycloudflare.com`, when a tunnel is up. */
+  readonly tunnelUrl?: string;
 }
 
-export function startMessage({ version, vault, url, legacySse, token }: StartInfo): string {
+export function startMessage(info: StartInfo): string {
+  const { version, vault, url, legacySse, token } = info;
   const lines = [
     `Noted MCP ${version} — serving the vault ${vault} over Streamable HTTP.`,
     `Endpoint: ${url}`,
@@ -178,6 +226,33 @@ export function startMessage({ version, vault, url, legacySse, token }: StartInf
   lines.push('Send it on every request: "Authorization: Bearer <token>" or "X-MCP-Token: <token>".');
   if (token.kind === 'file')
     lines.push(`Connect Claude Code:  ${claudeCodeHttpCommand('noted', url, token.file)}`);
-  lines.push('Other clients:  noted-mcp config vscode|codex|cursor --http', 'Press Ctrl+C to stop.', '');
+  lines.push('Other clients:  noted-mcp config vscode|codex|cursor --http');
+  lines.push(...remoteLines(info));
+  lines.push('Press Ctrl+C to stop.', '');
   return lines.join('\n');
+}
+
+/** The public URL and a plain warning, when the vault can be reached from outside (SPEC 15.3). */
+function remoteLines({ url, token, publicHosts = [], tunnelUrl }: StartInfo): string[] {
+  const path = new URL(url).pathname;
+  const publicUrls = [
+    ...(tunnelUrl ? [`${tunnelUrl}${path}`] : []),
+    ...publicHosts.map((h) => `https://${publicHostText(h)}${path}`),
+  ];
+  if (publicUrls.length === 0) return [];
+  const lines = [
+    `WARNING: the vault is reachable from outside this computer: ${publicUrls.join(', ')}`,
+    '  Anyone who has the token can read and change your notes from anywhere: keep it secret, and',
+    '  press Ctrl+C when you are done. Every request must still carry the token.',
+  ];
+  if (tunnelUrl) lines.push(`Public URL (Cloudflare quick tunnel): ${tunnelUrl}${path}`);
+  if (token.kind === 'file') {
+    lines.push(
+      `Connect Claude Code from elsewhere:  ${claudeCodeHttpCommand('noted', publicUrls[0] as string, token.file)}`,
+      '  (on another computer, paste the token itself in place of $(cat …))',
+    );
+  } else {
+    lines.push(`Connect a client to ${publicUrls[0]} with the header "Authorization: Bearer <token>".`);
+  }
+  return lines;
 }

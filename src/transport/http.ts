@@ -21,7 +21,13 @@ import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { TokenGuard } from './http-auth.js';
-import { corsHeaders, HostOriginGuard, isLoopbackHost, preflightHeaders } from './http-guard.js';
+import {
+  corsHeaders,
+  HostOriginGuard,
+  isLoopbackHost,
+  type PublicHost,
+  preflightHeaders,
+} from './http-guard.js';
 import { createMcpEndpoint } from './http-mcp.js';
 import { type SessionEntry, type SessionLimits, SessionTable } from './http-sessions.js';
 import { openSseStream, postSseMessage, rpcError, sendJson } from './legacy-sse.js';
@@ -42,6 +48,8 @@ export interface HttpServeOptions {
   readonly token: string;
   /** Also serve the deprecated HTTP+SSE transport at `/sse` and `/messages`. */
   readonly legacySse: boolean;
+  /** Public names a proxy or tunnel reaches the server by (SPEC 15.3); the token is still required. */
+  readonly publicHosts?: readonly PublicHost[];
   readonly limits?: SessionLimits;
   /** How often idle sessions are looked for (default every minute; 0 never, for tests). */
   readonly sweepEveryMs?: number;
@@ -59,6 +67,8 @@ export interface HttpServerHandle {
   readonly statelessSessionId: string;
   /** Closes sessions idle for too long now, without waiting for the timer. */
   sweep(): Promise<string[]>;
+  /** Accepts one more public host name from now on (a tunnel's, known once it is up). */
+  allowHost(host: PublicHost): void;
   close(): Promise<void>;
 }
 
@@ -148,7 +158,8 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
   });
   await listen(server, options.host, options.port);
   const port = (server.address() as AddressInfo).port;
-  guard = new HostOriginGuard(options.host, port);
+  const ready = new HostOriginGuard(options.host, port, options.publicHosts);
+  guard = ready;
 
   const sweepEveryMs = options.sweepEveryMs ?? 60_000;
   const timer = sweepEveryMs > 0 ? setInterval(() => void sessions.sweep(), sweepEveryMs) : undefined;
@@ -162,6 +173,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
     sessions,
     statelessSessionId,
     sweep: () => sessions.sweep(),
+    allowHost: (host) => ready.allow(host),
     close: () => {
       closing ??= (async () => {
         clearInterval(timer);
