@@ -20,6 +20,8 @@ const result = await build({
   logLevel: 'warning',
 });
 
+// Runnable as a command (it starts with #!/usr/bin/env node), as npm makes it when it installs it.
+fs.chmodSync('dist-mcp/index.cjs', 0o755);
 fs.writeFileSync('dist-mcp/THIRD-PARTY-NOTICES.md', notices(bundledPackages(result.metafile)));
 
 /** The package folders under node_modules whose files went into the bundle. */

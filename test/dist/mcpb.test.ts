@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, REPO } from '../helpers/server-process.js';
+import { checkServes, ensureBuilt, REPO } from '../helpers/server-process.js';
 
 const MCPB = path.join(REPO, 'node_modules', '.bin', 'mcpb');
 /** `${name}`: a placeholder of the manifest that the client fills in. */
@@ -91,22 +91,9 @@ describe('noted-mcp.mcpb', () => {
     transport.stderr?.on('data', (c: Buffer) => {
       stderr += c.toString('utf8');
     });
-    const client = new Client({ name: 'claude-desktop-stand-in', version: '0' });
-    try {
-      await client.connect(transport);
-      const { tools } = await client.listTools();
-      expect(manifest.tools.map((t) => t.name)).toEqual(tools.map((t) => t.name));
-      const created = await client.callTool({
-        name: 'create_note',
-        arguments: { name: 'from the bundle', content: 'Written through the unpacked bundle.' },
-      });
-      expect(created.isError, JSON.stringify(created.content)).toBeFalsy();
-      const found = await client.callTool({ name: 'search_notes', arguments: { query: 'unpacked' } });
-      expect(JSON.stringify(found.structuredContent)).toContain('from the bundle.md');
-      expect(fs.readFileSync(path.join(vault, 'from the bundle.md'), 'utf8')).toContain('unpacked bundle');
-    } finally {
-      await client.close();
-    }
+    await checkServes(transport, vault, { name: 'from the bundle' });
+    const { tools } = await listTools(args);
+    expect(manifest.tools.map((t) => t.name)).toEqual(tools.map((t) => t.name));
     expect(stderr).not.toMatch(/error/i);
     // Unpacked outside this checkout, the server could load its native modules only from the bundle.
     expect(path.relative(REPO, unpacked).startsWith('..')).toBe(true);
@@ -117,3 +104,22 @@ describe('noted-mcp.mcpb', () => {
     ).toBe(true);
   });
 });
+
+/** tools/list of the unpacked server. */
+async function listTools(args: string[]) {
+  const client = new Client({ name: 'claude-desktop-stand-in', version: '0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args,
+      cwd: base,
+      env: { PATH: process.env.PATH ?? '', HOME: base },
+      stderr: 'ignore',
+    }),
+  );
+  try {
+    return await client.listTools();
+  } finally {
+    await client.close();
+  }
+}

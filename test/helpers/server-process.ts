@@ -113,3 +113,42 @@ export function runCli(
   });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
+
+/**
+ * Connects a real client over `transport`, writes a note and reads it back from `vaultDir`: the
+ * server answers MCP and serves that very vault. Any line on the server's stdout that is not
+ * JSON-RPC reaches the client's onerror and fails the check, unless `tolerate` accepts it.
+ */
+export async function checkServes(
+  transport: Parameters<Client['connect']>[0],
+  vaultDir: string,
+  options: { tolerate?: (message: string) => boolean; name?: string } = {},
+): Promise<void> {
+  const client = new Client({ name: 'noted-serves-check', version: '0' });
+  const problems: string[] = [];
+  client.onerror = (err) => {
+    if (!options.tolerate?.(err.message)) problems.push(err.message);
+  };
+  const name = options.name ?? `served ${Date.now()}`;
+  try {
+    await client.connect(transport);
+    const created = checkResult(
+      await client.callTool({
+        name: 'create_note',
+        arguments: { name, content: `# ${name}\n\nA kestrel.\n` },
+      }),
+    );
+    if (created.isError) throw new Error(`create_note failed: ${created.text}`);
+    const found = checkResult(
+      await client.callTool({ name: 'search_notes', arguments: { query: 'kestrel' } }),
+    );
+    const names = (found.structured.results as { name: string }[]).map((r) => r.name);
+    if (!names.includes(`${name}.md`))
+      throw new Error(`search_notes did not find ${name}.md: ${names.join(', ')}`);
+    if (!fs.existsSync(path.join(vaultDir, `${name}.md`)))
+      throw new Error(`${name}.md is not in ${vaultDir}: the server serves another folder`);
+  } finally {
+    await client.close();
+  }
+  if (problems.length > 0) throw new Error(`the client saw: ${problems.join('; ')}`);
+}

@@ -13,10 +13,11 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parsePublicHost } from '../../src/transport/http-guard.js';
 import { DIST, ensureBuilt } from '../helpers/server-process.js';
+import { CLOUDFLARED_OUTPUT, recordedArgs, standIn, TUNNEL_HOST } from '../helpers/stand-ins.js';
 import { makeVault } from '../helpers/vault.js';
 
 const TOKEN = 'tunnel-test-token-0123456789abcdef';
-const PUBLIC = 'seasonal-deck-organisms-sf.trycloudflare.com';
+const PUBLIC = TUNNEL_HOST;
 
 beforeAll(async () => {
   await ensureBuilt();
@@ -34,32 +35,11 @@ function tempDir(prefix: string): string {
   return dir;
 }
 
-/** A folder holding a `cloudflared` that records its pid and arguments, prints `output`, then waits or exits. */
-function standIn(output: string, then: 'wait' | 'exit 1'): { bin: string; record: string } {
+/** A folder holding a stand-in `cloudflared` that prints `output`, then waits or exits 1. */
+function cloudflared(output: string, then: 'wait' | 1): { bin: string; record: string } {
   const bin = tempDir('noted-bin-');
-  const record = path.join(bin, 'record');
-  fs.writeFileSync(
-    path.join(bin, 'cloudflared'),
-    [
-      '#!/bin/sh',
-      `echo "$$" > '${record}.pid'`,
-      `printf '%s\\n' "$@" > '${record}.args'`,
-      `cat >&2 <<'OUT'\n${output}\nOUT`,
-      then === 'wait' ? 'exec sleep 600' : 'exit 1',
-      '',
-    ].join('\n'),
-    { mode: 0o755 },
-  );
-  return { bin, record };
+  return { bin, ...standIn(bin, 'cloudflared', { stderr: output, after: then }) };
 }
-
-const REAL_LIKE = `2026-12-03T08:00:00Z INF Thank you for trying Cloudflare Tunnel. Doing so, without a Cloudflare account, is a quick way to experiment and try it out. However, be aware that these account-less Tunnels have no uptime guarantee, are subject to the Cloudflare Online Services Terms of Use (https://www.cloudflare.com/website-terms/), and Cloudflare reserves the right to investigate your use of Tunnels for violations of such terms. If you intend to use Tunnels in production you should use a pre-created named tunnel by following: https://developers.cloudflare.com/cloudflare-one/connections/connect-networks/do-more-with-tunnels/trycloudflare
-2026-12-03T08:00:00Z INF Requesting new quick Tunnel on trycloudflare.com...
-2026-12-03T08:00:01Z INF +--------------------------------------------------------------------------------------------+
-2026-12-03T08:00:01Z INF |  Your quick Tunnel has been created! Visit it at (it may take some time to be reachable):  |
-2026-12-03T08:00:01Z INF |  https://${PUBLIC}                                      |
-2026-12-03T08:00:01Z INF +--------------------------------------------------------------------------------------------+
-2026-12-03T08:00:01Z INF Version 2026.11.0`;
 
 interface Running {
   readonly child: ChildProcess;
@@ -178,9 +158,9 @@ async function waitFor(what: string, check: () => boolean): Promise<void> {
 
 describe('--tunnel with cloudflared on the PATH', () => {
   it('starts a quick tunnel to this port, accepts its host with the token only, and prints how to connect', async () => {
-    const { bin, record } = standIn(REAL_LIKE, 'wait');
+    const { bin, record } = cloudflared(CLOUDFLARED_OUTPUT, 'wait');
     const r = await serve(['--tunnel'], { PATH: `${bin}${path.delimiter}${process.env.PATH}` });
-    expect(fs.readFileSync(`${record}.args`, 'utf8')).toBe(`tunnel\n--url\nhttp://127.0.0.1:${r.port}\n`);
+    expect(recordedArgs(record)).toEqual(['tunnel', '--url', `http://127.0.0.1:${r.port}`]);
     expect(r.stderr()).toContain(`Public URL (Cloudflare quick tunnel): https://${PUBLIC}/mcp`);
     expect(r.stderr()).toMatch(/WARNING: the vault is reachable from outside this computer/);
     expect(r.stderr()).toContain('Every request must still carry the token');
@@ -211,9 +191,9 @@ describe('--tunnel with cloudflared on the PATH', () => {
   });
 
   it('a cloudflared that fails before reporting a URL: exit 1 with its last words, nothing left serving', () => {
-    const { bin } = standIn(
+    const { bin } = cloudflared(
       '2026-12-03T08:00:00Z INF Requesting new quick Tunnel on trycloudflare.com...\n2026-12-03T08:00:02Z ERR failed to request quick Tunnel: Post "https://api.trycloudflare.com/tunnel": dial tcp: lookup api.trycloudflare.com: no such host',
-      'exit 1',
+      1,
     );
     const r = serveFails(['--tunnel'], { PATH: `${bin}${path.delimiter}${process.env.PATH}` });
     expect(r.status).toBe(1);
