@@ -51,7 +51,7 @@ export function httpUsageProblems(args: ParsedArgs, env: NodeJS.ProcessEnv): str
   }
   if (args.host !== undefined && !isLoopbackHost(args.host)) {
     problems.push(
-      `refusing --host ${args.host}: this server only listens on a loopback address (127.0.0.1, ::1 or localhost), so nothing outside this computer can reach your notes. To reach it from elsewhere, put an authenticating reverse proxy or an SSH tunnel in front of it.`,
+      `refusing --host ${args.host}: this server only listens on a loopback address (127.0.0.1, ::1 or localhost), so nothing outside this computer can reach your notes directly. To reach it from elsewhere, use --tunnel (a Cloudflare quick tunnel), or put a reverse proxy or tunnel in front of it and name its public host with --allowed-host NAME; the token stays required.`,
     );
   }
   for (const given of args.allowedHosts ?? []) {
