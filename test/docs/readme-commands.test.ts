@@ -80,7 +80,12 @@ beforeAll(() => {
   env = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !/^(npm_|NOTED_|NOTES_VAULT$)/i.test(k)),
   );
-  Object.assign(env, { HOME: home, PATH: `${bin}${path.delimiter}${process.env.PATH}` });
+  // (npm's update check, which the empty HOME would turn back on, is left off: it only adds noise.)
+  Object.assign(env, {
+    HOME: home,
+    PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+    npm_config_update_notifier: 'false',
+  });
 });
 
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
