@@ -31,8 +31,8 @@ it(
       vaultDir: path.join(base, 'vault'),
       seed: CRASH.seed,
       kills: CRASH.kills,
-      // Leave room for the final checks inside the test's own limit.
-      timeLimitMs: CRASH.timeLimitMs - 30_000,
+      // A hang detector only: the loop does every kill however slow the machine is.
+      timeLimitMs: CRASH.timeLimitMs - 60_000,
       verifyJournal: (dir: string) => verifyJournal(dir),
       cliVerifyEvery: 50,
       indexCheckEvery: 10,
@@ -48,7 +48,7 @@ it(
         `crash by operation: ${JSON.stringify(report.byOp)}\n`,
     );
     expect(report.failures).toEqual([]);
-    expect(report.kills).toBeGreaterThanOrEqual(CRASH.kills);
+    expect(report.kills).toBe(CRASH.kills);
     // The kills must land where it matters: inside calls, and some between a journal entry and its write.
     expect(report.midCall).toBeGreaterThan(CRASH.kills / 2);
     expect(report.outcomes.notApplied).toBeGreaterThan(0);

@@ -6,10 +6,14 @@
  */
 
 /**
+ * Time limits here are hang detectors, not speed tests: a test must pass on a machine whose cores
+ * other processes keep busy (one failed on a fresh clone that way). A run always does its full count
+ * of kills, calls or rounds; only a run that stops making progress for this long fails.
+ *
  * Crash safety: SIGKILLs per `npm test` run, the seed that picks the moments and operations, and the
- * time limit (the 200 kills took 59–75 s on the shared 2-core machine; the rest is room for load).
+ * limit (the 200 kills took 59–75 s on the idle 2-core machine, over 4 minutes at a load average of 14).
  */
-export const CRASH = { seed: 20261201, kills: 200, timeLimitMs: 240_000 } as const;
+export const CRASH = { seed: 20261201, kills: 200, timeLimitMs: 900_000 } as const;
 
 /**
  * Concurrency: server processes and agent workers on each, the notes they all write (plus scratch
@@ -24,12 +28,12 @@ export const CONCURRENCY = {
   scratch: 2,
   durationMs: 8_000,
   editorPauseMs: [2, 30],
-  settleLimitMs: 10_000,
-  timeLimitMs: 90_000,
+  settleLimitMs: 60_000,
+  timeLimitMs: 300_000,
 } as const;
 
 /** Hostile input: property-based runs per property, and the longest any one call may take. */
-export const HOSTILE = { seed: 42, runs: 200, callLimitMs: 10_000, timeLimitMs: 120_000 } as const;
+export const HOSTILE = { seed: 42, runs: 200, callLimitMs: 30_000, timeLimitMs: 600_000 } as const;
 
 /**
  * Load over HTTP: clients (of which `stateless` speak 2026-07-28, the rest hold 2025-era sessions),
@@ -43,8 +47,8 @@ export const LOAD = {
   notes: 10_000,
   warmupMs: 8_000,
   roundMs: 6_000,
-  callTimeoutMs: 30_000,
-  timeLimitMs: 150_000,
+  callTimeoutMs: 60_000,
+  timeLimitMs: 600_000,
 } as const;
 
 /**

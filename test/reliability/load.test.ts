@@ -242,7 +242,7 @@ afterAll(async () => {
   await closeClients(clients);
   await server?.stop();
   if (base) fs.rmSync(base, { recursive: true, force: true });
-}, 30_000);
+}, 120_000);
 
 describe(`load over HTTP: ${LOAD.sessions} clients, ${LOAD.notes} notes, two rounds of ${LOAD.roundMs} ms`, () => {
   it('the clients are the mix asked for: 2025-era sessions and stateless 2026-07-28 clients', () => {
