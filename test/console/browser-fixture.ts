@@ -1,0 +1,93 @@
+/**
+ * @module
+ * Headless Chromium for console tests (Debian's `/usr/bin/chromium`, driven by playwright-core): one
+ * browser per test file, a fresh context per page, every page error and CSP violation collected, and
+ * screenshots written to test/artifacts/ (gitignored).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { REPO } from '../helpers/server-process.js';
+import type { ConsoleFixture } from './console-fixture.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+export const ARTIFACTS = path.join(REPO, 'test', 'artifacts');
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export interface BrowserPage {
+  readonly page: Page;
+  readonly context: BrowserContext;
+  /** Page errors and console errors seen so far (CSP violations among them). */
+  readonly errors: string[];
+}
+
+export interface BrowserHarness {
+  /** A new browser context and page at this width, not signed in. */
+  blank(width?: number): Promise<BrowserPage>;
+  /** A new page signed in through a fresh one-time link of `f`, showing the console. */
+  open(f: ConsoleFixture, width?: number): Promise<BrowserPage>;
+}
+
+/**
+ * Registers the browser's lifecycle with vitest (launch before the file, close after; contexts
+ * closed after each test) and returns a harness for the file's tests.
+ *
+ * `allowedErrors` lists console messages a test expects (a refusal the page shows is logged by the
+ * browser as a failed resource too).
+ */
+export function useBrowser(allowedErrors: RegExp = /status of (404|409|422)/): BrowserHarness {
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  afterAll(async () => browser?.close());
+  afterEach(async () => {
+    for (const c of contexts.splice(0)) await c.close();
+  });
+
+  const blank = async (width = 1280): Promise<BrowserPage> => {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' && !allowedErrors.test(msg.text())) errors.push(msg.text());
+    });
+    return { page, context, errors };
+  };
+
+  return {
+    blank,
+    open: async (f, width = 1280) => {
+      const opened = await blank(width);
+      await opened.page.goto(f.ui.loginUrl());
+      await expect.poll(() => opened.page.url()).toBe(f.ui.url);
+      return opened;
+    },
+  };
+}
+
+/** A full-page screenshot in test/artifacts/console-NAME.png. */
+export function shot(page: Page, name: string): Promise<Buffer> {
+  return page.screenshot({ path: path.join(ARTIFACTS, `console-${name}.png`), fullPage: true });
+}
+
+/** `expect.poll` with a deadline a busy shared machine can meet (vitest's default is one second). */
+export function poll<T>(read: () => T | Promise<T>, timeout = 15_000) {
+  return expect.poll(read, { timeout, interval: 50 });
+}
