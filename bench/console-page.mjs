@@ -119,7 +119,7 @@ function startUi(server, vault) {
     const timer = setTimeout(() => reject(new Error(`no sign-in link within 30 s; stderr: ${err}`)), 30_000);
     child.stdout.on('data', (c) => {
       out += c;
-      const m = /http:\/\/127\.0\.0\.1:\d+\/login\?once=[\w-]+/.exec(out);
+      const m = /http:\/\/127\.0\.0\.1:\d+\/login\?once=[\w.-]+/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(m[0]);

@@ -12,15 +12,16 @@ export const MAX_API_BODY_BYTES = 1024 * 1024;
 
 /**
  * Security: no inline script or style anywhere (the page's code is served as files), nothing framed,
- * nothing sent to other origins, no referrer (the one-time login code is in a URL once), no caching
- * of notes.
+ * nothing sent to other origins, no caching of notes. The referrer goes to this origin only: the
+ * sign-in code is in a URL once, and the page links nowhere else. (`no-referrer` would also make
+ * Chromium send `Origin: null` on the sign-in form's POST, which the Origin check must refuse.)
  */
 export const SECURE_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
+  'Referrer-Policy': 'same-origin',
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Resource-Policy': 'same-origin',
   'Cache-Control': 'no-store',

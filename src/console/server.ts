@@ -20,19 +20,12 @@ import { CONNECT_ROUTES } from './api-connect.js';
 import { PENDING_ROUTES } from './api-pending.js';
 import { appCss } from './assets/app-css.js';
 import { appJs } from './assets/app-js.js';
-import { appPage, loginPage } from './assets/pages.js';
-import {
-  ConsoleAuth,
-  type ConsoleSession,
-  clearedCookie,
-  cookieNameFor,
-  cookieValue,
-  csrfMatches,
-  sessionCookie,
-} from './auth.js';
+import { appPage, errorPage, loginPage } from './assets/pages.js';
+import { ConsoleAuth, type ConsoleSession, cookieNameFor, cookieValue, csrfMatches } from './auth.js';
 import type { ApiContext, ConsoleDeps, Route } from './context.js';
 import { checkHost, checkOrigin, isStateChanging } from './guard.js';
-import { errorReply, readJson, readText, SECURE_HEADERS, send, sendError, sendJson } from './http-util.js';
+import { errorReply, readJson, SECURE_HEADERS, send, sendError, sendJson } from './http-util.js';
+import { hello, login, logout } from './sign-in.js';
 
 /** How the console appears in the journal when it undoes: self-declared, like any client's name. */
 export const CONSOLE_CLIENT = 'noted-mcp-console';
@@ -78,18 +71,26 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleHand
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       onerror(err instanceof Error ? err : new Error(String(err)));
-      if (!res.headersSent)
-        sendError(res, 500, 'internal', 'The console hit an unexpected error; see its terminal.');
-      else res.destroy();
+      if (!res.headersSent) {
+        const why = 'The console hit an unexpected error; its terminal shows what happened.';
+        if ((req.url ?? '/').startsWith('/api/')) sendError(res, 500, 'internal', why);
+        else send(res, 500, 'text/html; charset=utf-8', errorPage('Something went wrong', [why]));
+      } else res.destroy();
     });
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', 'http://console.invalid');
-    const isApi = url.pathname.startsWith('/api/');
+    const path = url.pathname;
+    const isApi = path.startsWith('/api/');
+    // A page the browser navigates to gets a page back; the API and the page's own calls get JSON.
+    const refuse = (status: number, code: string, title: string, message: string): void =>
+      isApi || path === '/logout'
+        ? sendError(res, status, code, message)
+        : send(res, status, 'text/html; charset=utf-8', errorPage(title, [message]));
     const host = checkHost(req.headers.host, port);
-    if (!host.ok) return sendError(res, 403, 'forbidden', host.message);
+    if (!host.ok) return refuse(403, 'forbidden', 'Refused', host.message);
     const facts = {
       method,
       host: req.headers.host,
@@ -97,11 +98,10 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleHand
       secFetchSite: req.headers['sec-fetch-site'],
     };
     const origin = checkOrigin(facts, isApi);
-    if (!origin.ok) return sendError(res, 403, 'forbidden', origin.message);
+    if (!origin.ok) return refuse(403, 'forbidden', 'Refused', origin.message);
 
-    const cookieName = cookieNameFor(port);
-    const session = auth.session(cookieValue(req.headers.cookie, cookieName));
-    const path = url.pathname;
+    const signIn = { auth, cookieName: cookieNameFor(port) };
+    const session = auth.session(cookieValue(req.headers.cookie, signIn.cookieName));
     if (method === 'GET' && path === '/app.js')
       return send(res, 200, 'text/javascript; charset=utf-8', appJs());
     if (method === 'GET' && path === '/app.css') return send(res, 200, 'text/css; charset=utf-8', appCss());
@@ -109,57 +109,18 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleHand
       res.writeHead(204, SECURE_HEADERS);
       return void res.end();
     }
-    if (path === '/login') return login(req, res, url, method, cookieName);
-    if (path === '/logout' && method === 'POST') {
-      if (session === null || !csrfMatches(session, header(req, 'x-csrf-token'))) {
-        return sendError(res, 403, 'forbidden', 'Refused: sign out from the console page.');
-      }
-      auth.endSession(session.id);
-      return send(res, 200, 'application/json; charset=utf-8', '{"ok":true}', {
-        'Set-Cookie': clearedCookie(cookieName),
-      });
-    }
+    if (path === '/login') return login(signIn, req, res, url);
+    if (path === '/logout' && method === 'POST')
+      return logout(signIn, res, session, header(req, 'x-csrf-token'));
+    if (method === 'GET' && path === '/api/hello') return hello(signIn, res, url);
     if (method === 'GET' && path === '/') {
       if (session === null) return send(res, 401, 'text/html; charset=utf-8', loginPage(null));
-      return send(res, 200, 'text/html; charset=utf-8', appPage());
+      return send(res, 200, 'text/html; charset=utf-8', appPage(ctx.store.count()));
     }
-    if (!isApi) return sendError(res, 404, 'not_found', 'There is nothing here.');
+    if (!isApi) {
+      return refuse(404, 'not_found', 'Nothing here', `There is no page at ${path}; the console lives at /.`);
+    }
     return api(req, res, method, url, session);
-  }
-
-  async function login(
-    req: IncomingMessage,
-    res: ServerResponse,
-    url: URL,
-    method: string,
-    cookieName: string,
-  ): Promise<void> {
-    let ok = false;
-    if (method === 'GET') {
-      const once = url.searchParams.get('once');
-      if (once === null) return send(res, 200, 'text/html; charset=utf-8', loginPage(null));
-      ok = auth.redeemLoginCode(once);
-      if (!ok) {
-        const why =
-          'This sign-in link was already used or has expired. Run noted-mcp ui again for a new one, or sign in with the vault token.';
-        return send(res, 403, 'text/html; charset=utf-8', loginPage(why));
-      }
-    } else if (method === 'POST') {
-      const form = new URLSearchParams(await readText(req));
-      ok = auth.isToken(form.get('token')?.trim() ?? '');
-      if (!ok) return send(res, 401, 'text/html; charset=utf-8', loginPage('That is not the vault token.'));
-    } else {
-      return sendError(res, 405, 'method_not_allowed', 'Use GET or POST.');
-    }
-    const session = auth.newSession();
-    // 303: the browser goes on with a GET, and the one-time code leaves the address bar.
-    res.writeHead(303, {
-      ...SECURE_HEADERS,
-      Location: '/',
-      'Set-Cookie': sessionCookie(cookieName, session.id),
-      'Cache-Control': 'no-store',
-    });
-    res.end();
   }
 
   async function api(
@@ -174,7 +135,12 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleHand
     // cookie is, so a cookie session must prove with the header that the request is the page's own.
     const byToken = bearer !== undefined && auth.isToken(bearer);
     if (!byToken && session === null) {
-      return sendError(res, 401, 'unauthorized', 'Sign in first: open the link noted-mcp ui printed.');
+      return sendError(
+        res,
+        401,
+        'unauthorized',
+        'Sign in first: open the link noted-mcp ui printed (press Enter in its terminal, or run noted-mcp ui --link, for a new one).',
+      );
     }
     if (
       !byToken &&

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { helloProof, mintLoginCode } from '../../src/console/auth.js';
 import { type ConsoleFixture, startFixture, TOKEN } from './console-fixture.js';
 
 /**
@@ -20,7 +21,7 @@ function expectSecureHeaders(headers: Record<string, unknown>) {
   expect(csp).not.toContain('unsafe-inline');
   expect(headers['x-content-type-options']).toBe('nosniff');
   expect(headers['x-frame-options']).toBe('DENY');
-  expect(headers['referrer-policy']).toBe('no-referrer');
+  expect(headers['referrer-policy']).toBe('same-origin');
   expect(headers['cache-control']).toBe('no-store');
 }
 
@@ -70,6 +71,40 @@ describe('console sign-in', () => {
     expect((await f.request('/login?once=guess')).status).toBe(403);
   });
 
+  it('a sign-in code is signed with the token: one made elsewhere with it works once; altered, foreign or late ones do not', async () => {
+    const made = mintLoginCode(TOKEN, Date.now());
+    const [expiry, nonce, mac] = made.split('.') as [string, string, string];
+    const refused = [
+      `${expiry}.${nonce}.${mac.slice(0, -2)}AA`,
+      `${(Number.parseInt(expiry, 36) + 60_000).toString(36)}.${nonce}.${mac}`,
+      mintLoginCode('another-vaults-token-0123456789', Date.now()),
+      mintLoginCode(TOKEN, Date.now() + 60 * 60 * 1000),
+      mintLoginCode(TOKEN, Date.now() - 6 * 60 * 1000),
+    ];
+    for (const code of refused) {
+      const reply = await f.request(`/login?once=${encodeURIComponent(code)}`);
+      expect(reply.status, code).toBe(403);
+      expect(reply.headers['set-cookie']).toBeUndefined();
+    }
+    expect((await f.request(`/login?once=${made}`)).status).toBe(303);
+    const again = await f.request(`/login?once=${made}`);
+    expect(again.status).toBe(403);
+    expect(again.text).toMatch(/already used or has expired.*noted-mcp ui --link/s);
+  });
+
+  it('proves it holds the token to whoever asks, without revealing it (for noted-mcp ui --link)', async () => {
+    const nonce = 'n0nce-of-the-test-0123';
+    const hello = await f.request(`/api/hello?nonce=${nonce}`);
+    expect(hello.status).toBe(200);
+    expect(hello.json).toEqual({ console: 'noted-mcp', proof: helloProof(TOKEN, nonce) });
+    expect(hello.text).not.toContain(TOKEN);
+    expect((await f.request('/api/hello?nonce=short')).status).toBe(400);
+    const crossSite = await f.request(`/api/hello?nonce=${nonce}`, {
+      headers: { 'Sec-Fetch-Site': 'cross-site' },
+    });
+    expect(crossSite.status).toBe(403);
+  });
+
   it('signs in with the vault token posted from the sign-in form, and refuses a wrong one', async () => {
     const form = {
       'Content-Type': 'application/x-www-form-urlencoded',
@@ -80,6 +115,21 @@ describe('console sign-in', () => {
     const ok = await rawForm(f, `token=${encodeURIComponent(TOKEN)}`);
     expect(ok.status).toBe(303);
     expect(ok.headers['set-cookie']?.[0]).toMatch(/HttpOnly; SameSite=Strict/);
+  });
+
+  it('refuses the sign-in form from another site, with the right token; the refusal is a page', async () => {
+    const attempts: Record<string, string>[] = [
+      { Origin: 'null', 'Sec-Fetch-Site': 'cross-site' },
+      { Origin: 'null' },
+      { Origin: 'http://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+      { Origin: `http://127.0.0.1:${f.port}`, 'Sec-Fetch-Site': 'cross-site' },
+    ];
+    for (const headers of attempts) {
+      const reply = await rawForm(f, `token=${encodeURIComponent(TOKEN)}`, headers);
+      expect(reply.status, JSON.stringify(headers)).toBe(403);
+      expect(reply.headers['set-cookie']).toBeUndefined();
+      expect(reply.headers['content-type']).toMatch(/^text\/html/);
+    }
   });
 
   it('accepts the vault token as a bearer header, without CSRF (no browser sends it on its own)', async () => {
@@ -173,6 +223,21 @@ describe('console CSRF and origin checks', () => {
   });
 });
 
+describe('console pages for refusals', () => {
+  it('a page the browser navigates to is refused with a page, the API with JSON', async () => {
+    const { cookie } = await f.signIn();
+    const missing = await f.request('/nothing', { cookie });
+    expect(missing.status).toBe(404);
+    expect(missing.headers['content-type']).toMatch(/^text\/html/);
+    expect(missing.text).toMatch(/Nothing here.*There is no page at \/nothing/s);
+    const rebound = await f.request('/', { headers: { Host: 'evil.example' } });
+    expect(rebound.status).toBe(403);
+    expect(rebound.text).toMatch(/<h1>Refused<\/h1>/);
+    const api = await f.request('/api/nothing', { cookie });
+    expect(api.json.error.code).toBe('not_found');
+  });
+});
+
 describe('console secure headers', () => {
   it('every answer carries them: page, script, API, refusals', async () => {
     const { cookie } = await f.signIn();
@@ -203,7 +268,7 @@ describe('console secure headers', () => {
   });
 });
 
-async function rawForm(fx: ConsoleFixture, body: string) {
+async function rawForm(fx: ConsoleFixture, body: string, extra: Record<string, string> = {}) {
   const { default: http } = await import('node:http');
   return new Promise<{ status: number; headers: Record<string, string[] | string | undefined> }>(
     (resolve, reject) => {
@@ -218,6 +283,7 @@ async function rawForm(fx: ConsoleFixture, body: string) {
             Origin: `http://127.0.0.1:${fx.port}`,
             'Content-Type': 'application/x-www-form-urlencoded',
             'Content-Length': String(Buffer.byteLength(body)),
+            ...extra,
           },
         },
         (res) => {

@@ -45,7 +45,7 @@ export interface BrowserHarness {
  * `allowedErrors` lists console messages a test expects (a refusal the page shows is logged by the
  * browser as a failed resource too).
  */
-export function useBrowser(allowedErrors: RegExp = /status of (404|409|422)/): BrowserHarness {
+export function useBrowser(allowedErrors: RegExp = /status of (401|404|409|422)/): BrowserHarness {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
