@@ -2,14 +2,24 @@
  * @module
  * The access page (SPEC 4): every folder of the vault with the access agents have there, which rule
  * sets it, and edits to the rules, written to `.noted/mcp-policy.yaml` after `parsePolicy` accepts
- * them. An invalid file on disk is shown with its error, and may be replaced from the page.
+ * them, or the file's text as typed. An invalid file on disk is shown with its text and error; the
+ * page may then save the text fixed, or start from what could be read of it with everything else
+ * hidden (policy/salvage.ts), and never opens what the file keeps closed.
  */
 import { ACCESS_MEANING, accessFor } from '../policy/access.js';
 import { folderKey } from '../policy/folder-key.js';
 import { ACCESS_LEVELS, type Access, type Policy } from '../policy/policy.js';
-import type { ApiContext, Route } from './context.js';
+import { type ApiContext, field, type Route } from './context.js';
 import { listFolders } from './folders.js';
-import { type PolicyState, policyEditOf, readPolicyState, writePolicy } from './policy-file.js';
+import { ConsoleError } from './http-util.js';
+import {
+  type PolicyState,
+  policyEditOf,
+  readPolicyState,
+  salvageOf,
+  writePolicy,
+  writePolicyText,
+} from './policy-file.js';
 
 interface FolderNode {
   readonly folder: string;
@@ -49,11 +59,19 @@ function tree(root: string, policy: Policy | null, usable: boolean) {
 function view(ctx: ApiContext, state: PolicyState) {
   const usable = state.error === null;
   return {
-    file: { exists: state.text !== null, text: state.error === null ? null : state.text, error: state.error },
+    file: {
+      exists: state.text !== null || state.error !== null,
+      text: state.text,
+      error: state.error,
+      errorLine: state.errorLine,
+    },
     etag: state.etag,
     levels: ACCESS_LEVELS,
     meaning: ACCESS_MEANING,
-    default: state.policy?.default ?? 'read-write',
+    /** Null while the file cannot be used: agents get nothing anywhere then. */
+    default: usable ? (state.policy?.default ?? 'read-write') : null,
+    /** What the page may start from while the file cannot be used (everything not understood hidden). */
+    salvage: usable ? null : salvageOf(state),
     ...tree(ctx.vault.root, state.policy, usable),
   };
 }
@@ -75,6 +93,22 @@ export const ACCESS_ROUTES: readonly Route[] = [
     handle: (ctx, { body }) => {
       const { etag, edit } = policyEditOf(body);
       return view(ctx, writePolicy(ctx.vault, etag, edit));
+    },
+  },
+  {
+    method: 'PUT',
+    path: 'access/text',
+    handle: (ctx, { body }) => {
+      const etag = field(body, 'etag');
+      const text = field(body, 'text');
+      if (typeof etag !== 'string' || typeof text !== 'string') {
+        throw new ConsoleError(
+          400,
+          'validation_error',
+          'Send "etag" (from the last read of the policy) and "text".',
+        );
+      }
+      return view(ctx, writePolicyText(ctx.vault, etag, text));
     },
   },
 ];

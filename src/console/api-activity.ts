@@ -1,101 +1,38 @@
 /**
  * @module
  * Agent activity in the console (SPEC 6): the journal's sessions newest first, filtered by client,
- * kind and note; each change's diff on demand; undo of one change or a whole session through
- * `Journal.undo`, which refuses (and says why) when the note changed since; and the chain's integrity.
+ * kind and note; each change's diff on demand; undo of one change, one operation (a move, a batch:
+ * its `group`, as `noted-mcp undo --group`) or a whole session through `Journal.undo`, which refuses
+ * (and says why) when a note changed since; and the chain's integrity. What the page may undo is
+ * decided in activity-view.ts, and checked again here, since a request need not come from the page.
  */
 import { JOURNAL_KINDS, type JournalEntry, type JournalKind } from '../journal/entry.js';
+import { type ActivityFilter, activitySessions, JournalFacts } from './activity-view.js';
 import type { ApiContext, Route } from './context.js';
 import { field } from './context.js';
 import { type DiffView, diffView } from './diff-view.js';
 import { ConsoleError } from './http-util.js';
 
-/** The page shows at most this many entries (the newest matching ones). */
-export const MAX_ACTIVITY_ENTRIES = 1000;
-
-interface EntryView {
-  readonly id: string;
-  readonly time: string;
-  readonly tool: string;
-  readonly note: string;
-  readonly kind: JournalKind;
-  readonly group: string | null;
-  readonly undoOf: string | null;
-  /** The undo entry that undid this change, if any. */
-  readonly undoneBy: string | null;
-  /** For kind `not_applied`: the entry that was recorded but never made. */
-  readonly voids: string | null;
-  /** The `not_applied` entry saying this change was recorded but never made, if it was not. */
-  readonly notAppliedBy: string | null;
-  /** Whether the console offers Undo: not for an undo, a change undone or never made, or a `not_applied`. */
-  readonly undoable: boolean;
-}
-
-interface SessionView {
-  readonly session: string;
-  readonly client: string | null;
-  readonly firstTime: string;
-  readonly lastTime: string;
-  readonly entries: EntryView[];
-}
-
 function activity(ctx: ApiContext, query: URLSearchParams) {
   const client = query.get('client') || undefined;
   const kindText = query.get('kind') || undefined;
-  const noteText = (query.get('note') ?? '').trim().toLowerCase();
+  const note = (query.get('note') ?? '').trim().toLowerCase() || undefined;
   if (kindText !== undefined && !(JOURNAL_KINDS as readonly string[]).includes(kindText)) {
     throw new ConsoleError(400, 'validation_error', `Unknown kind "${kindText}".`);
   }
-  const all = ctx.journal.entries();
-  const voidedBy = new Map<string, string>();
-  for (const e of all) if (e.voids !== undefined) voidedBy.set(e.voids, e.id);
-  const undoneBy = new Map<string, string>();
+  const facts = new JournalFacts(ctx.journal);
+  const filter: ActivityFilter = {
+    ...(client === undefined ? {} : { client }),
+    ...(kindText === undefined ? {} : { kind: kindText as JournalKind }),
+    ...(note === undefined ? {} : { note }),
+  };
   const clients = new Set<string>();
-  for (const e of all) {
-    // An undo recorded but never made undid nothing.
-    if (e.undoOf !== undefined && !voidedBy.has(e.id)) undoneBy.set(e.undoOf, e.id);
-    if (e.client !== null) clients.add(e.client);
-  }
-  const sessions = new Map<string, SessionView>();
-  let shown = 0;
-  let truncated = false;
-  // Newest first; a session's place is that of its newest matching change.
-  for (let i = all.length - 1; i >= 0; i--) {
-    const e = all[i] as JournalEntry;
-    if (client !== undefined && e.client !== client) continue;
-    if (kindText !== undefined && e.kind !== kindText) continue;
-    if (noteText !== '' && !e.note.toLowerCase().includes(noteText)) continue;
-    if (shown >= MAX_ACTIVITY_ENTRIES) {
-      truncated = true;
-      break;
-    }
-    shown++;
-    let session = sessions.get(e.session);
-    if (session === undefined) {
-      session = { session: e.session, client: e.client, firstTime: e.time, lastTime: e.time, entries: [] };
-      sessions.set(e.session, session);
-    }
-    (session as { firstTime: string }).firstTime = e.time;
-    session.entries.push({
-      id: e.id,
-      time: e.time,
-      tool: e.tool,
-      note: e.note,
-      kind: e.kind,
-      group: e.group ?? null,
-      undoOf: e.undoOf ?? null,
-      undoneBy: undoneBy.get(e.id) ?? null,
-      voids: e.voids ?? null,
-      notAppliedBy: voidedBy.get(e.id) ?? null,
-      undoable: e.kind !== 'undo' && e.kind !== 'not_applied' && !undoneBy.has(e.id) && !voidedBy.has(e.id),
-    });
-  }
+  for (const e of facts.all) if (e.client !== null) clients.add(e.client);
   return {
-    integrity: ctx.journal.verify(),
+    integrity: facts.integrity,
     clients: [...clients].sort(),
     kinds: JOURNAL_KINDS,
-    sessions: [...sessions.values()],
-    truncated,
+    ...activitySessions(facts, filter),
   };
 }
 
@@ -129,6 +66,41 @@ function stringField(body: unknown, name: string): string {
   return value;
 }
 
+function refuse(why: string): never {
+  throw new ConsoleError(409, 'conflict', `Not undone: ${why}`);
+}
+
+/** One change alone: not past a broken chain, and not one note of an operation of several. */
+function undoEntry(ctx: ApiContext, id: string) {
+  const facts = new JournalFacts(ctx.journal);
+  const entry = facts.all.find((e) => e.id === id);
+  if (entry !== undefined) {
+    const untrusted = facts.untrusted([entry]);
+    if (untrusted !== null) refuse(untrusted);
+    const members = facts.membersOf(entry);
+    if (members.length > 0) {
+      refuse(
+        `this change is one of the ${members.length} changes of one ${entry.tool} operation (group ${entry.group}), which are undone together or not at all, so that no link is left pointing at a note that moved back. Use "Undo this operation" (noted-mcp undo --group ${entry.group}).`,
+      );
+    }
+  }
+  return ctx.journal.undo({ entry: id }, ctx.actor);
+}
+
+function undoGroup(ctx: ApiContext, group: string) {
+  const facts = new JournalFacts(ctx.journal);
+  const untrusted = facts.untrusted(facts.group(group));
+  if (untrusted !== null) refuse(untrusted);
+  return ctx.journal.undo({ group }, ctx.actor);
+}
+
+function undoSession(ctx: ApiContext, session: string) {
+  const facts = new JournalFacts(ctx.journal);
+  const untrusted = facts.untrusted(facts.session(session));
+  if (untrusted !== null) refuse(untrusted);
+  return ctx.journal.undo({ session }, ctx.actor);
+}
+
 export const ACTIVITY_ROUTES: readonly Route[] = [
   { method: 'GET', path: 'activity', handle: (ctx, { query }) => activity(ctx, query) },
   {
@@ -139,11 +111,16 @@ export const ACTIVITY_ROUTES: readonly Route[] = [
   {
     method: 'POST',
     path: 'activity/undo',
-    handle: (ctx, { body }) => ctx.journal.undo({ entry: stringField(body, 'entry') }, ctx.actor),
+    handle: (ctx, { body }) => undoEntry(ctx, stringField(body, 'entry')),
+  },
+  {
+    method: 'POST',
+    path: 'activity/undo-group',
+    handle: (ctx, { body }) => undoGroup(ctx, stringField(body, 'group')),
   },
   {
     method: 'POST',
     path: 'activity/undo-session',
-    handle: (ctx, { body }) => ctx.journal.undo({ session: stringField(body, 'session') }, ctx.actor),
+    handle: (ctx, { body }) => undoSession(ctx, stringField(body, 'session')),
   },
 ];

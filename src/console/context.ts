@@ -8,6 +8,7 @@ import type { Journal } from '../journal/journal.js';
 import type { OnApprovedWrite } from '../staging/approve.js';
 import type { PendingStore } from '../staging/pending-store.js';
 import type { Vault } from '../vault/vault.js';
+import type { PendingFacts } from './pending-facts.js';
 
 /** One client's ready-to-paste configuration (`noted-mcp config CLIENT`). */
 export interface ClientSnippet {
@@ -36,6 +37,8 @@ export interface ApiContext {
   readonly deps: ConsoleDeps;
   readonly vault: Vault;
   readonly store: PendingStore;
+  /** Line counts and outdated marks of pending changes, kept between listings. */
+  readonly facts: PendingFacts;
   readonly journal: Journal;
   readonly now: () => Date;
   /** Who undoes, in the journal: this console run (a self-declared name, like any client's). */

@@ -25,6 +25,7 @@ import { ConsoleAuth, type ConsoleSession, cookieNameFor, cookieValue, csrfMatch
 import type { ApiContext, ConsoleDeps, Route } from './context.js';
 import { checkHost, checkOrigin, isStateChanging } from './guard.js';
 import { errorReply, readJson, SECURE_HEADERS, send, sendError, sendJson } from './http-util.js';
+import { PendingFacts } from './pending-facts.js';
 import { hello, login, logout } from './sign-in.js';
 
 /** How the console appears in the journal when it undoes: self-declared, like any client's name. */
@@ -58,10 +59,12 @@ export class PortInUseError extends Error {}
 export async function startConsole(options: ConsoleOptions): Promise<ConsoleHandle> {
   const auth = new ConsoleAuth(options.token, options.clock);
   const now = options.now ?? (() => new Date());
+  const store = new PendingStore(options.vault, now);
   const ctx: ApiContext = {
     deps: options,
     vault: options.vault,
-    store: new PendingStore(options.vault, now),
+    store,
+    facts: new PendingFacts(options.vault, store),
     journal: new Journal(options.vault, { now }),
     now,
     actor: { session: `console-${randomUUID()}`, client: CONSOLE_CLIENT },

@@ -177,8 +177,8 @@ function folderRules(
   return rules;
 }
 
-/** The folder as written, `\` read as `/`, trailing `/` dropped; refuses what cannot name a folder. */
-function checkFolder(raw: string, line: number): string {
+/** The folder as written, `\` read as `/`, trailing `/` dropped; refuses (`policy_error`) what cannot name a folder. */
+export function checkFolder(raw: string, line: number): string {
   const bad = (why: string): never => {
     throw policyError(`the folder ${JSON.stringify(raw)} cannot be used: ${why}.`, line);
   };

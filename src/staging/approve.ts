@@ -165,25 +165,54 @@ export type BatchOutcome =
   | { readonly id: string; readonly note: string; readonly ok: true; readonly result: ApproveResult }
   | { readonly id: string; readonly note: string; readonly ok: false; readonly error: NotedError };
 
+/** One change to approve, with the hunks to keep (all when absent). */
+export interface ApproveChoice {
+  readonly id: string;
+  readonly keep?: readonly number[];
+}
+
 /**
- * Approves every pending change, oldest first, each on its own: a refused one is reported and the
- * others go on. Two changes to one note: once the first is written the second is stale and refused.
+ * Approves the given changes in the order given, each on its own with its own hunks: a refused one is
+ * reported and the others go on. Two changes to one note: once the first is written the second is
+ * stale and refused. A change not listed is left pending, so an owner approves only what was shown.
  */
-export async function approveAll(
+export async function approveEach(
   vault: Vault,
   store: PendingStore,
+  choices: readonly ApproveChoice[],
   options: Omit<ApproveOptions, 'keep'>,
 ): Promise<BatchOutcome[]> {
   const outcomes: BatchOutcome[] = [];
-  for (const { id, note } of store.list()) {
+  for (const { id, keep } of choices) {
+    let note = '';
     try {
-      outcomes.push({ id, note, ok: true, result: await approve(vault, store, id, options) });
+      note = store.summary(id).note;
+    } catch {
+      // Unknown or damaged: approve says why, below.
+    }
+    try {
+      const result = await approve(vault, store, id, { ...options, ...(keep === undefined ? {} : { keep }) });
+      outcomes.push({ id, note: result.note, ok: true, result });
     } catch (err) {
       if (!(err instanceof NotedError)) throw err;
       outcomes.push({ id, note, ok: false, error: err });
     }
   }
   return outcomes;
+}
+
+/** Approves every pending change, oldest first, whole (see `approveEach`). */
+export function approveAll(
+  vault: Vault,
+  store: PendingStore,
+  options: Omit<ApproveOptions, 'keep'>,
+): Promise<BatchOutcome[]> {
+  return approveEach(
+    vault,
+    store,
+    store.list().map(({ id }) => ({ id })),
+    options,
+  );
 }
 
 /** Rejects every readable pending change; returns them. Damaged files stay (reject them by id). */

@@ -163,6 +163,16 @@ function splitLines(text: string): string[] {
   return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 }
 
+/**
+ * The text's lines without their line breaks, numbered as hunks number them (from 1, at index 0).
+ *
+ * @example
+ * textLines('a\r\nb') // ['a', 'b']
+ */
+export function textLines(text: string): string[] {
+  return splitLines(text).map(bare);
+}
+
 function bare(line: string): string {
   return line.endsWith('\r\n') ? line.slice(0, -2) : line.endsWith('\n') ? line.slice(0, -1) : line;
 }

@@ -129,6 +129,20 @@ export class PendingStore {
     return toChange(id, data, false);
   }
 
+  /**
+   * What identifies the stored file of a change as it is now (size, times, inode), to know when
+   * something computed from it is still current; null when there is no such change.
+   */
+  stamp(id: string): string | null {
+    if (!ID_PATTERN.test(id)) return null;
+    try {
+      const st = fs.statSync(this.fileOf(id));
+      return `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}`;
+    } catch {
+      return null;
+    }
+  }
+
   /** Removes a change; false when there was none with that id. */
   remove(id: string): boolean {
     if (!ID_PATTERN.test(id)) return false;

@@ -42,14 +42,44 @@ describe('pending changes API', () => {
     expect(list.json.changes).toMatchObject([
       { id, note: 'drafts/plan.md', kind: 'update', client: 'noted-test' },
     ]);
+    expect(list.json.changes[0]).toMatchObject({ added: 2, removed: 2, outdated: null });
     const detail = await f.request(`/api/pending/${id}`, { cookie });
     expect(detail.json.diff.kind).toBe('update');
+    expect(detail.json.diff.baseLines).toBe(10);
     expect(detail.json.diff.hunks).toHaveLength(2);
-    expect(detail.json.diff.hunks[0].words).toEqual([
-      { kind: 'removed', text: 'alpha' },
-      { kind: 'added', text: 'ALPHA' },
+    // Numbered lines: context around, the removed line with the word taken out, the added line with the word put in.
+    expect(detail.json.diff.hunks[0].lines).toEqual([
+      { kind: 'context', old: 1, new: 1, pieces: [{ text: 'title line', changed: false }] },
+      { kind: 'removed', old: 2, new: null, pieces: [{ text: 'alpha', changed: false }] },
+      { kind: 'added', old: null, new: 2, pieces: [{ text: 'ALPHA', changed: false }] },
+      { kind: 'context', old: 3, new: 3, pieces: [{ text: '', changed: false }] },
+      { kind: 'context', old: 4, new: 4, pieces: [{ text: 'middle 1', changed: false }] },
+      { kind: 'context', old: 5, new: 5, pieces: [{ text: 'middle 2', changed: false }] },
     ]);
     expect(detail.json.change.baseText).toBeUndefined();
+    const batch = await f.request(`/api/pending/details?ids=${id},20260101-000000-000-abcdef`, { cookie });
+    expect(batch.json.details[0]).toMatchObject({ id, diff: { kind: 'update' } });
+    expect(batch.json.details[1]).toMatchObject({ error: { code: 'not_found' } });
+    const more = await f.request(`/api/pending/${id}/lines?side=base&from=6&count=2`, { cookie });
+    expect(more.json).toEqual({ side: 'base', from: 6, lines: ['middle 3', 'middle 4'], total: 10 });
+    for (const q of ['side=old', 'from=0', 'count=100000']) {
+      expect((await f.request(`/api/pending/${id}/lines?${q}`, { cookie })).status, q).toBe(400);
+    }
+  });
+
+  it('marks a change outdated as soon as its note changes, before anyone approves it', async () => {
+    f = await startFixture(STAGED);
+    await stageEdit();
+    const { cookie } = await f.signIn();
+    expect((await f.request('/api/pending', { cookie })).json.changes[0].outdated).toBeNull();
+    writeFiles(f.vault.dir, { 'drafts/plan.md': `${BASE}by hand\n` });
+    expect((await f.request('/api/pending', { cookie })).json.changes[0].outdated).toMatch(
+      /changed since the agent saw it/,
+    );
+    fs.rmSync(path.join(f.vault.dir, 'drafts', 'plan.md'));
+    expect((await f.request('/api/pending', { cookie })).json.changes[0].outdated).toMatch(
+      /deleted or moved/,
+    );
   });
 
   it('approves 1 of 2 hunks: only the kept hunk is written, journaled under the agent', async () => {
@@ -123,23 +153,59 @@ describe('pending changes API', () => {
     expect(readBytes(f.vault.dir, 'drafts/plan.md')?.toString()).toBe(BASE);
   });
 
-  it('approves all and rejects all', async () => {
+  it('approves all the listed changes with the hunks each keeps, and nothing it does not list', async () => {
     f = await startFixture({ ...STAGED, 'drafts/other.md': 'one\n' });
-    await stageEdit();
-    await f.vault.call('create_note', { name: 'drafts/new', content: 'brand new\n' });
-    const { cookie, csrf } = await f.signIn();
-    const all = await f.request('/api/pending-all/approve', { method: 'POST', cookie, csrf });
-    expect(all.json.outcomes.map((o: { ok: boolean }) => o.ok)).toEqual([true, true]);
-    expect(readBytes(f.vault.dir, 'drafts/new.md')?.toString()).toBe('brand new\n');
+    const id = await stageEdit();
+    const created = (await f.vault.call('create_note', { name: 'drafts/new', content: 'brand new\n' }))
+      .structured.pendingId as string;
     const read = await f.vault.call('read_note', { name: 'drafts/other' });
     await f.vault.call('update_note', {
       name: 'drafts/other',
       content: 'two\n',
       expected_etag: read.structured.etag,
     });
-    const rejected = await f.request('/api/pending-all/reject', { method: 'POST', cookie, csrf });
-    expect(rejected.json.rejected).toHaveLength(1);
+    const { cookie, csrf } = await f.signIn();
+    const post = (body: unknown) =>
+      f.request('/api/pending-all/approve', { method: 'POST', cookie, csrf, body });
+    for (const body of [
+      {},
+      { changes: 'all' },
+      { changes: [{ id }, { id }] },
+      { changes: [{ id, keep: [0] }] },
+    ]) {
+      expect((await post(body)).status, JSON.stringify(body)).toBe(400);
+    }
+    const all = await post({ changes: [{ id, keep: [2] }, { id: created }] });
+    expect(all.json.outcomes.map((o: { ok: boolean }) => o.ok)).toEqual([true, true]);
+    expect(all.json.stillPending).toBe(1);
+    expect(readBytes(f.vault.dir, 'drafts/plan.md')?.toString()).toBe(BASE.replace('omega', 'OMEGA'));
+    expect(readBytes(f.vault.dir, 'drafts/new.md')?.toString()).toBe('brand new\n');
     expect(readBytes(f.vault.dir, 'drafts/other.md')?.toString()).toBe('one\n');
+    const again = await post({ changes: [{ id }] });
+    expect(again.json.outcomes[0]).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
+  it('rejects all the listed changes, and nothing it does not list', async () => {
+    f = await startFixture({ ...STAGED, 'drafts/other.md': 'one\n' });
+    const id = await stageEdit();
+    const read = await f.vault.call('read_note', { name: 'drafts/other' });
+    await f.vault.call('update_note', {
+      name: 'drafts/other',
+      content: 'two\n',
+      expected_etag: read.structured.etag,
+    });
+    const { cookie, csrf } = await f.signIn();
+    const post = (body: unknown) =>
+      f.request('/api/pending-all/reject', { method: 'POST', cookie, csrf, body });
+    expect((await post({})).status).toBe(400);
+    const rejected = await post({ ids: [id, '20260101-000000-000-abcdef'] });
+    expect(rejected.json).toMatchObject({
+      rejected: [{ id }],
+      missing: ['20260101-000000-000-abcdef'],
+      stillPending: 1,
+    });
+    expect(readBytes(f.vault.dir, 'drafts/plan.md')?.toString()).toBe(BASE);
+    expect((await f.request('/api/pending', { cookie })).json.changes).toHaveLength(1);
   });
 });
 
@@ -176,9 +242,17 @@ describe('agent activity API', () => {
     expect((await f.request('/api/activity?kind=create', { cookie })).json.sessions).toEqual([]);
     expect((await f.request('/api/activity?kind=bogus', { cookie })).status).toBe(400);
     const diff = await f.request(`/api/activity/entries/${session.entries[1].id}`, { cookie });
-    expect(diff.json.diff.hunks[0].words).toEqual([
-      { kind: 'same', text: 'A' },
-      { kind: 'added', text: ' changed' },
+    expect(diff.json.diff.hunks[0].lines).toEqual([
+      { kind: 'removed', old: 1, new: null, pieces: [{ text: 'A', changed: false }] },
+      {
+        kind: 'added',
+        old: null,
+        new: 1,
+        pieces: [
+          { text: 'A', changed: false },
+          { text: ' changed', changed: true },
+        ],
+      },
     ]);
   });
 

@@ -135,7 +135,11 @@ describe('console sign-in', () => {
   it('accepts the vault token as a bearer header, without CSRF (no browser sends it on its own)', async () => {
     const auth = { Authorization: `Bearer ${TOKEN}` };
     expect((await f.request('/api/pending', { headers: auth })).status).toBe(200);
-    const post = await f.request('/api/pending-all/reject', { method: 'POST', headers: auth, body: {} });
+    const post = await f.request('/api/pending-all/reject', {
+      method: 'POST',
+      headers: auth,
+      body: { ids: [] },
+    });
     expect(post.status).toBe(200);
     const wrong = await f.request('/api/pending', {
       headers: { Authorization: 'Bearer nope-nope-nope-nope' },
@@ -155,14 +159,24 @@ describe('console sign-in', () => {
 describe('console CSRF and origin checks', () => {
   it('refuses a state-changing request without the CSRF header, or with a wrong one', async () => {
     const { cookie, csrf } = await f.signIn();
-    const none = await f.request('/api/pending-all/reject', { method: 'POST', cookie, body: {} });
+    const none = await f.request('/api/pending-all/reject', { method: 'POST', cookie, body: { ids: [] } });
     expect(none.status).toBe(403);
     expect(none.json.error.code).toBe('csrf');
-    const wrong = await f.request('/api/pending-all/reject', { method: 'POST', cookie, csrf: 'x', body: {} });
+    const wrong = await f.request('/api/pending-all/reject', {
+      method: 'POST',
+      cookie,
+      csrf: 'x',
+      body: { ids: [] },
+    });
     expect(wrong.status).toBe(403);
-    const put = await f.request('/api/access', { method: 'PUT', cookie, body: {} });
+    const put = await f.request('/api/access', { method: 'PUT', cookie, body: { ids: [] } });
     expect(put.status).toBe(403);
-    const ok = await f.request('/api/pending-all/reject', { method: 'POST', cookie, csrf, body: {} });
+    const ok = await f.request('/api/pending-all/reject', {
+      method: 'POST',
+      cookie,
+      csrf,
+      body: { ids: [] },
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -173,7 +187,7 @@ describe('console CSRF and origin checks', () => {
       cookie,
       csrf,
       headers: { 'Content-Type': 'text/plain' },
-      body: {},
+      body: { ids: [] },
     });
     expect(reply.status).toBe(415);
   });
@@ -191,7 +205,7 @@ describe('console CSRF and origin checks', () => {
         cookie,
         csrf,
         headers: { Origin: origin },
-        body: {},
+        body: { ids: [] },
       });
       expect(reply.status, origin).toBe(403);
     }
@@ -200,7 +214,7 @@ describe('console CSRF and origin checks', () => {
       cookie,
       csrf,
       headers: { Origin: `http://127.0.0.1:${f.port}` },
-      body: {},
+      body: { ids: [] },
     });
     expect(same.status).toBe(200);
   });

@@ -1,0 +1,95 @@
+/**
+ * @module
+ * What the list of pending changes shows beside each note without opening it: how many lines the
+ * change adds and removes, and whether it is outdated — its note changed since the agent saw it, so
+ * approving would be refused (the same test `approve` makes). The list is asked for again every few
+ * seconds while the page is open, with up to 200 changes, so both are kept until the file they come
+ * from changes (its size, times and inode): a change's counts until its pending file changes, a note's
+ * etag until the note does.
+ */
+import fs from 'node:fs';
+import type { PendingStore } from '../staging/pending-store.js';
+import type { PendingSummary } from '../staging/types.js';
+import type { Vault } from '../vault/vault.js';
+import { lineCounts } from './diff-view.js';
+
+export interface ChangeFacts {
+  readonly added: number;
+  readonly removed: number;
+  /** Why approving would be refused now, or null when the note is as the agent saw it. */
+  readonly outdated: string | null;
+}
+
+/** At most this many entries of each kind are kept; the oldest go first. */
+const MAX_KEPT = 1000;
+
+export class PendingFacts {
+  readonly #counts = new Map<string, { stamp: string; added: number; removed: number }>();
+  readonly #etags = new Map<string, { stamp: string; etag: string | null }>();
+
+  constructor(
+    private readonly vault: Vault,
+    private readonly store: PendingStore,
+  ) {}
+
+  of(change: PendingSummary): ChangeFacts {
+    return { ...this.counts(change.id), outdated: this.outdated(change) };
+  }
+
+  private counts(id: string): { added: number; removed: number } {
+    const stamp = this.store.stamp(id);
+    const kept = this.#counts.get(id);
+    if (stamp !== null && kept?.stamp === stamp) return kept;
+    let counts = { added: 0, removed: 0 };
+    try {
+      const change = this.store.get(id);
+      counts = lineCounts(change.baseText, change.newText);
+    } catch {
+      return counts; // removed or damaged meanwhile: the next listing shows it as it is
+    }
+    if (stamp !== null) remember(this.#counts, id, { stamp, ...counts });
+    return counts;
+  }
+
+  private outdated(change: PendingSummary): string | null {
+    let etag: string | null;
+    try {
+      etag = this.etagOf(change.note);
+    } catch (err) {
+      return `the note cannot be read now (${(err as Error).message})`;
+    }
+    if (change.kind === 'create') {
+      return etag === null ? null : 'a note of that name exists now, and approving would replace it';
+    }
+    if (etag === null) return 'the note was deleted or moved since the agent saw it';
+    return etag === change.baseEtag ? null : 'the note was changed since the agent saw it';
+  }
+
+  /** The note's etag now (null when there is no such note), read again only when its file changed. */
+  private etagOf(note: string): string | null {
+    let stamp: string;
+    try {
+      const st = fs.statSync(this.vault.pathOf(note));
+      stamp = `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}`;
+    } catch (err) {
+      if (
+        (err as NodeJS.ErrnoException).code === 'ENOENT' ||
+        (err as NodeJS.ErrnoException).code === 'ENOTDIR'
+      ) {
+        return null;
+      }
+      throw err;
+    }
+    const kept = this.#etags.get(note);
+    if (kept?.stamp === stamp) return kept.etag;
+    const etag = this.vault.read(note)?.etag ?? null;
+    remember(this.#etags, note, { stamp, etag });
+    return etag;
+  }
+}
+
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > MAX_KEPT) map.delete(map.keys().next().value as string);
+}
