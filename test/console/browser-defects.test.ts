@@ -161,7 +161,10 @@ describe('issue 20.3: the Access page fails closed on an invalid policy file', (
     await poll(() => text.inputValue()).toBe(INVALID);
     await text.fill(INVALID.replace('hiden', 'hiden2'));
     await page.getByRole('button', { name: 'Save text' }).click();
-    await poll(() => page.locator('.flash.error').first().textContent()).toMatch(/hiden2/);
+    await poll(() => page.locator('.text-editor .flash.error').textContent()).toMatch(
+      /line 4: unknown access word "hiden2"/,
+    );
+    expect(await text.inputValue()).toBe(INVALID.replace('hiden', 'hiden2'));
     await text.fill(INVALID.replace('hiden', 'hidden'));
     await page.getByRole('button', { name: 'Save text' }).click();
     await poll(() => page.locator('.flash.ok').textContent()).toMatch(/Saved/);

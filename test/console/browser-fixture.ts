@@ -42,10 +42,11 @@ export interface BrowserHarness {
  * Registers the browser's lifecycle with vitest (launch before the file, close after; contexts
  * closed after each test) and returns a harness for the file's tests.
  *
- * `allowedErrors` lists console messages a test expects (a refusal the page shows is logged by the
- * browser as a failed resource too).
+ * `allowedErrors` lists console messages a test expects: a refusal the page shows (a stale approval, a
+ * policy the parser refuses) and the sign-in page answered to a signed-out visit are logged by the
+ * browser as failed resources too.
  */
-export function useBrowser(allowedErrors: RegExp = /status of (401|404|409|422)/): BrowserHarness {
+export function useBrowser(allowedErrors: RegExp = /status of (400|401|404|409|413|422)/): BrowserHarness {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {

@@ -1,9 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { REPO } from '../helpers/server-process.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { readBytes, writeFiles } from '../helpers/vault.js';
+import { poll, shot, useBrowser } from './browser-fixture.js';
 import { type ConsoleFixture, startFixture } from './console-fixture.js';
 
 /**
@@ -12,51 +9,16 @@ import { type ConsoleFixture, startFixture } from './console-fixture.js';
  * and an agent is refused. Controls are used with the keyboard where a person might; the page must
  * run under its CSP with no error. Screenshots of each page go to test/artifacts/ (gitignored).
  */
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = path.join(REPO, 'test', 'artifacts');
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
-let browser: Browser;
-let context: BrowserContext;
+const b = useBrowser();
 let f: ConsoleFixture;
 let errors: string[];
+afterEach(async () => f?.close());
 
-beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 20_000 });
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-});
-afterAll(async () => browser?.close());
-afterEach(async () => {
-  await context?.close();
-  await f?.close();
-});
-
-async function open(width = 1100): Promise<Page> {
-  context = await browser.newContext({ viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  errors = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  page.on('console', (msg) => {
-    // A refusal the page shows (409) is logged by the browser too; CSP violations and the rest count.
-    if (msg.type() === 'error' && !/status of 409/.test(msg.text())) errors.push(msg.text());
-  });
-  await page.goto(f.ui.loginUrl());
-  await expect.poll(() => page.url()).toBe(f.ui.url);
-  return page;
+async function open(width = 1100) {
+  const opened = await b.open(f, width);
+  errors = opened.errors;
+  return opened.page;
 }
-
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(ARTIFACTS, `console-${name}.png`), fullPage: true });
 
 const BASE = 'title line\nalpha\n\nmiddle 1\nmiddle 2\nmiddle 3\nmiddle 4\nmiddle 5\n\nomega\n';
 
@@ -78,11 +40,13 @@ describe('console in a browser', () => {
     });
     await stageEdit();
     const page = await open();
-    await expect.poll(() => page.locator('#pending-count').textContent()).toBe('1');
+    await poll(() => page.locator('#pending-count').textContent()).toBe('1');
     const card = page.locator('article.change');
-    await expect.poll(() => card.locator('fieldset.hunk').count()).toBe(2);
+    await poll(() => card.locator('fieldset.hunk').count()).toBe(2);
     // Agent text is shown as text: the markup is visible, never made into an element.
-    expect(await card.locator('ins').first().textContent()).toContain('<img src=x onerror=alert(1)>');
+    expect(await card.locator('tr.add td.code').first().textContent()).toContain(
+      '<img src=x onerror=alert(1)>',
+    );
     expect(await page.locator('main img').count()).toBe(0);
     expect(await card.textContent()).toMatch(/noted-test.*self-declared name, unverified/);
     await shot(page, 'pending');
@@ -92,24 +56,35 @@ describe('console in a browser', () => {
     const approve = card.getByRole('button', { name: 'Approve 1 of 2' });
     await approve.focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('.flash.ok').textContent()).toMatch(/1 of 2 hunks applied/);
+    await poll(() => page.locator('.flash.ok').textContent()).toMatch(/1 of 2 hunks applied/);
     expect(readBytes(f.vault.dir, 'drafts/plan.md')?.toString()).toBe(BASE.replace('omega', 'OMEGA'));
-    await expect.poll(() => page.locator('#pending-count').textContent()).toBe('0');
+    await poll(() => page.locator('#pending-count').textContent()).toBe('0');
     expect(errors).toEqual([]);
   });
 
-  it('shows why a stale approval was refused, in the change itself', async () => {
+  it('shows why a stale approval was refused, in the change itself, and marks the change outdated', async () => {
     f = await startFixture({
       'drafts/plan.md': BASE,
       '.noted/mcp-policy.yaml': 'folders:\n  drafts: staged\n',
     });
     await stageEdit();
-    writeFiles(f.vault.dir, { 'drafts/plan.md': `${BASE}by hand\n` });
     const page = await open(390);
-    await page.locator('article.change').getByRole('button', { name: 'Approve', exact: true }).click();
+    const card = page.locator('article.change');
+    const approve = card.getByRole('button', { name: 'Approve', exact: true });
+    await poll(() => approve.isEnabled()).toBe(true);
+    expect(await card.locator('.tag.outdated').isVisible()).toBe(false);
+    // Edited by hand after the page was drawn: the click is refused, and the reason shown in the card.
+    writeFiles(f.vault.dir, { 'drafts/plan.md': `${BASE}by hand\n` });
+    await approve.click();
     const refusal = page.locator('article.change .flash.error');
-    await expect.poll(() => refusal.textContent()).toMatch(/changed since the agent saw it/);
+    await poll(() => refusal.textContent()).toMatch(/changed since the agent saw it/);
     expect(readBytes(f.vault.dir, 'drafts/plan.md')?.toString()).toBe(`${BASE}by hand\n`);
+    // Drawn again, the card says so before anyone clicks, and Approve waits.
+    await poll(() => card.locator('.tag.outdated').isVisible()).toBe(true);
+    expect(await card.locator('.outdated-why').textContent()).toMatch(
+      /Outdated: the note was changed since the agent saw it/,
+    );
+    expect(await approve.isDisabled()).toBe(true);
     await shot(page, 'pending-refused-phone');
     expect(errors).toEqual([]);
   });
@@ -126,13 +101,13 @@ describe('console in a browser', () => {
     const page = await open();
     await page.getByRole('link', { name: 'Agent activity' }).focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('.integrity.ok').textContent()).toMatch(/Journal intact: 2 entries/);
+    await poll(() => page.locator('.integrity.ok').textContent()).toMatch(/Journal intact: 2 entries/);
     await expect
       .poll(() => page.evaluate('document.activeElement && document.activeElement.tagName'))
       .toBe('H1');
     const first = page.locator('ul.entries > li').first();
     await first.getByRole('button', { name: 'Show diff' }).click();
-    await expect.poll(() => first.locator('ins').textContent()).toBe(' changed');
+    await poll(() => first.locator('ins').textContent()).toBe(' changed');
     await shot(page, 'activity');
 
     const undo = page.getByRole('button', { name: 'Undo this session' });
@@ -153,7 +128,7 @@ describe('console in a browser', () => {
     const select = page.getByRole('combobox', { name: 'Rule for private' });
     await select.selectOption('read-only');
     await page.getByRole('button', { name: 'Save policy' }).click();
-    await expect.poll(() => page.locator('.flash.ok').textContent()).toMatch(/Saved/);
+    await poll(() => page.locator('.flash.ok').textContent()).toMatch(/Saved/);
     await expect
       .poll(() => page.locator('li[data-folder="private"] .effective').textContent())
       .toBe('now: read-only');
@@ -173,9 +148,9 @@ describe('console in a browser', () => {
     f = await startFixture();
     const page = await open();
     await page.goto(`${f.ui.url}#/connect`);
-    await expect.poll(() => page.locator('#snippet-claude-code').textContent()).toContain('claude mcp add');
+    await poll(() => page.locator('#snippet-claude-code').textContent()).toContain('claude mcp add');
     await page.getByRole('button', { name: 'Install into Claude Desktop' }).click();
-    await expect.poll(() => page.locator('[data-id="install"] .flash.ok').textContent()).toContain('Added');
+    await poll(() => page.locator('[data-id="install"] .flash.ok').textContent()).toContain('Added');
     expect(f.installs).toHaveLength(1);
     await shot(page, 'connect');
     expect(errors).toEqual([]);

@@ -1,7 +1,9 @@
 /**
  * @module
- * Browser code, part 1: building elements, calling the API with the CSRF header, the page router,
- * the pending badge and diff rendering. Plain JavaScript served inside `/app.js` (see app-js.ts).
+ * Browser code, part 1: building elements, calling the API with the CSRF header, messages after an
+ * action, buttons that wait for their request, the banner for a server that stopped, what this tab
+ * remembers (sessionStorage), and the page router. Plain JavaScript served inside `/app.js` (see
+ * app-js.ts).
  *
  * Security: every piece of data reaches the page through `textContent` or an attribute set with
  * `setAttribute`; `innerHTML` is never used. (Written without backticks or `${`, so it can live in a
@@ -9,7 +11,31 @@
  */
 
 export const APP_CORE = String.raw`
-var state = { csrf: null, flash: null, filters: { client: '', kind: '', note: '' } };
+var STORE_PREFIX = 'noted-console:';
+
+function remembered(key, fallback) {
+  try {
+    var v = sessionStorage.getItem(STORE_PREFIX + key);
+    return v === null ? fallback : JSON.parse(v);
+  } catch (e) { return fallback; }
+}
+
+function remember(key, value) {
+  try { sessionStorage.setItem(STORE_PREFIX + key, JSON.stringify(value)); } catch (e) { /* private mode: kept for this page only */ }
+}
+
+var state = {
+  csrf: null,
+  notices: [],
+  filters: { client: '', kind: '', note: '' },
+  view: remembered('view', 'unified'),
+  pending: null,
+  drops: remembered('drops', {}),
+  viewed: remembered('viewed', {}),
+  hunks: remembered('hunks', {}),
+  folded: {},
+  offline: false,
+};
 
 function el(tag, attrs, children) {
   var node = document.createElement(tag);
@@ -30,12 +56,14 @@ function el(tag, attrs, children) {
   return node;
 }
 
-function plural(n, word) { return n + ' ' + word + (n === 1 ? '' : 's'); }
+function plural(n, word, many) { return n + ' ' + (n === 1 ? word : (many || word + 's')); }
 
 function when(iso) {
   var d = new Date(iso);
   return isNaN(d.getTime()) ? iso : d.toLocaleString();
 }
+
+var OFFLINE = 'The console is not answering: its server has stopped (or this computer is very busy). Start it again with noted-mcp ui in a terminal; this page then asks you to sign in again.';
 
 async function api(method, path, body) {
   var init = { method: method, headers: { Accept: 'application/json' }, credentials: 'same-origin' };
@@ -44,10 +72,19 @@ async function api(method, path, body) {
     init.headers['X-CSRF-Token'] = state.csrf || '';
     init.body = JSON.stringify(body || {});
   }
-  var res = await fetch('/api/' + path, init);
+  var res;
+  try {
+    res = await fetch('/api/' + path, init);
+  } catch (e) {
+    setOffline(true);
+    var gone = new Error(OFFLINE);
+    gone.code = 'offline';
+    throw gone;
+  }
+  setOffline(false);
   var data = null;
   try { data = await res.json(); } catch (e) { data = null; }
-  if (res.status === 401) { location.href = '/'; throw new Error('Signed out.'); }
+  if (res.status === 401) { location.href = '/'; throw new Error('Signed out: sign in again.'); }
   if (!res.ok) {
     var err = new Error(data && data.error ? data.error.message : 'The console answered ' + res.status + '.');
     err.code = data && data.error ? data.error.code : 'http_' + res.status;
@@ -56,29 +93,58 @@ async function api(method, path, body) {
   return data;
 }
 
+/** The banner for a console that stopped answering; it goes away by itself when the console answers. */
+function setOffline(on) {
+  if (state.offline === on) return;
+  state.offline = on;
+  var box = document.getElementById('offline');
+  box.replaceChildren();
+  if (on) {
+    box.appendChild(el('p', { text: OFFLINE }));
+    box.appendChild(el('button', { type: 'button', text: 'Try again', onclick: function () { reload(); } }));
+  }
+  box.hidden = !on;
+}
+
 function say(text) { document.getElementById('status').textContent = text; }
 
-/** A message shown after an action: inside the card with id 'target', or at the top of the page. */
-function flash(kind, lines, target) { state.flash = { kind: kind, lines: lines, target: target || null }; }
+/** A message to show after the page is drawn again: inside the element with data-id 'target', or at the top. */
+function notify(kind, lines, target) { state.notices.push({ kind: kind, lines: lines, target: target || null }); }
 
-function flashBox(f) {
-  var box = el('div', { class: 'flash ' + f.kind, role: f.kind === 'error' ? 'alert' : 'status', tabindex: '-1' });
-  f.lines.forEach(function (line, i) { if (i > 0) box.appendChild(el('br')); box.appendChild(document.createTextNode(line)); });
+function messageBox(kind, lines) {
+  var box = el('div', { class: 'flash ' + kind, role: kind === 'error' ? 'alert' : 'status', tabindex: '-1' });
+  lines.forEach(function (line, i) { if (i > 0) box.appendChild(el('br')); box.appendChild(document.createTextNode(line)); });
   return box;
 }
 
-/** Puts the pending flash into its card (or 'top'), focused so keyboard users land on it. */
-function showFlash(top) {
-  var f = state.flash;
-  state.flash = null;
-  if (!f) return;
-  var card = f.target ? document.querySelector('[data-id="' + CSS.escape(f.target) + '"]') : null;
-  var box = flashBox(f);
-  if (card) card.appendChild(box); else top.insertBefore(box, top.firstChild);
-  box.focus();
+/** Puts the waiting messages in their places, and focuses the first, so keyboard users land on it. */
+function showNotices(top) {
+  var first = null;
+  state.notices.splice(0).forEach(function (n) {
+    var place = n.target ? document.querySelector('[data-id="' + CSS.escape(n.target) + '"]') : null;
+    var box = messageBox(n.kind, n.lines);
+    if (place) place.appendChild(box); else top.insertBefore(box, top.firstChild);
+    first = first || box;
+  });
+  if (first) first.focus();
 }
 
-function failed(err, target) { flash('error', [err.message], target); }
+function failed(err, target) { notify('error', [err.message], target); }
+
+/**
+ * Runs an action with every control of 'scope' disabled until it ends, so a double click sends one
+ * request and nothing else in the card can be pressed meanwhile.
+ */
+async function busy(scope, action) {
+  if (scope.getAttribute('aria-busy') === 'true') return;
+  var controls = Array.prototype.filter.call(scope.querySelectorAll('button, input, select, textarea'), function (c) { return !c.disabled; });
+  scope.setAttribute('aria-busy', 'true');
+  controls.forEach(function (c) { c.disabled = true; });
+  try { await action(); } finally {
+    scope.removeAttribute('aria-busy');
+    controls.forEach(function (c) { c.disabled = false; });
+  }
+}
 
 /** A button that asks for a second press before doing something that cannot be taken back. */
 function confirmButton(label, confirmLabel, action, cls) {
@@ -88,14 +154,14 @@ function confirmButton(label, confirmLabel, action, cls) {
   button.addEventListener('click', function () {
     if (!armed) {
       armed = true;
-      button.textContent = confirmLabel;
-      timer = setTimeout(function () { armed = false; button.textContent = label; }, 6000);
+      button.textContent = typeof confirmLabel === 'function' ? confirmLabel() : confirmLabel;
+      timer = setTimeout(function () { armed = false; button.textContent = label; }, 8000);
       return;
     }
     clearTimeout(timer);
     armed = false;
     button.textContent = label;
-    action();
+    action(button);
   });
   return button;
 }
@@ -105,6 +171,7 @@ async function refreshSession() {
   if (s.csrf) state.csrf = s.csrf;
   document.getElementById('vault').textContent = 'Vault: ' + s.vault;
   setBadge(s.pending);
+  return s;
 }
 
 function setBadge(n) {
@@ -115,66 +182,46 @@ function setBadge(n) {
 var PAGES = {};
 var TITLES = { pending: 'Pending changes', activity: 'Agent activity', access: 'Access for agents', connect: 'Connect a client' };
 
-/** Draws the page named in the address (#/pending …); 'focus' moves keyboard focus to its heading. */
+/** The page and its parameters named in the address: #/pending?page=2 */
+function route() {
+  var m = /^#\/(\w+)(?:\?(.*))?$/.exec(location.hash);
+  if (!m) return { page: location.hash === '' || location.hash === '#' ? 'pending' : null, params: new URLSearchParams() };
+  return { page: PAGES[m[1]] ? m[1] : null, params: new URLSearchParams(m[2] || '') };
+}
+
+/** Draws the page named in the address; 'focus' moves keyboard focus to its heading. */
 async function show(focus) {
-  var m = /^#\/(\w+)/.exec(location.hash);
-  var page = m && PAGES[m[1]] ? m[1] : 'pending';
+  var r = route();
   document.querySelectorAll('nav a[data-page]').forEach(function (a) {
-    if (a.getAttribute('data-page') === page) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
+    if (a.getAttribute('data-page') === r.page) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
   });
-  document.title = TITLES[page] + ' — Noted MCP console';
   var main = document.getElementById('main');
-  var heading = el('h1', { tabindex: '-1', text: TITLES[page] });
-  var body = el('div', { 'aria-busy': 'true' }, [el('p', { text: 'Loading…' })]);
+  if (r.page === null) {
+    document.title = 'No such page — Noted MCP console';
+    main.replaceChildren(el('h1', { tabindex: '-1', text: 'There is no such page' }), el('p', {}, [
+      'The address names a page the console does not have. Go to ', el('a', { href: '#/pending', text: 'Pending changes' }),
+      ', ', el('a', { href: '#/activity', text: 'Agent activity' }), ', ', el('a', { href: '#/access', text: 'Access' }),
+      ' or ', el('a', { href: '#/connect', text: 'Connect a client' }), '.',
+    ]));
+    return;
+  }
+  document.title = TITLES[r.page] + ' — Noted MCP console';
+  var heading = el('h1', { tabindex: '-1', text: TITLES[r.page] });
+  var body = el('div', { 'aria-busy': 'true' }, [el('p', { class: 'loading', text: 'Loading…' })]);
   main.replaceChildren(heading, body);
   if (focus) heading.focus();
   try {
-    var content = await PAGES[page]();
-    body.replaceChildren(content);
+    body.replaceChildren(await PAGES[r.page](r.params));
   } catch (err) {
-    body.replaceChildren(flashBox({ kind: 'error', lines: [err.message] }));
+    body.replaceChildren(messageBox('error', [err.message]), el('div', { class: 'actions' }, [
+      el('button', { type: 'button', text: 'Try again', onclick: function () { reload(); } }),
+    ]));
   }
   body.removeAttribute('aria-busy');
-  showFlash(body);
-  refreshSession().catch(function () {});
+  showNotices(body);
+  if (r.page !== 'pending') refreshSession().catch(function () {});
 }
 
-/** After an action: the message, then the page drawn again from the server's state. */
+/** After an action: the messages, then the page drawn again from the server's state. */
 async function reload() { await show(false); }
-
-/** The lines of text of a hunk, with the changed words marked by ins/del. */
-function hunkPre(h) {
-  var pre = el('pre', { class: 'diff' });
-  h.before.forEach(function (line) { pre.appendChild(el('span', { class: 'ctx', text: line + '\n' })); });
-  h.words.forEach(function (w) {
-    pre.appendChild(el(w.kind === 'added' ? 'ins' : w.kind === 'removed' ? 'del' : 'span', { text: w.text }));
-  });
-  pre.appendChild(document.createTextNode('\n'));
-  h.after.forEach(function (line) { pre.appendChild(el('span', { class: 'ctx', text: line + '\n' })); });
-  return pre;
-}
-
-function lineRange(start, count) {
-  if (count === 0) return 'after line ' + (start - 1);
-  return count === 1 ? 'line ' + start : 'lines ' + start + '–' + (start + count - 1);
-}
-
-function hunkTitle(h, total) {
-  return 'Hunk ' + h.index + ' of ' + total + ': ' + lineRange(h.baseStart, h.baseCount) + ' → ' + lineRange(h.newStart, h.newCount);
-}
-
-/** A diff without choices (activity, create, delete). */
-function diffNode(diff) {
-  if (diff.kind === 'create') {
-    return el('div', {}, [el('p', { text: 'A new note with this text:' }), el('pre', { class: 'diff' }, [el('ins', { text: diff.text })])]);
-  }
-  if (diff.kind === 'delete') {
-    return el('div', {}, [el('p', { text: 'Deletes the note (approved deletions go to the trash). Its text:' }), el('pre', { class: 'diff' }, [el('del', { text: diff.text })])]);
-  }
-  if (diff.kind === 'unavailable') return el('p', { class: 'flash warn', text: diff.reason });
-  if (diff.hunks.length === 0) return el('p', { text: 'The text stays the same.' });
-  return el('div', {}, diff.hunks.map(function (h) {
-    return el('div', {}, [el('p', { class: 'meta', text: hunkTitle(h, diff.hunks.length) }), hunkPre(h)]);
-  }));
-}
 `;
