@@ -32,8 +32,8 @@ export interface BrowserPage {
 }
 
 export interface BrowserHarness {
-  /** A new browser context and page at this width, not signed in. */
-  blank(width?: number): Promise<BrowserPage>;
+  /** A new browser context and page at this width, not signed in (scripts off when asked). */
+  blank(width?: number, options?: { javaScriptEnabled?: boolean }): Promise<BrowserPage>;
   /** A new page signed in through a fresh one-time link of `f`, showing the console. */
   open(f: ConsoleFixture, width?: number): Promise<BrowserPage>;
 }
@@ -59,8 +59,8 @@ export function useBrowser(allowedErrors: RegExp = /status of (400|401|404|409|4
     for (const c of contexts.splice(0)) await c.close();
   });
 
-  const blank = async (width = 1280): Promise<BrowserPage> => {
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const blank = async (width = 1280, options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserPage> => {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, ...options });
     contexts.push(context);
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
