@@ -72,13 +72,22 @@ function entryItem(e, alone, integrity) {
   return item;
 }
 
-function operationItem(op, members, integrity, session) {
+/** What an operation did, in words: a move names where from and where to. */
+function operationTitle(op, members) {
   var notes = {};
   members.forEach(function (m) { notes[m.note] = true; });
+  var count = plural(Object.keys(notes).length, 'note') + ' changed together';
+  var deleted = members.filter(function (m) { return m.kind === 'delete'; });
+  var created = members.filter(function (m) { return m.kind === 'create'; });
+  if (deleted.length === 1 && created.length === 1) return op.tool + ': ' + deleted[0].note + ' → ' + created[0].note + ' (' + count + ')';
+  return op.tool + ': ' + count;
+}
+
+function operationItem(op, members, integrity) {
   var item = el('li', { class: 'operation', 'data-group': op.group, 'data-id': 'op-' + op.group });
   var head = el('div', { class: 'entry-line' }, [
     el('span', { class: 'kind', text: 'operation' }),
-    el('span', { class: 'note-name', text: op.tool + ': ' + plural(Object.keys(notes).length, 'note') + ' changed together' }),
+    el('span', { class: 'note-name', text: operationTitle(op, members) }),
     el('span', { class: 'meta', text: when(members[0].time) }),
   ]);
   if (op.undoable) {
@@ -115,7 +124,7 @@ function sessionCard(s, integrity) {
     if (!op) { list.appendChild(entryItem(e, true, integrity)); return; }
     if (drawn[e.group]) return;
     drawn[e.group] = true;
-    list.appendChild(operationItem(op, s.entries.filter(function (m) { return m.group === e.group; }), integrity, s));
+    list.appendChild(operationItem(op, s.entries.filter(function (m) { return m.group === e.group; }), integrity));
   });
   card.appendChild(list);
   return card;

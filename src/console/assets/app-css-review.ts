@@ -9,6 +9,7 @@ export const REVIEW_CSS = `
 .toolbar { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; margin: .75rem 0; }
 .toolbar .spacer { flex: 1 1 auto; }
 .view-switch { display: flex; align-items: center; gap: .5rem; }
+.view-switch .meta { margin: 0; }
 fieldset.switch { display: inline-flex; gap: .75rem; border: 0; margin: 0; padding: 0; }
 .arrivals { padding: .5rem .9rem; border-radius: .4rem; background: var(--warn-bg); margin: .5rem 0; }
 .arrivals[hidden] { display: none; }
@@ -83,4 +84,10 @@ li.untrusted { opacity: .75; }
 .integrity p { margin: 0 0 .4rem; }
 .integrity.ok { background: var(--ok-bg); }
 .integrity.broken { background: var(--err-bg); }
+@media (max-width: 40rem) {
+  table.diff col.num { width: 2.7em; }
+  table.diff col.sign { width: 1.1em; }
+  table.diff td { padding: 0 .25rem; }
+  .toolbar { gap: .5rem; }
+}
 `;

@@ -20,7 +20,7 @@ const BASE_CSS = `
 * { box-sizing: border-box; }
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); }
 main { max-width: 84rem; margin: 0 auto; padding: 0 1rem 4rem; }
-main:focus { outline: none; }
+main:focus, h1:focus { outline: none; }
 h1 { font-size: 1.5rem; margin: 1rem 0; }
 h2 { font-size: 1.15rem; margin: 0 0 .25rem; overflow-wrap: anywhere; }
 a { color: var(--accent); }

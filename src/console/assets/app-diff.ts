@@ -116,7 +116,8 @@ function gapBlock(changeId, from, to, offset, nearEnd) {
     if (n <= 0) { bar.remove(); return; }
     bar.appendChild(el('span', { class: 'meta', text: '⋯ ' + plural(n, 'unchanged line') + ' hidden' }));
     if (n > EXPAND_STEP) bar.appendChild(el('button', { type: 'button', class: 'quiet small', text: 'Show ' + EXPAND_STEP + ' more', onclick: function () { reveal(EXPAND_STEP); } }));
-    bar.appendChild(el('button', { type: 'button', class: 'quiet small', text: n > MAX_FETCH ? 'Show ' + MAX_FETCH + ' more' : 'Show all ' + n, onclick: function () { reveal(Math.min(n, MAX_FETCH)); } }));
+    var all = n > MAX_FETCH ? 'Show ' + MAX_FETCH + ' more' : n === 1 ? 'Show it' : 'Show all ' + n;
+    bar.appendChild(el('button', { type: 'button', class: 'quiet small', text: all, onclick: function () { reveal(Math.min(n, MAX_FETCH)); } }));
   }
   async function reveal(count) {
     var start = nearEnd ? hidden.to - count + 1 : hidden.from;
