@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { writeFileAtomic } from '../vault/atomic-write.js';
 import type { Vault } from '../vault/vault.js';
+import { readStateFile } from './state-file.js';
 
 export const CONSOLE_FILE_NAME = 'console.json';
 
@@ -35,7 +36,7 @@ export function withdrawConsole(vault: Vault, record: ConsoleRecord): void {
 export function findConsole(vault: Vault): ConsoleRecord | null {
   let data: unknown;
   try {
-    data = JSON.parse(fs.readFileSync(vault.statePath(CONSOLE_FILE_NAME), 'utf8'));
+    data = JSON.parse(readStateFile(vault.statePath(CONSOLE_FILE_NAME), MAX_RECORD_BYTES));
   } catch {
     return null;
   }
@@ -44,6 +45,9 @@ export function findConsole(vault: Vault): ConsoleRecord | null {
   if (!Number.isInteger(pid) || typeof startedAt !== 'string') return null;
   return { port: port as number, pid: pid as number, startedAt };
 }
+
+/** The record's largest sensible size. */
+const MAX_RECORD_BYTES = 4096;
 
 /**
  * Asks the console on `port` for its proof of the token for `nonce`; null when nothing answers

@@ -6,6 +6,7 @@
  * at the top, the entry where its chain breaks marked, and no undo offered at or after it.
  */
 
+// biome-ignore lint/complexity/noUselessStringRaw: raw keeps any backslash added later verbatim for the browser
 export const APP_ACTIVITY = String.raw`
 function undoLines(result) {
   if (result.outcomes.length === 0) return { kind: 'ok', lines: ['Nothing to undo: every change was already undone.'] };

@@ -8,6 +8,7 @@
  * for this tab, so drawing the page again never loses it, and Approve all applies exactly that.
  */
 
+// biome-ignore lint/complexity/noUselessStringRaw: raw keeps any backslash added later verbatim for the browser
 export const APP_PENDING = String.raw`
 var PAGE_SIZE = 20;
 var KIND_TITLE = { create: 'New note', update: 'Change', delete: 'Deletion' };
