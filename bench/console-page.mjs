@@ -19,20 +19,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from './lib/chromium.mjs';
 import { killAllServers, startServer } from './lib/server-session.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 const USAGE = `Usage: node bench/console-page.mjs [--changes N] [--width PX] [--server FILE] [--keep]
   --changes N    staged changes to review (1-200, default 200)
   --width PX     the browser window's width (default 1280)
@@ -131,7 +121,7 @@ function startUi(server, vault) {
 }
 
 async function measure(link, width) {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
   try {
     const context = await browser.newContext({ viewport: { width, height: 900 } });
     const page = await context.newPage();

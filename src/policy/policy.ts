@@ -61,13 +61,7 @@ const WINDOWS_DRIVE = /^[A-Za-z]:/;
  * parsePolicy('folders:\n  private: hiden\n') // throws: line 2: … did you mean "hidden"?
  */
 export function parsePolicy(text: string): Policy {
-  const lines = new LineCounter();
-  const doc = parseYamlDocument(text.replace(/^\uFEFF/, ''), {
-    lineCounter: lines,
-    schema: 'failsafe',
-    // Duplicates are found below, where case, `\` and trailing `/` count too.
-    uniqueKeys: false,
-  });
+  const { doc, lines } = policyDocument(text);
   if ('tooDeep' in doc) {
     throw policyError(
       'it nests lists or mappings far too deeply to be a policy (which needs two levels: "folders:" and one line per folder).',
@@ -128,6 +122,21 @@ export function parsePolicy(text: string): Policy {
   }
   folders.sort((a, b) => depthOf(b.key) - depthOf(a.key));
   return { default: access, defaultGiven, folders };
+}
+
+/**
+ * The policy file's text as a YAML document, read as `parsePolicy` reads it (failsafe schema: every
+ * value a string), with its line counter; salvage.ts reads an invalid file the same way.
+ */
+export function policyDocument(text: string) {
+  const lines = new LineCounter();
+  const doc = parseYamlDocument(text.replace(/^\uFEFF/, ''), {
+    lineCounter: lines,
+    schema: 'failsafe',
+    // Duplicates are found below, where case, `\` and trailing `/` count too.
+    uniqueKeys: false,
+  });
+  return { doc, lines };
 }
 
 /**

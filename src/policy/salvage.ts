@@ -12,12 +12,11 @@
  *   means).
  * Pure, like policy.ts.
  */
-import { isMap, isScalar, LineCounter } from 'yaml';
+import { isMap, isScalar } from 'yaml';
 import { isNotedError } from '../common/errors.js';
-import { parseYamlDocument } from '../markdown/yaml-document.js';
 import { accessFor } from './access.js';
 import { folderKey } from './folder-key.js';
-import { ACCESS_LEVELS, type Access, checkFolder, type Policy } from './policy.js';
+import { ACCESS_LEVELS, type Access, checkFolder, type Policy, policyDocument } from './policy.js';
 
 export interface SalvagedRule {
   readonly folder: string;
@@ -42,12 +41,7 @@ const OPENNESS: Readonly<Record<Access, number>> = { hidden: 0, 'read-only': 1, 
  * // { default: 'read-only', folders: [{ folder: 'private', access: 'hidden' }], notes: ['line 3: …'] }
  */
 export function salvagePolicy(text: string): Salvaged {
-  const lines = new LineCounter();
-  const doc = parseYamlDocument(text.replace(/^\uFEFF/, ''), {
-    lineCounter: lines,
-    schema: 'failsafe',
-    uniqueKeys: false,
-  });
+  const { doc, lines } = policyDocument(text);
   const nothing = (why: string): Salvaged => ({
     default: 'hidden',
     folders: [],

@@ -22,17 +22,6 @@ const STAGED = {
   '.noted/mcp-policy.yaml': 'folders:\n  drafts: staged\n',
 };
 
-async function stage(name: string, edit: (text: string) => string): Promise<string> {
-  const read = await f.vault.call('read_note', { name });
-  const staged = await f.vault.call('update_note', {
-    name,
-    content: edit(`${read.structured.frontmatterRaw ?? ''}${read.structured.body}`),
-    expected_etag: read.structured.etag,
-  });
-  expect(staged.structured.staged).toBe(true);
-  return staged.structured.pendingId as string;
-}
-
 const twoHunks = (t: string) => t.replace('alpha', 'ALPHA').replace('omega', 'OMEGA');
 
 function journal(): Journal {
@@ -68,8 +57,8 @@ describe('issue 20.1: signing in with the token in the form works in Chromium', 
 describe('issue 20.2: Approve all applies exactly what each card shows', () => {
   it('asks to confirm, then writes only the hunks left checked', async () => {
     f = await startFixture(STAGED);
-    await stage('drafts/plan', twoHunks);
-    await stage('drafts/other', (t) => t.replace('two', 'TWO'));
+    await f.stage('drafts/plan', twoHunks);
+    await f.stage('drafts/other', (t) => t.replace('two', 'TWO'));
     const { page, errors } = await b.open(f);
     const plan = page.locator('article.change', { hasText: 'drafts/plan.md' });
     await plan.locator('input[data-hunk="1"]').uncheck();
@@ -88,8 +77,8 @@ describe('issue 20.2: Approve all applies exactly what each card shows', () => {
 
   it('keeps the unchecked hunks of one card while another card is approved', async () => {
     f = await startFixture(STAGED);
-    await stage('drafts/plan', twoHunks);
-    await stage('drafts/other', (t) => t.replace('two', 'TWO'));
+    await f.stage('drafts/plan', twoHunks);
+    await f.stage('drafts/other', (t) => t.replace('two', 'TWO'));
     const { page, errors } = await b.open(f);
     const plan = page.locator('article.change', { hasText: 'drafts/plan.md' });
     await plan.locator('input[data-hunk="2"]').uncheck();
@@ -223,7 +212,7 @@ describe('issue 20.4: a move is one operation, undone whole as noted-mcp undo --
 describe('issue 20.5: one request per click, busy buttons, no undo past a broken chain', () => {
   it('a double click on Approve approves once and shows the success', async () => {
     f = await startFixture(STAGED);
-    await stage('drafts/other', (t) => t.replace('two', 'TWO'));
+    await f.stage('drafts/other', (t) => t.replace('two', 'TWO'));
     const { page, errors } = await b.open(f);
     const approvals: string[] = [];
     page.on('request', (r) => {
@@ -238,7 +227,7 @@ describe('issue 20.5: one request per click, busy buttons, no undo past a broken
 
   it('disables a card’s buttons while its request runs', async () => {
     f = await startFixture(STAGED);
-    await stage('drafts/other', (t) => t.replace('two', 'TWO'));
+    await f.stage('drafts/other', (t) => t.replace('two', 'TWO'));
     const { page, errors } = await b.open(f);
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => {

@@ -8,21 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../bench/lib/chromium.mjs';
 import { REPO } from '../helpers/server-process.js';
 import type { ConsoleFixture } from './console-fixture.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = path.join(REPO, 'test', 'artifacts');
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 
 export interface BrowserPage {
   readonly page: Page;
@@ -51,7 +41,7 @@ export function useBrowser(allowedErrors: RegExp = /status of (400|401|404|409|4
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
     if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
     fs.mkdirSync(ARTIFACTS, { recursive: true });
   });
   afterAll(async () => browser?.close());

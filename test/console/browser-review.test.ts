@@ -20,25 +20,14 @@ const POLICY = { '.noted/mcp-policy.yaml': 'folders:\n  drafts: staged\n' };
 const lines = (n: number, tag = 'line') =>
   Array.from({ length: n }, (_, i) => `${tag} ${i + 1}`).join('\n') + '\n';
 
-async function stage(name: string, edit: (text: string) => string): Promise<string> {
-  const read = await f.vault.call('read_note', { name });
-  const staged = await f.vault.call('update_note', {
-    name,
-    content: edit(`${read.structured.frontmatterRaw ?? ''}${read.structured.body}`),
-    expected_etag: read.structured.etag,
-  });
-  expect(staged.structured.staged).toBe(true);
-  return staged.structured.pendingId as string;
-}
-
 for (const width of [1280, 390]) {
   describe(`the review flow at ${width} px`, () => {
     it('leaves a hunk out, marks the change viewed, and approves what the card shows', async () => {
       f = await startFixture({ ...POLICY, 'drafts/a.md': lines(30), 'drafts/b.md': 'b\n' });
-      await stage('drafts/a', (t) =>
+      await f.stage('drafts/a', (t) =>
         t.replace('line 3\n', 'line three\n').replace('line 25\n', 'line 25 and more\n'),
       );
-      await stage('drafts/b', () => 'b changed\n');
+      await f.stage('drafts/b', () => 'b changed\n');
       const { page, errors } = await b.open(f, width);
       const list = page.locator('ol.files');
       if (width < 1000) await page.locator('details.files-box summary').click();
@@ -76,7 +65,7 @@ describe('the review view', () => {
     for (let i = 0; i < 23; i++) files[`drafts/n-${String(i).padStart(2, '0')}.md`] = `note ${i}\n`;
     f = await startFixture(files);
     for (let i = 0; i < 23; i++)
-      await stage(`drafts/n-${String(i).padStart(2, '0')}`, (t) => `${t}added ${i}\n`);
+      await f.stage(`drafts/n-${String(i).padStart(2, '0')}`, (t) => `${t}added ${i}\n`);
     const { page, errors } = await b.blank(1280);
     const api: string[] = [];
     page.on('request', (r) => {
@@ -100,7 +89,7 @@ describe('the review view', () => {
 
   it('shows a change side by side, and the unchanged lines around it on request', async () => {
     f = await startFixture({ ...POLICY, 'drafts/long.md': lines(60) });
-    await stage('drafts/long', (t) => t.replace('line 30\n', 'line thirty\n'));
+    await f.stage('drafts/long', (t) => t.replace('line 30\n', 'line thirty\n'));
     const { page, errors } = await b.open(f);
     const card = page.locator('article.change');
     await poll(() => card.locator('.gap-bar').count()).toBe(2);
@@ -124,7 +113,7 @@ describe('the review view', () => {
 
   it('offers no split view at phone width', async () => {
     f = await startFixture({ ...POLICY, 'drafts/a.md': 'a\n' });
-    await stage('drafts/a', () => 'A\n');
+    await f.stage('drafts/a', () => 'A\n');
     const { page } = await b.open(f, 390);
     await poll(() => page.getByRole('radio', { name: 'Split' }).isDisabled()).toBe(true);
     expect(await page.locator('table.diff.unified').count()).toBeGreaterThan(0);
@@ -132,13 +121,13 @@ describe('the review view', () => {
 
   it('marks a change outdated and tells of new arrivals while the page is open, without drawing it again', async () => {
     f = await startFixture({ ...POLICY, 'drafts/a.md': 'a\n', 'drafts/b.md': 'b\n' });
-    await stage('drafts/a', () => 'A\n');
+    await f.stage('drafts/a', () => 'A\n');
     const { page, errors } = await b.open(f);
     const card = page.locator('article.change');
     await poll(() => card.getByRole('button', { name: 'Approve', exact: true }).isEnabled()).toBe(true);
     await card.locator('input[type="checkbox"]').last().check(); // Viewed: state the redraw would keep anyway
     writeFiles(f.vault.dir, { 'drafts/a.md': 'edited by hand\n' });
-    await stage('drafts/b', () => 'B\n');
+    await f.stage('drafts/b', () => 'B\n');
     await page.evaluate('window.dispatchEvent(new Event("focus"))');
     await poll(() => card.locator('.tag.outdated').isVisible()).toBe(true);
     expect(await card.getByRole('button', { name: 'Approve', exact: true }).isDisabled()).toBe(true);
@@ -171,7 +160,7 @@ describe('console pages for the empty, the unknown and the stopped', () => {
 
   it('draws the frame and the pending count before any script runs', async () => {
     f = await startFixture({ ...POLICY, 'drafts/a.md': 'a\n' });
-    await stage('drafts/a', () => 'A\n');
+    await f.stage('drafts/a', () => 'A\n');
     const { page } = await b.blank(1280, { javaScriptEnabled: false });
     await page.goto(f.ui.loginUrl());
     expect(await page.locator('nav').textContent()).toMatch(/Pending changes\s*1/);

@@ -38,6 +38,8 @@ export interface ConsoleFixture {
   request(path: string, options?: RequestOptions): Promise<Reply>;
   /** Signs in with a fresh one-time link; returns the cookie and the CSRF token. */
   signIn(): Promise<{ cookie: string; csrf: string }>;
+  /** The agent rewrites a note of a staged folder with `edit` of its text; returns the pending id. */
+  stage(name: string, edit: (text: string) => string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -76,6 +78,16 @@ export async function startFixture(files: VaultFiles = {}): Promise<ConsoleFixtu
       const cookie = setCookie.split(';')[0] as string;
       const session = await request('/api/session', { cookie });
       return { cookie, csrf: session.json.csrf as string };
+    },
+    stage: async (name, edit) => {
+      const read = await vault.call('read_note', { name });
+      const staged = await vault.call('update_note', {
+        name,
+        content: edit(`${read.structured.frontmatterRaw ?? ''}${read.structured.body}`),
+        expected_etag: read.structured.etag,
+      });
+      if (staged.structured.staged !== true) throw new Error(`${name} was not staged: ${staged.text}`);
+      return staged.structured.pendingId as string;
     },
     close: async () => {
       await ui.close();
