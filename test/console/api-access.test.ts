@@ -124,6 +124,86 @@ describe('access API', () => {
   });
 });
 
+describe('access API: the file as text, and an invalid file', () => {
+  it('writes the text as typed once it parses; refuses text the parser refuses, a stale etag and a huge text', async () => {
+    const text = '# keep this comment\ndefault: read-only\nfolders:\n  private: hidden # and this one\n';
+    f = await startFixture({ 'private/c.md': 'c\n', '.noted/mcp-policy.yaml': 'default: read-write\n' });
+    const { cookie, csrf } = await f.signIn();
+    const { etag } = (await f.request('/api/access', { cookie })).json;
+    const put = (body: unknown) => f.request('/api/access/text', { method: 'PUT', cookie, csrf, body });
+    const bad = await put({ etag, text: 'folders:\n  private: hiden\n' });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.message).toMatch(/line 2: unknown access word "hiden"/);
+    expect((await put({ etag, text: `# ${'x'.repeat(300 * 1024)}\n` })).status).toBe(413);
+    expect((await put({ etag: 'stale', text })).status).toBe(409);
+    expect((await put({ text })).status).toBe(400);
+    expect(fs.readFileSync(policyFile(), 'utf8')).toBe('default: read-write\n');
+    const ok = await put({ etag, text });
+    expect(ok.status).toBe(200);
+    expect(fs.readFileSync(policyFile(), 'utf8')).toBe(text);
+    expect(ok.json.file.text).toBe(text);
+    expect((await f.vault.call('read_note', { name: 'private/c' })).structured.code).toBe('not_found');
+  });
+
+  it('offers what could be read of an invalid file, and refuses a form that opens more than that', async () => {
+    const invalid = 'default: read-only\nfolders:\n  private: hiden\n  inbox: read-write\n';
+    f = await startFixture({ 'private/c.md': 'c\n', 'inbox/a.md': 'a\n', '.noted/mcp-policy.yaml': invalid });
+    const { cookie, csrf } = await f.signIn();
+    const access = (await f.request('/api/access', { cookie })).json;
+    expect(access.default).toBeNull();
+    expect(access.file).toMatchObject({ text: invalid, errorLine: 3 });
+    expect(access.salvage).toEqual({
+      default: 'read-only',
+      folders: [
+        { folder: 'private', access: 'hidden' },
+        { folder: 'inbox', access: 'read-write' },
+      ],
+      notes: ['line 3: private: "hiden" is not an access level; read as hidden.'],
+    });
+    const put = (d: string, folders: unknown[]) =>
+      f.request('/api/access', {
+        method: 'PUT',
+        cookie,
+        csrf,
+        body: { etag: access.etag, default: d, folders },
+      });
+    for (const [d, folders] of [
+      [
+        'read-only',
+        [
+          { folder: 'private', access: 'read-only' },
+          { folder: 'inbox', access: 'read-write' },
+        ],
+      ],
+      [
+        'read-write',
+        [
+          { folder: 'private', access: 'hidden' },
+          { folder: 'inbox', access: 'read-write' },
+        ],
+      ],
+      [
+        'read-only',
+        [
+          { folder: 'private', access: 'hidden' },
+          { folder: 'private/open', access: 'read-write' },
+        ],
+      ],
+    ] as const) {
+      const refused = await put(d, [...folders]);
+      expect(refused.status, JSON.stringify(folders)).toBe(409);
+      expect(fs.readFileSync(policyFile(), 'utf8')).toBe(invalid);
+    }
+    // As read, or more closed: saved.
+    const saved = await put('hidden', [
+      { folder: 'private', access: 'hidden' },
+      { folder: 'inbox', access: 'read-only' },
+    ]);
+    expect(saved.status).toBe(200);
+    expect(parsePolicy(fs.readFileSync(policyFile(), 'utf8')).default).toBe('hidden');
+  });
+});
+
 describe('connect API', () => {
   it('lists the client snippets and runs the Claude Desktop install only on a CSRF-checked POST', async () => {
     f = await startFixture();

@@ -328,4 +328,37 @@ describe('agent activity API', () => {
     });
     expect(missing.status).toBe(404);
   });
+
+  it('shows a move as one operation and undoes it whole, as noted-mcp undo --group does', async () => {
+    f = await startFixture({ 'notes/a.md': 'A\n', 'notes/b.md': 'see [[notes/a]]\n' });
+    await f.vault.call('move_note', { name: 'notes/a', new_name: 'archive/a' });
+    const { cookie, csrf } = await f.signIn();
+    const [session] = (await f.request('/api/activity', { cookie })).json.sessions;
+    const group = session.entries[0].group as string;
+    expect(
+      session.entries.every((e: { group: string; undoable: boolean }) => e.group === group && !e.undoable),
+    ).toBe(true);
+    expect(session.operations[group]).toEqual({
+      group,
+      tool: 'move_note',
+      entries: 3,
+      undoable: true,
+      whyNot: null,
+    });
+    const post = (route: string, body: unknown) =>
+      f.request(`/api/activity/${route}`, { method: 'POST', cookie, csrf, body });
+    expect((await post('undo-group', { group: 'g-nope' })).status).toBe(404);
+    expect((await post('undo-group', {})).status).toBe(400);
+    const undone = await post('undo-group', { group });
+    expect(undone.json.outcomes.map((o: { outcome: string }) => o.outcome)).toEqual([
+      'undone',
+      'undone',
+      'undone',
+    ]);
+    expect(readBytes(f.vault.dir, 'notes/a.md')?.toString()).toBe('A\n');
+    expect(readBytes(f.vault.dir, 'notes/b.md')?.toString()).toBe('see [[notes/a]]\n');
+    const after = (await f.request('/api/activity', { cookie })).json.sessions;
+    const moved = after.find((s: { session: string }) => s.session === session.session);
+    expect(moved.operations[group]).toMatchObject({ undoable: false, whyNot: 'already undone' });
+  });
 });
