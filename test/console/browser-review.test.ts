@@ -125,7 +125,6 @@ describe('the review view', () => {
     const { page, errors } = await b.open(f);
     const card = page.locator('article.change');
     await poll(() => card.getByRole('button', { name: 'Approve', exact: true }).isEnabled()).toBe(true);
-    await card.locator('input[type="checkbox"]').last().check(); // Viewed: state the redraw would keep anyway
     writeFiles(f.vault.dir, { 'drafts/a.md': 'edited by hand\n' });
     await f.stage('drafts/b', () => 'B\n');
     await page.evaluate('window.dispatchEvent(new Event("focus"))');

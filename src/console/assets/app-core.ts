@@ -213,7 +213,9 @@ async function show(focus) {
   try {
     body.replaceChildren(await PAGES[r.page](r.params));
   } catch (err) {
-    body.replaceChildren(messageBox('error', [err.message]), el('div', { class: 'actions' }, [
+    // A console that stopped is said once, in the banner at the top.
+    var why = err.code === 'offline' ? 'This page could not be loaded.' : err.message;
+    body.replaceChildren(messageBox('error', [why]), el('div', { class: 'actions' }, [
       el('button', { type: 'button', text: 'Try again', onclick: function () { reload(); } }),
     ]));
   }

@@ -143,7 +143,8 @@ function hunkChooser(c, diff, approveButton) {
     approveButton.disabled = kept === 0 || !!c.outdated;
     approveButton.textContent = approveLabel(kept, total);
   };
-  var node = hunksNode(diff, c.id, function (h, title) {
+  // One hunk is approved or rejected as the whole change: nothing to leave out.
+  var node = hunksNode(diff, c.id, total === 1 ? null : function (h, title) {
     var box = el('input', { type: 'checkbox', checked: dropped(c.id).indexOf(h.index) < 0, 'data-hunk': String(h.index) });
     box.addEventListener('change', function () {
       var rest = dropped(c.id).filter(function (n) { return n !== h.index; });
