@@ -18,7 +18,7 @@ const POLICY = { '.noted/mcp-policy.yaml': 'folders:\n  drafts: staged\n' };
 
 /** A note of `n` numbered lines. */
 const lines = (n: number, tag = 'line') =>
-  Array.from({ length: n }, (_, i) => `${tag} ${i + 1}`).join('\n') + '\n';
+  `${Array.from({ length: n }, (_, i) => `${tag} ${i + 1}`).join('\n')}\n`;
 
 for (const width of [1280, 390]) {
   describe(`the review flow at ${width} px`, () => {
