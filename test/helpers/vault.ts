@@ -58,6 +58,8 @@ export interface ConnectOptions {
   readonly watch?: boolean;
   readonly trashRetentionDays?: number;
   readonly now?: () => Date;
+  /** How often expired trash is purged while serving (default: the server's hourly timer). */
+  readonly purgeEveryMs?: number;
 }
 
 /** The structured line is shortened above this many bytes (SPEC 3.1). */
@@ -90,6 +92,7 @@ export async function connect(dir: string, options: ConnectOptions = {}): Promis
     watch: options.watch ?? false,
     log: { warn: () => undefined },
     ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.purgeEveryMs === undefined ? {} : { purgeEveryMs: options.purgeEveryMs }),
   });
   const server = createMcpServer(opened.access, { name: 'noted-mcp', version: 'test' });
   const client = new Client({ name: 'noted-test', version: '0' });
