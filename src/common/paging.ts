@@ -34,7 +34,6 @@ export interface Keyset<T, P> {
 }
 
 interface Stored<P> {
-  readonly k: string;
   readonly a: P;
   readonly i: number;
 }
@@ -54,15 +53,13 @@ export function pageOf<T, P>(sorted: readonly T[], request: PageRequest, keyset:
   const more = end < sorted.length && last !== undefined;
   const page = { items, total: sorted.length, more };
   if (!more) return page;
-  return { ...page, nextCursor: encodeCursor({ k: keyset.kind, a: keyset.position(last), i: end }) };
+  return { ...page, nextCursor: encodeCursor(keyset.kind, { a: keyset.position(last), i: end }) };
 }
 
 function startOf<T, P>(sorted: readonly T[], cursor: string, keyset: Keyset<T, P>): number {
-  const stored = decodeCursor(cursor, (data): data is Stored<P> => {
+  const stored = decodeCursor(keyset.kind, cursor, (data): data is Stored<P> => {
     const d = data as Partial<Stored<P>> | null;
-    return (
-      d?.k === keyset.kind && Number.isSafeInteger(d.i) && (d.i as number) >= 0 && keyset.isPosition(d.a)
-    );
+    return Number.isSafeInteger(d?.i) && (d?.i as number) >= 0 && keyset.isPosition(d?.a);
   });
   const before = sorted[stored.i - 1];
   if (before !== undefined && keyset.compare(before, stored.a) === 0) return stored.i;

@@ -212,7 +212,17 @@ function compareRows(
   b: readonly (SortPlace | null)[],
   bPath: string,
 ): number {
-  for (const [i, key] of plan.sort.entries()) {
+  return compareKeys(plan, a, b, plan.sort.length) || byCodeUnits(aPath, bPath);
+}
+
+/** The first `keys` sort keys in turn; empty values last whichever the direction. */
+function compareKeys(
+  plan: QueryPlan,
+  a: readonly (SortPlace | null)[],
+  b: readonly (SortPlace | null)[],
+  keys: number,
+): number {
+  for (const [i, key] of plan.sort.slice(0, keys).entries()) {
     const x = a[i] ?? null;
     const y = b[i] ?? null;
     if (x === null || y === null) {
@@ -222,7 +232,7 @@ function compareRows(
     const c = compareSortPlaces(x, y);
     if (c !== 0) return key.descending ? -c : c;
   }
-  return byCodeUnits(aPath, bPath);
+  return 0;
 }
 
 /** A sort value as a cursor keeps it: long text is cut, and compared on that many characters only. */
@@ -233,13 +243,16 @@ interface RowPosition {
   readonly p: string;
 }
 
-/** Text sort values are kept in cursors up to this many characters. */
+/** A text sort value is kept whole in a cursor up to this many characters as JSON… */
+const CURSOR_KEY_JSON = 600;
+/** …and past that, only its first this many characters. */
 const CURSOR_KEY_CHARS = 100;
 
 /**
- * The rows' order (compareRows) for page cursors. A cursor whose text value was cut compares on
- * the kept characters; the page's index in the cursor (see paging.ts) makes that exact while nothing
- * changed.
+ * The rows' order (compareRows) for page cursors. While nothing changed, the page's index in the
+ * cursor (see paging.ts) makes the next page exact. After a change, a cursor whose text value was cut
+ * cannot place the rows sharing the kept characters: they all count as after it, so they may come
+ * again but none is skipped.
  */
 function rowOrder(plan: QueryPlan): Keyset<Sorted, RowPosition> {
   return {
@@ -247,7 +260,7 @@ function rowOrder(plan: QueryPlan): Keyset<Sorted, RowPosition> {
     position: (row) => ({
       s: row.places.map((place): CursorPlace => {
         if (place === null) return null;
-        if (typeof place.key === 'string' && place.key.length > CURSOR_KEY_CHARS) {
+        if (typeof place.key === 'string' && JSON.stringify(place.key).length > CURSOR_KEY_JSON) {
           return { r: place.rank, k: place.key.slice(0, CURSOR_KEY_CHARS), cut: true };
         }
         return { r: place.rank, k: place.key };
@@ -271,14 +284,17 @@ function rowOrder(plan: QueryPlan): Keyset<Sorted, RowPosition> {
     },
     compare: (row, position) => {
       const theirs = position.s.map((y) => (y === null ? null : { rank: y.r, key: y.k }));
-      // Where the cursor kept only the start of a text value, compare that much of the row's.
-      const mine = row.places.map((x, i) => {
-        const cut = position.s[i]?.cut === true;
-        return cut && x !== null && typeof x.key === 'string'
+      // Where the cursor kept only the start of a text value, compare that much of the row's; the
+      // rows that agree on it go after the position, but for the very row the cursor was made at.
+      const cut = position.s.findIndex((y) => y?.cut === true);
+      const mine = row.places.map((x, i) =>
+        i === cut && x !== null && typeof x.key === 'string'
           ? { rank: x.rank, key: x.key.slice(0, CURSOR_KEY_CHARS) }
-          : x;
-      });
-      return compareRows(plan, mine, row.note.path, theirs, position.p);
+          : x,
+      );
+      if (cut === -1) return compareRows(plan, mine, row.note.path, theirs, position.p);
+      const c = compareKeys(plan, mine, theirs, cut + 1);
+      return c !== 0 ? c : row.note.path === position.p ? 0 : 1;
     },
   };
 }

@@ -167,7 +167,8 @@ export function taggedNotesPage(
 ): TaggedNotesPage {
   const lower = checkTag(tag, 'tag');
   const limit = checkLimit(options.limit, 'limit') ?? 0;
-  const after = options.cursor === undefined ? null : decodeCursor(options.cursor, isTaggedPosition);
+  const after =
+    options.cursor === undefined ? null : decodeCursor('tagged', options.cursor, isTaggedPosition);
   const visible = options.visible;
   const out: TaggedRow[] = [];
   if (limit === 0) return { notes: [], more: false };
@@ -195,7 +196,7 @@ export function taggedNotesPage(
   return {
     notes,
     more,
-    nextCursor: encodeCursor({ m: last.mtime_ms, p: last.path } satisfies TaggedPosition),
+    nextCursor: encodeCursor('tagged', { m: last.mtime_ms, p: last.path } satisfies TaggedPosition),
   };
 }
 

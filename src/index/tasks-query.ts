@@ -98,7 +98,7 @@ export function taskPage(
   today: string,
 ): TaskPage {
   const plan = planTaskQuery(filters, today);
-  const after = filters.cursor === undefined ? null : decodeCursor(filters.cursor, isTaskPosition);
+  const after = filters.cursor === undefined ? null : decodeCursor('tasks', filters.cursor, isTaskPosition);
   const out: TaskResult[] = [];
   if (plan.limit === 0) return { tasks: out, more: false };
   const visible = filters.visible;
@@ -133,7 +133,7 @@ export function taskPage(
       if (out.length === plan.limit) {
         const last = out[out.length - 1] as TaskResult;
         const position: TaskPosition = { d: last.due, p: last.note, l: last.line };
-        return { tasks: out, more: true, nextCursor: encodeCursor(position) };
+        return { tasks: out, more: true, nextCursor: encodeCursor('tasks', position) };
       }
       out.push({
         note: row.path,

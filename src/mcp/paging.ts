@@ -7,7 +7,7 @@ import * as z from 'zod';
 
 export const cursorField = z
   .string()
-  .max(4096)
+  .max(16_384)
   .optional()
   .describe('The nextCursor of the previous page, unchanged, to read the next one; omit for the first page');
 
