@@ -12,6 +12,8 @@ export interface ParsedArgs {
   readonly host?: string;
   readonly authToken?: string;
   readonly legacySse?: boolean;
+  /** Make the vault folder when it does not exist (a named folder is otherwise refused, SPEC 1.2). */
+  readonly create?: boolean;
   readonly help: boolean;
   readonly version: boolean;
   readonly positionals: string[];
@@ -31,6 +33,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   let host: string | undefined;
   let authToken: string | undefined;
   let legacySse = false;
+  let create = false;
   let help = false;
   let version = false;
   for (let i = 0; i < argv.length; i++) {
@@ -98,6 +101,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       case '--legacy-sse':
         legacySse = true;
         break;
+      case '--create':
+        create = true;
+        break;
       case '--help':
       case '-h':
         help = true;
@@ -124,6 +130,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     ...(host === undefined ? {} : { host }),
     ...(authToken === undefined ? {} : { authToken }),
     ...(legacySse ? { legacySse } : {}),
+    ...(create ? { create } : {}),
   };
 }
 
@@ -140,8 +147,11 @@ Serves a folder of Markdown notes to AI clients over the Model Context Protocol:
 default, for a client that starts the server itself) or over Streamable HTTP on 127.0.0.1.
 
 Options:
-  --notes-dir DIR, --vault DIR   the vault folder (else $NOTED_VAULT, else $NOTES_VAULT, else ~/notes;
-                                 created when missing)
+  --notes-dir DIR, --vault DIR   the vault folder (else $NOTED_VAULT, else $NOTES_VAULT, else ~/notes,
+                                 which is created when missing)
+  --create                       make the named vault folder when it does not exist (without it, a
+                                 folder named by --notes-dir or a variable must exist: a typo is an
+                                 error, not a new empty vault)
   --trash-retention-days N       days deleted notes stay restorable (0 keeps them; default 30, or
                                  trashRetentionDays in <vault>/.noted/config.json,
                                  or $NOTED_MCP_TRASH_RETENTION_DAYS)
