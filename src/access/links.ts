@@ -5,6 +5,7 @@
  * link targets nor link sources (SPEC 4).
  */
 
+import { positionOf } from '../common/cursor.js';
 import { byCodeUnits, type Keyset, pageOf } from '../common/paging.js';
 import {
   type Backlink,
@@ -46,10 +47,7 @@ interface BacklinkPosition {
 const BACKLINK_ORDER: Keyset<Backlink, BacklinkPosition> = {
   kind: 'backlinks',
   position: (b) => ({ c: b.count, n: b.name }),
-  isPosition: (data): data is BacklinkPosition => {
-    const p = data as Partial<BacklinkPosition> | null;
-    return typeof p?.c === 'number' && typeof p.n === 'string';
-  },
+  isPosition: positionOf<BacklinkPosition>({ c: 'number', n: 'string' }),
   compare: (b, p) => p.c - b.count || byCodeUnits(b.name, p.n),
 };
 

@@ -3,6 +3,7 @@
  * Tags through the gate (SPEC 2, list_tags and list_by_tag): counted and found as Obsidian's Tags
  * view does (nested tags count toward their parents, case-insensitive), over visible notes only.
  */
+import { positionOf } from '../common/cursor.js';
 import { type Keyset, type PageRequest, pageOf } from '../common/paging.js';
 import {
   type SortedTagCount,
@@ -48,10 +49,7 @@ export function listTags(ctx: AccessContext, rules: Rules, request: PageRequest)
 const TAG_ORDER: Keyset<SortedTagCount, { c: number; t: string }> = {
   kind: 'tags',
   position: (tag) => ({ c: tag.count, t: tag.lower }),
-  isPosition: (d): d is { c: number; t: string } => {
-    const p = d as { c?: unknown; t?: unknown } | null;
-    return typeof p?.c === 'number' && typeof p.t === 'string';
-  },
+  isPosition: positionOf<{ c: number; t: string }>({ c: 'number', t: 'string' }),
   compare: (tag, p) => tagOrder(tag, { count: p.c, lower: p.t }),
 };
 

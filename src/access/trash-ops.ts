@@ -2,6 +2,8 @@
  * @module
  * Deleting to the trash and restoring from it, through the gate (SPEC 2.5).
  */
+
+import { positionOf } from '../common/cursor.js';
 import { NotedError } from '../common/errors.js';
 import { type Keyset, type Page, type PageRequest, pageOf } from '../common/paging.js';
 import { baseNameOf, normalizeNoteName } from '../vault/names.js';
@@ -77,10 +79,7 @@ export function trashPage(ctx: AccessContext, rules: Rules, request: PageRequest
 const TRASH_ORDER: Keyset<TrashItem, { id: string; n: string }> = {
   kind: 'trash',
   position: (item) => ({ id: item.id, n: item.name }),
-  isPosition: (d): d is { id: string; n: string } => {
-    const p = d as { id?: unknown; n?: unknown } | null;
-    return typeof p?.id === 'string' && typeof p.n === 'string';
-  },
+  isPosition: positionOf<{ id: string; n: string }>({ id: 'string', n: 'string' }),
   compare: (item, p) => newestFirst(item, { id: p.id, name: p.n, deletedAt: '' }),
 };
 

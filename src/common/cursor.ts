@@ -26,3 +26,19 @@ export function decodeCursor<T>(list: string, cursor: string, isPosition: (data:
     'The cursor is not one this server gave out for this list. Pass the nextCursor of the previous page unchanged, with the same other arguments, or leave it out to start from the first page.',
   );
 }
+
+/**
+ * A guard for a position made of string and number fields, e.g. `positionOf({ c: 'number', t:
+ * 'string' })` for `{c: 3, t: "project"}`.
+ */
+export function positionOf<T extends object>(
+  fields: {
+    [K in keyof T]: T[K] extends number ? 'number' : 'string';
+  },
+): (data: unknown) => data is T {
+  return (data): data is T => {
+    if (data === null || typeof data !== 'object') return false;
+    const record = data as Record<string, unknown>;
+    return Object.entries(fields).every(([key, type]) => typeof record[key] === type);
+  };
+}

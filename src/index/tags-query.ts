@@ -5,7 +5,7 @@
  * `note_tag_prefixes`, which holds every note's tags and their parents once per note.
  */
 
-import { decodeCursor, encodeCursor } from '../common/cursor.js';
+import { decodeCursor, encodeCursor, positionOf } from '../common/cursor.js';
 import { NotedError } from '../common/errors.js';
 import { normalizeTag } from '../markdown/tag-match.js';
 import type { Db } from './database.js';
@@ -151,10 +151,7 @@ interface TaggedPosition {
   readonly p: string;
 }
 
-function isTaggedPosition(data: unknown): data is TaggedPosition {
-  const c = data as Partial<TaggedPosition> | null;
-  return typeof c?.m === 'number' && typeof c.p === 'string';
-}
+const isTaggedPosition = positionOf<TaggedPosition>({ m: 'number', p: 'string' });
 
 /**
  * One page of notesByTag. The cursor holds the last note's modification time and path (keyset), so
