@@ -28,12 +28,32 @@ const KEY_SHOWN = 64;
  */
 export function strictArguments<T>(tool: string, schema: T): T {
   // The SDK also takes a bare shape ({key: zod schema}), which it wraps in an object itself.
-  if (isZod(schema)) return close(schema, `${tool} takes`) as T;
+  if (isZod(schema)) return closedOnce(tool, schema) as T;
   if (typeof schema === 'object' && schema !== null && Object.values(schema).every(isZod)) {
     return close(z.object(schema as Record<string, z.ZodType>), `${tool} takes`) as T;
   }
   // Another schema library: nothing to close here. Every tool of this server is written with zod.
   return schema;
+}
+
+/**
+ * A tool's schema is a module constant, and a server is made per connection (per request, for
+ * stateless HTTP): closing it takes milliseconds, so each schema is closed once per tool name.
+ */
+const closed = new WeakMap<core.$ZodType, Map<string, core.$ZodType>>();
+
+function closedOnce(tool: string, schema: core.$ZodType): core.$ZodType {
+  let byTool = closed.get(schema);
+  if (byTool === undefined) {
+    byTool = new Map();
+    closed.set(schema, byTool);
+  }
+  let done = byTool.get(tool);
+  if (done === undefined) {
+    done = close(schema, `${tool} takes`);
+    byTool.set(tool, done);
+  }
+  return done;
 }
 
 function isZod(value: unknown): value is core.$ZodType {
