@@ -151,7 +151,7 @@ async function searchCheck(loop, victim) {
     }
   }
   for (const [token, names] of holders) {
-    const r = await loop.tool('search_notes', { query: token, limit: 50 });
+    const r = await loop.tool('search_notes', { query: token, max_results: 50 });
     if (r.isError) return loop.fail(`search_notes "${token}" failed: ${r.text}`);
     const found = r.data.results.map((x) => x.name).sort();
     if (JSON.stringify(found) !== JSON.stringify(names.sort())) {

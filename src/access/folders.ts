@@ -16,6 +16,7 @@
  *   of a folder change.
  */
 import { NotedError } from '../common/errors.js';
+import { byCodeUnits, type Keyset, pageOf } from '../common/paging.js';
 import { newGroupId } from '../journal/entry.js';
 import {
   existsAny,
@@ -54,14 +55,17 @@ export interface FolderList {
   readonly folder: string;
   readonly folders: FolderInfo[];
   readonly total: number;
+  /** True when more folders follow this page (`truncated` says the same, for older clients). */
+  readonly more: boolean;
   readonly truncated: boolean;
+  readonly nextCursor?: string;
 }
 
 /** Every folder agents may see below `folder` ('' for the whole vault), in path order. */
 export function listFolders(
   ctx: AccessContext,
   rules: Rules,
-  input: { folder?: string; limit?: number },
+  input: { folder?: string; limit?: number; cursor?: string },
 ): FolderList {
   const folder = input.folder === undefined ? '' : normalizeFolderName(input.folder);
   if (folder !== '') requireVisibleFolder(ctx, rules, folder);
@@ -80,12 +84,29 @@ export function listFolders(
     direct.set(dir, (direct.get(dir) ?? 0) + 1);
     for (let d = dir; d !== ''; d = folderOf(d)) total.set(d, (total.get(d) ?? 0) + 1);
   }
-  const limit = input.limit ?? 500;
-  const folders = paths
-    .slice(0, limit)
-    .map((p) => ({ path: p, notes: direct.get(p) ?? 0, totalNotes: total.get(p) ?? 0 }));
-  return { folder, folders, total: paths.length, truncated: paths.length > limit };
+  const page = pageOf(paths, { limit: input.limit ?? 500, cursor: input.cursor }, FOLDER_ORDER);
+  const folders = page.items.map((p) => ({
+    path: p,
+    notes: direct.get(p) ?? 0,
+    totalNotes: total.get(p) ?? 0,
+  }));
+  return {
+    folder,
+    folders,
+    total: page.total,
+    more: page.more,
+    truncated: page.more,
+    ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+  };
 }
+
+/** Folders in code-unit order of their paths (listFolderTree's), so the cursor keeps the last path. */
+const FOLDER_ORDER: Keyset<string, string> = {
+  kind: 'folders',
+  position: (p) => p,
+  isPosition: (d): d is string => typeof d === 'string',
+  compare: byCodeUnits,
+};
 
 /** Creates a folder and its parents; an existing folder is fine (`created: false`). */
 export function createFolder(

@@ -19,7 +19,7 @@ import type { PolicyReader, Rules } from './rules.js';
 import { queryNotes } from './table.js';
 import { listTags, notesByTag } from './tags.js';
 import { listTasks } from './tasks.js';
-import { deleteNote, listTrash, restoreNote } from './trash-ops.js';
+import { deleteNote, restoreNote, trashPage } from './trash-ops.js';
 import type { AgentSession } from './types.js';
 import {
   createGeneratedNote,
@@ -108,16 +108,13 @@ export class VaultAccess {
     return deleteNote(this.ctx, this.rules(), writerOf(session), ...args);
   }
 
-  listTrash(_session: AgentSession) {
-    const rules = this.rules();
-    this.purgeExpiredTrash();
-    return { items: listTrash(this.ctx, rules) };
+  /** One page of the trash. A read only: deletions past retention are left out, not purged here. */
+  listTrash(_session: AgentSession, ...args: Rest<typeof trashPage>) {
+    return trashPage(this.ctx, this.rules(), ...args);
   }
 
   restoreNote(session: AgentSession, ...args: WriterRest<typeof restoreNote>) {
-    const rules = this.rules();
-    this.purgeExpiredTrash();
-    return restoreNote(this.ctx, rules, writerOf(session), ...args);
+    return restoreNote(this.ctx, this.rules(), writerOf(session), ...args);
   }
 
   /** A fingerprint of the prompt notes agents may see: it changes when one is added, changed or removed. */
@@ -203,7 +200,7 @@ export class VaultAccess {
     return deleteFolder(this.ctx, this.rules(), ...args);
   }
 
-  /** Drops deletions past the retention period; runs on start and before trash is shown. */
+  /** Drops deletions past the retention period; runs on start and on a timer (open.ts). */
   purgeExpiredTrash(): number {
     return purgeTrash(this.ctx.vault, this.ctx.trashRetentionDays, this.ctx.now());
   }

@@ -5,7 +5,8 @@
  * link targets nor link sources (SPEC 4).
  */
 
-import { decodeCursor, encodeCursor } from '../common/cursor.js';
+import { positionOf } from '../common/cursor.js';
+import { byCodeUnits, type Keyset, pageOf } from '../common/paging.js';
 import {
   type Backlink,
   backlinks as backlinksOf,
@@ -28,6 +29,7 @@ export interface Backlinks {
   readonly backlinks: Backlink[];
   /** How many notes link to it in all. */
   readonly total: number;
+  readonly more: boolean;
   /** Present when more pages follow. */
   readonly nextCursor?: string;
 }
@@ -41,10 +43,13 @@ interface BacklinkPosition {
   readonly n: string;
 }
 
-function isPosition(data: unknown): data is BacklinkPosition {
-  const p = data as Partial<BacklinkPosition> | null;
-  return typeof p?.c === 'number' && typeof p.n === 'string';
-}
+/** The order backlinksOf sorts by: more links first, then by name. */
+const BACKLINK_ORDER: Keyset<Backlink, BacklinkPosition> = {
+  kind: 'backlinks',
+  position: (b) => ({ c: b.count, n: b.name }),
+  isPosition: positionOf<BacklinkPosition>({ c: 'number', n: 'string' }),
+  compare: (b, p) => p.c - b.count || byCodeUnits(b.name, p.n),
+};
 
 /** Every link of a note in document order, each with the file it resolves to now (or null). */
 export function outgoingLinks(ctx: AccessContext, rules: Rules, input: string): OutgoingLinks {
@@ -64,22 +69,15 @@ export function backlinks(
   input: string,
   page: { limit?: number; cursor?: string } = {},
 ): Backlinks {
-  const after = page.cursor === undefined ? null : decodeCursor(page.cursor, isPosition);
   const name = resolveExisting(ctx, rules, input);
   const all = indexed(ctx, name, () => backlinksOf(ctx.index.db, name, visibleOption(rules)));
-  // The same order backlinksOf sorts by: more links first, then by name.
-  const from =
-    after === null ? 0 : all.findIndex((b) => b.count < after.c || (b.count === after.c && b.name > after.n));
-  const start = from === -1 ? all.length : from;
-  const limit = page.limit ?? BACKLINKS_PAGE;
-  const shown = all.slice(start, start + limit);
-  const last = shown[shown.length - 1];
-  const more = start + limit < all.length && last !== undefined;
+  const found = pageOf(all, { limit: page.limit ?? BACKLINKS_PAGE, cursor: page.cursor }, BACKLINK_ORDER);
   return {
     name,
-    backlinks: shown,
-    total: all.length,
-    ...(more ? { nextCursor: encodeCursor({ c: last.count, n: last.name } satisfies BacklinkPosition) } : {}),
+    backlinks: found.items,
+    total: found.total,
+    more: found.more,
+    ...(found.nextCursor === undefined ? {} : { nextCursor: found.nextCursor }),
   };
 }
 

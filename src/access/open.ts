@@ -21,7 +21,12 @@ export interface OpenOptions {
   readonly log?: IndexLogger;
   /** The entry point's script, to run index parser threads from (see index/parser-pool.ts). */
   readonly parserScript?: string;
+  /** How often deletions past the retention period are purged while serving (default hourly). */
+  readonly purgeEveryMs?: number;
 }
+
+/** Deletions past retention are purged on start and then this often; never as a side effect of a read. */
+export const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 export interface OpenedVault {
   readonly vault: Vault;
@@ -59,10 +64,25 @@ export async function openVault(options: OpenOptions): Promise<OpenedVault> {
     const purged = access.purgeExpiredTrash();
     await checkJournal(journal, log);
     sweepStateTemps(vault, log);
-    return { vault, index, access, started, purged, close: () => index.close() };
+    const purging = setInterval(() => purgeQuietly(access, log), options.purgeEveryMs ?? PURGE_EVERY_MS);
+    purging.unref();
+    const close = () => {
+      clearInterval(purging);
+      return index.close();
+    };
+    return { vault, index, access, started, purged, close };
   } catch (err) {
     await index.close();
     throw err;
+  }
+}
+
+/** The timer's purge: a failure (a permission taken away) is reported, and tried again next time. */
+function purgeQuietly(access: VaultAccess, log: IndexLogger): void {
+  try {
+    access.purgeExpiredTrash();
+  } catch (err) {
+    log.warn(`could not purge expired trash: ${(err as Error).message}`);
   }
 }
 

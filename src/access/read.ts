@@ -35,6 +35,7 @@ export function listNotes(
       modified: iso(r.mtime_ms),
       sizeBytes: r.size,
     })),
+    more: page.nextCursor !== undefined,
     ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
   };
 }

@@ -146,11 +146,12 @@ export function readVaultFile(ctx: AccessContext, rules: Rules, input: string): 
 }
 
 function encodeCursorAfter(path: string): string {
-  return encodeCursor({ after: path });
+  return encodeCursor('resources', { after: path });
 }
 
 function decodeCursorAfter(cursor: string): string {
   return decodeCursor(
+    'resources',
     cursor,
     (d): d is { after: string } => typeof (d as { after?: unknown } | null)?.after === 'string',
   ).after;

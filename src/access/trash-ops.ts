@@ -2,11 +2,16 @@
  * @module
  * Deleting to the trash and restoring from it, through the gate (SPEC 2.5).
  */
+
+import { positionOf } from '../common/cursor.js';
 import { NotedError } from '../common/errors.js';
+import { type Keyset, type Page, type PageRequest, pageOf } from '../common/paging.js';
 import { baseNameOf, normalizeNoteName } from '../vault/names.js';
 import {
+  isPastRetention,
   listTrash as listTrashItems,
   moveToTrash,
+  newestFirst,
   restoreFromTrash,
   type TrashItem,
   trashedBytes,
@@ -52,10 +57,31 @@ export async function deleteNote(
   return { name, trashId };
 }
 
-/** Deletions the agent may see: a note from a hidden folder is not in the trash either. */
+/**
+ * Deletions the agent may see, newest first: a note from a hidden folder is not in the trash either,
+ * and a deletion past the retention period is as good as purged (the purge itself runs on start and
+ * on a timer, never in a read).
+ */
 export function listTrash(ctx: AccessContext, rules: Rules): TrashItem[] {
-  return listTrashItems(ctx.vault).filter((item) => visibleName(rules, item.name));
+  const now = ctx.now();
+  return listTrashItems(ctx.vault).filter(
+    (item) =>
+      visibleName(rules, item.name) &&
+      !isPastRetention(new Date(item.deletedAt), ctx.trashRetentionDays, now),
+  );
 }
+
+/** One page of the trash (SPEC 3.3). */
+export function trashPage(ctx: AccessContext, rules: Rules, request: PageRequest): Page<TrashItem> {
+  return pageOf(listTrash(ctx, rules), request, TRASH_ORDER);
+}
+
+const TRASH_ORDER: Keyset<TrashItem, { id: string; n: string }> = {
+  kind: 'trash',
+  position: (item) => ({ id: item.id, n: item.name }),
+  isPosition: positionOf<{ id: string; n: string }>({ id: 'string', n: 'string' }),
+  compare: (item, p) => newestFirst(item, { id: p.id, name: p.n, deletedAt: '' }),
+};
 
 function visibleName(rules: Rules, name: string): boolean {
   if (rules.policy === null) return true;

@@ -20,6 +20,8 @@ export interface NoteSummary {
 
 export interface NoteListPage {
   readonly notes: NoteSummary[];
+  /** True when more notes follow; `nextCursor` reads them. */
+  readonly more: boolean;
   readonly nextCursor?: string;
 }
 

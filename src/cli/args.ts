@@ -15,6 +15,8 @@ export interface ParsedArgs {
   /** `--allowed-host`, repeatable, as given (checked with the other HTTP flags). */
   readonly allowedHosts?: readonly string[];
   readonly tunnel?: boolean;
+  /** Make the vault folder when it does not exist (a named folder is otherwise refused, SPEC 1.2). */
+  readonly create?: boolean;
   readonly help: boolean;
   readonly version: boolean;
   readonly positionals: string[];
@@ -36,6 +38,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   let legacySse = false;
   const allowedHosts: string[] = [];
   let tunnel = false;
+  let create = false;
   let help = false;
   let version = false;
   for (let i = 0; i < argv.length; i++) {
@@ -111,6 +114,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       case '--tunnel':
         tunnel = true;
         break;
+      case '--create':
+        create = true;
+        break;
       case '--help':
       case '-h':
         help = true;
@@ -139,6 +145,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     ...(legacySse ? { legacySse } : {}),
     ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
     ...(tunnel ? { tunnel } : {}),
+    ...(create ? { create } : {}),
   };
 }
 
@@ -155,8 +162,11 @@ Serves a folder of Markdown notes to AI clients over the Model Context Protocol:
 default, for a client that starts the server itself) or over Streamable HTTP on 127.0.0.1.
 
 Options:
-  --notes-dir DIR, --vault DIR   the vault folder (else $NOTED_VAULT, else $NOTES_VAULT, else ~/notes;
-                                 created when missing)
+  --notes-dir DIR, --vault DIR   the vault folder (else $NOTED_VAULT, else $NOTES_VAULT, else ~/notes,
+                                 which is created when missing)
+  --create                       make the named vault folder when it does not exist (without it, a
+                                 folder named by --notes-dir or a variable must exist: a typo is an
+                                 error, not a new empty vault)
   --trash-retention-days N       days deleted notes stay restorable (0 keeps them; default 30, or
                                  trashRetentionDays in <vault>/.noted/config.json,
                                  or $NOTED_MCP_TRASH_RETENTION_DAYS)

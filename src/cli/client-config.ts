@@ -25,6 +25,11 @@ export interface ClientConfigInput {
   readonly launcher: Launcher;
   /** Absolute path of the vault. */
   readonly vault: string;
+  /**
+   * The vault folder does not exist yet: the server is started with `--create` to make it (a
+   * server refuses a named folder that does not exist, SPEC 1.2).
+   */
+  readonly create?: boolean;
   /** Present for Streamable HTTP instead of stdio. */
   readonly http?: {
     readonly url: string;
@@ -44,11 +49,16 @@ export interface ClientConfig {
 export class ClientConfigError extends Error {}
 
 /** The stdio entry of `mcpServers` (Claude Desktop, Cursor). */
-export function stdioEntry(input: Pick<ClientConfigInput, 'launcher' | 'vault'>): {
+export function stdioEntry(input: Pick<ClientConfigInput, 'launcher' | 'vault' | 'create'>): {
   command: string;
   args: string[];
 } {
-  return { command: input.launcher.command, args: [...input.launcher.args, '--notes-dir', input.vault] };
+  return { command: input.launcher.command, args: [...input.launcher.args, ...vaultArgs(input)] };
+}
+
+/** `--notes-dir VAULT`, and `--create` when the folder is still to be made. */
+function vaultArgs(input: Pick<ClientConfigInput, 'vault' | 'create'>): string[] {
+  return ['--notes-dir', input.vault, ...(input.create ? ['--create'] : [])];
 }
 
 /** `claude mcp add` for Streamable HTTP, reading the token from its file when pasted. */
@@ -65,14 +75,14 @@ export function claudeCodeHttpCommand(name: string, url: string, tokenFile: stri
 export function clientConfig(input: ClientConfigInput): ClientConfig {
   const { http } = input;
   const serverHint = http
-    ? `\nStart the server first: ${commandLine(input.launcher, ['--transport', 'http', '--port', new URL(http.url).port || '80', '--notes-dir', input.vault])}\nThe token is in ${http.tokenFile} (made on the first start; readable by you only).`
+    ? `\nStart the server first: ${commandLine(input.launcher, ['--transport', 'http', '--port', new URL(http.url).port || '80', ...vaultArgs(input)])}\nThe token is in ${http.tokenFile} (made on the first start; readable by you only).`
     : '';
   const envHint = `\nSet ${TOKEN_ENV_NAME} to the token where the client starts, e.g. export ${TOKEN_ENV_NAME}="$(cat ${quoteArg(http?.tokenFile ?? '')})"`;
   switch (input.client) {
     case 'claude-code': {
       const text = http
         ? claudeCodeHttpCommand(input.name, http.url, http.tokenFile, http.token)
-        : `claude mcp add ${quoteArg(input.name)} -- ${commandLine(input.launcher, ['--notes-dir', input.vault])}`;
+        : `claude mcp add ${quoteArg(input.name)} -- ${commandLine(input.launcher, vaultArgs(input))}`;
       return {
         text: `${text}\n`,
         notes: `Run this command in a terminal (add --scope user before the name to use the vault in every project).${serverHint}`,

@@ -15,7 +15,7 @@ import {
   TOKEN_ENV_NAME,
 } from './client-config.js';
 import { vaultDirFrom } from './config.js';
-import type { CliIo, ExitCode } from './io.js';
+import { type CliIo, type ExitCode, usageError } from './io.js';
 import { parseFlags } from './journal-args.js';
 import { isNpxCached, launcherFor, NPX_LAUNCHER } from './launcher.js';
 
@@ -86,8 +86,7 @@ export async function configCommand(argv: readonly string[], io: CliIo): Promise
   if (!/^[A-Za-z0-9_.-]+$/.test(name))
     errors.push(`--name takes letters, digits, ".", "_" and "-" (got "${name}")`);
   if (errors.length > 0) {
-    io.stderr(`noted-mcp config: ${errors.join('\nnoted-mcp config: ')}\n\n${CONFIG_USAGE}`);
-    return 2;
+    return usageError(io, 'config', errors);
   }
 
   const vault = vaultPathFor(flags.values.get('--notes-dir'), io.env);
@@ -113,12 +112,15 @@ export async function configCommand(argv: readonly string[], io: CliIo): Promise
       name,
       launcher,
       vault,
+      ...(fs.existsSync(vault) ? {} : { create: true }),
       ...(http
         ? { http: { url: `http://127.0.0.1:${rawPort ?? 3000}/mcp`, tokenFile, ...(token ? { token } : {}) } }
         : {}),
     });
     io.stdout(out.text);
     io.stderr(`${out.notes}\n${launcherNote(launcher === NPX_LAUNCHER, io.script)}\n`);
+    if (!fs.existsSync(vault))
+      io.stderr(`${vault} does not exist yet: the server is started with --create, which makes it.\n`);
     if (token !== undefined)
       io.stderr('This configuration holds the token itself: keep it out of shared files and git.\n');
     return 0;

@@ -17,15 +17,23 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-export function vaultDirFrom(args: ParsedArgs, env: NodeJS.ProcessEnv): { dir: string; source: string } {
+/**
+ * The vault folder (SPEC 1.2) and where that choice came from. `named` is true when a flag or a
+ * variable named it: such a folder must exist (or `--create` be given), while the default ~/notes is
+ * made on start.
+ */
+export function vaultDirFrom(
+  args: ParsedArgs,
+  env: NodeJS.ProcessEnv,
+): { dir: string; source: string; named: boolean } {
   if (args.notesDir !== undefined)
-    return { dir: path.resolve(expandHome(args.notesDir, env)), source: '--notes-dir' };
+    return { dir: path.resolve(expandHome(args.notesDir, env)), source: '--notes-dir', named: true };
   for (const key of ['NOTED_VAULT', 'NOTES_VAULT'] as const) {
     const value = env[key];
     if (value !== undefined && value.trim() !== '')
-      return { dir: path.resolve(expandHome(value, env)), source: `$${key}` };
+      return { dir: path.resolve(expandHome(value, env)), source: `$${key}`, named: true };
   }
-  return { dir: path.join(homeOf(env), 'notes'), source: 'default (~/notes)' };
+  return { dir: path.join(homeOf(env), 'notes'), source: 'default (~/notes)', named: false };
 }
 
 /** Reads the vault's config file (it lives in the vault, so the vault folder must be known first). */

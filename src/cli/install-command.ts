@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fsyncDir, tempPathFor } from '../vault/atomic-write.js';
 import { stdioEntry } from './client-config.js';
 import { launcherNote, tokenFileOf, vaultPathFor } from './config-command.js';
-import type { CliIo, ExitCode } from './io.js';
+import { type CliIo, type ExitCode, usageError } from './io.js';
 import { parseFlags } from './journal-args.js';
 import { commandLine, launcherFor, NPX_LAUNCHER } from './launcher.js';
 
@@ -99,8 +99,7 @@ export async function installCommand(argv: readonly string[], io: CliIo): Promis
   if (!/^[A-Za-z0-9_.-]+$/.test(name))
     errors.push(`--name takes letters, digits, ".", "_" and "-" (got "${name}")`);
   if (errors.length > 0) {
-    io.stderr(`noted-mcp install: ${errors.join('\nnoted-mcp install: ')}\n\n${INSTALL_USAGE}`);
-    return 2;
+    return usageError(io, 'install', errors);
   }
 
   const home = io.env.HOME && io.env.HOME !== '' ? io.env.HOME : (io.env.USERPROFILE ?? '');
@@ -112,7 +111,8 @@ export async function installCommand(argv: readonly string[], io: CliIo): Promis
     script: io.script,
     npx: flags.switches.has('--npx'),
   });
-  const entry = stdioEntry({ launcher, vault });
+  const missing = !fs.existsSync(vault);
+  const entry = stdioEntry({ launcher, vault, ...(missing ? { create: true } : {}) });
 
   // A linked configuration (a dotfiles repository) is updated where it really lives.
   const real = realOrSelf(file);
@@ -146,8 +146,10 @@ export async function installCommand(argv: readonly string[], io: CliIo): Promis
       '',
     ].join('\n'),
   );
-  if (!fs.existsSync(vault))
-    io.stderr(`noted-mcp install: note: ${vault} does not exist yet; the server will create it.\n`);
+  if (missing)
+    io.stderr(
+      `noted-mcp install: note: ${vault} does not exist yet; the server is started with --create, which makes it.\n`,
+    );
   return 0;
 }
 

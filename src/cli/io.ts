@@ -18,3 +18,17 @@ export function quoteArg(s: string): string {
 
 /** A command's outcome: the process exit code (0 ok, 1 failure, 2 usage). */
 export type ExitCode = 0 | 1 | 2;
+
+/**
+ * A usage error (exit 2): every problem on one line, and where the full usage is, instead of the
+ * whole help, which buries the problem.
+ *
+ * @example
+ * usageError(io, 'journal', ['unknown option --fast']) // noted-mcp journal: unknown option --fast
+ * //                                                      See 'noted-mcp journal --help'.
+ */
+export function usageError(io: CliIo, command: string, problems: readonly string[]): 2 {
+  const who = command === '' ? 'noted-mcp' : `noted-mcp ${command}`;
+  io.stderr(`${who}: ${problems.join('; ')}\nSee '${who} --help'.\n`);
+  return 2;
+}

@@ -7,7 +7,7 @@
 import { JOURNAL_KINDS, type JournalKind } from '../journal/entry.js';
 import { Journal, type JournalFilters } from '../journal/journal.js';
 import { normalizeNoteName } from '../vault/names.js';
-import type { CliIo, ExitCode } from './io.js';
+import { type CliIo, type ExitCode, usageError } from './io.js';
 import { failure, openCliVault, parseFlags, parseLimit } from './journal-args.js';
 import { describeEntry, entryDiff, listLines } from './journal-format.js';
 
@@ -59,8 +59,7 @@ export async function journalCommand(argv: readonly string[], io: CliIo): Promis
   if (sub !== 'show' && flags.switches.has('--words')) errors.push('--words only applies to journal show');
   const filters = listFilters(flags.values, errors);
   if (errors.length > 0) {
-    io.stderr(`noted-mcp: ${errors.join('\nnoted-mcp: ')}\n\n${JOURNAL_USAGE}`);
-    return 2;
+    return usageError(io, 'journal', errors);
   }
   try {
     const vault = openCliVault(flags.values.get('--notes-dir'), io);

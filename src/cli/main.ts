@@ -39,10 +39,27 @@ async function main(): Promise<void> {
   const first = argv[0];
   const command = first !== undefined && first in COMMANDS ? (COMMANDS[first] as Command) : serveCommand;
   const rest = first !== undefined && first in COMMANDS ? argv.slice(1) : argv;
+  quietOnClosedPipe(command === serveCommand || command === uiCommand);
   const code = await command(rest, io);
   process.exitCode = code;
   // stdout may still be flushing to a pipe; exit once it has.
   process.stdout.write('', () => process.exit(code));
+}
+
+/**
+ * A reader that stops early (`noted-mcp journal show X | head`) closes the pipe, and the next write
+ * fails with EPIPE. That is the reader's choice, not a failure: a command stops quietly, as command
+ * line tools do, instead of dying with a stack trace. A server keeps going: over stdio a closed
+ * stdout means the client is gone, and the closing stdin that comes with it stops the server in
+ * order (index and journal closed), which exiting here would cut short.
+ */
+function quietOnClosedPipe(serving: boolean): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+      if (!serving) process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+    });
+  }
 }
 
 if (isParserThread()) {

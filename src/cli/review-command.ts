@@ -18,7 +18,7 @@ import { quoteName } from '../vault/names.js';
 import { Vault } from '../vault/vault.js';
 import type { ParsedArgs } from './args.js';
 import { vaultDirFrom } from './config.js';
-import type { CliIo, ExitCode } from './io.js';
+import { type CliIo, type ExitCode, usageError } from './io.js';
 
 export interface ReviewDeps {
   /** Builds the hook called before each approved write: the journal's recorder once it exists. */
@@ -93,8 +93,7 @@ export function createReviewCommand(deps: ReviewDeps) {
       return 0;
     }
     if (args.errors.length > 0) {
-      io.stderr(`noted-mcp review: ${args.errors.join('\nnoted-mcp review: ')}\n\n${REVIEW_USAGE}`);
-      return 2;
+      return usageError(io, 'review', args.errors);
     }
     const parsed: ParsedArgs = {
       help: false,

@@ -4,6 +4,7 @@
  * Streamable HTTP (`--transport http`, see serve-http.ts).
  */
 
+import fs from 'node:fs';
 import path from 'node:path';
 import packageJson from '../../package.json' with { type: 'json' };
 import { openVault } from '../access/open.js';
@@ -11,7 +12,7 @@ import { createMcpServer } from '../mcp/server.js';
 import { serveStdio } from '../transport/stdio.js';
 import { parseArgs, USAGE } from './args.js';
 import { buildConfig, ConfigError, vaultDirFrom } from './config.js';
-import type { CliIo, ExitCode } from './io.js';
+import { type CliIo, type ExitCode, usageError } from './io.js';
 import { commandLine, launcherFor } from './launcher.js';
 import { httpUsageProblems, serveHttp } from './serve-http.js';
 
@@ -35,10 +36,15 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   }
   const problems = [...args.errors, ...httpUsageProblems(args, io.env)];
   if (problems.length > 0) {
-    io.stderr(`noted-mcp: ${problems.join('\nnoted-mcp: ')}\n\n${USAGE}`);
-    return 2;
+    return usageError(io, '', problems);
   }
-  const { dir, source } = vaultDirFrom(args, io.env);
+  const { dir, source, named } = vaultDirFrom(args, io.env);
+  // SPEC 1.2: a typo in a named folder must never serve a new empty vault.
+  if (named && !args.create && !fs.existsSync(dir)) {
+    return usageError(io, '', [
+      `there is no folder ${dir} (from ${source}). Check the path, or add --create to make a new, empty vault there`,
+    ]);
+  }
   let config: ReturnType<typeof buildConfig>;
   try {
     config = buildConfig(args, io.env, path.join(dir, '.noted'), dir, source);

@@ -21,7 +21,7 @@ import { SecretFileError } from '../vault/token-file.js';
 import type { Vault } from '../vault/vault.js';
 import { CLIENTS, clientConfig } from './client-config.js';
 import { installCommand } from './install-command.js';
-import { type CliIo, type ExitCode, quoteArg } from './io.js';
+import { type CliIo, type ExitCode, quoteArg, usageError } from './io.js';
 import { failure, openCliVault, parseFlags } from './journal-args.js';
 import { launcherFor } from './launcher.js';
 import { journalApprovedWrites } from './review-command.js';
@@ -61,8 +61,7 @@ export async function uiCommand(argv: readonly string[], io: CliIo): Promise<Exi
     errors.push(`--port takes a port number from 0 to 65535 (got "${portText}")`);
   }
   if (errors.length > 0) {
-    io.stderr(`noted-mcp ui: ${errors.join('\nnoted-mcp ui: ')}\n\n${UI_USAGE}`);
-    return 2;
+    return usageError(io, 'ui', errors);
   }
   let vault: Vault;
   let token: string;

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { Journal } from '../journal/journal.js';
 import type { UndoResult, UndoTarget } from '../journal/undo.js';
-import type { CliIo, ExitCode } from './io.js';
+import { type CliIo, type ExitCode, usageError } from './io.js';
 import { failure, openCliVault, parseFlags } from './journal-args.js';
 
 export const UNDO_USAGE = `Usage: noted-mcp undo ENTRY [options]
@@ -45,8 +45,7 @@ export async function undoCommand(argv: readonly string[], io: CliIo): Promise<E
   if (targets > 1) errors.push('give only one of ENTRY, --session ID and --group ID');
   if (extra.length > 0) errors.push(`unexpected argument "${extra[0]}"`);
   if (errors.length > 0) {
-    io.stderr(`noted-mcp: ${errors.join('\nnoted-mcp: ')}\n\n${UNDO_USAGE}`);
-    return 2;
+    return usageError(io, 'undo', errors);
   }
   const target: UndoTarget =
     entry !== undefined ? { entry } : session !== undefined ? { session } : { group: group as string };

@@ -50,7 +50,7 @@ interface Cursor {
 }
 
 function cursorOf(row: NoteRow): string {
-  return encodeCursor({ m: row.mtime_ms, p: row.path } satisfies Cursor);
+  return encodeCursor('notes', { m: row.mtime_ms, p: row.path } satisfies Cursor);
 }
 
 function isCursor(data: unknown): data is Cursor {
@@ -73,7 +73,7 @@ export function listNotes(db: Db, options: ListOptions): { rows: NoteRow[]; next
   const visible = visibleSql(db, options.visible);
   if (visible !== null) where.push(visible);
   if (options.cursor !== undefined) {
-    const c = decodeCursor(options.cursor, isCursor);
+    const c = decodeCursor('notes', options.cursor, isCursor);
     where.push('(mtime_ms < ? OR (mtime_ms = ? AND path > ?))');
     params.push(c.m, c.m, c.p);
   }

@@ -6,6 +6,7 @@
  * down in query-values.ts.
  */
 
+import { byCodeUnits, type Keyset, pageOf } from '../common/paging.js';
 import type { JsonValue } from '../markdown/frontmatter.js';
 import type { Db } from './database.js';
 import {
@@ -38,8 +39,11 @@ export interface QueryContext extends VisibilityOption {
 export interface QueryResult {
   /** Each row: `name` (the note path) and the requested columns (null when a note lacks one). */
   readonly rows: Record<string, unknown>[];
-  /** Notes matching scope and filters, before `limit`. */
+  /** Notes matching scope and filters, in all pages. */
   readonly total: number;
+  /** True when more rows follow this page; `nextCursor` reads them. */
+  readonly more: boolean;
+  readonly nextCursor?: string;
 }
 
 /**
@@ -118,7 +122,9 @@ export function queryNotes(db: Db, q: unknown, ctx: QueryContext): QueryResult {
   };
 
   const found = notes.filter((note) => matches(plan.filter, note));
-  const page = sortNotes(found, plan, propertyOf).slice(0, plan.limit);
+  const sorted = sortNotes(found, plan, propertyOf);
+  const paged = pageOf(sorted, { limit: plan.limit, cursor: plan.cursor ?? undefined }, rowOrder(plan));
+  const page = paged.items.map((d) => d.note);
   const pageIds = new Set(page.map((n) => n.id));
   pageProps = loadProperties(
     db,
@@ -141,7 +147,12 @@ export function queryNotes(db: Db, q: unknown, ctx: QueryContext): QueryResult {
     }
     return row;
   });
-  return { rows, total: found.length };
+  return {
+    rows,
+    total: paged.total,
+    more: paged.more,
+    ...(paged.nextCursor === undefined ? {} : { nextCursor: paged.nextCursor }),
+  };
 }
 
 function frontmatterKeys(refs: readonly PropertyRef[]): string[] {
@@ -170,13 +181,17 @@ function fileDateKey(ref: PropertyRef, note: NoteInfo): string {
   return new Date(fileDateMs(ref, note)).toISOString().slice(0, 23);
 }
 
+/** A matching note with where it sorts: one place per sort key (null: empty, sorted last). */
+interface Sorted {
+  readonly note: NoteInfo;
+  readonly places: (SortPlace | null)[];
+}
+
 function sortNotes(
   notes: NoteInfo[],
   plan: QueryPlan,
   propertyOf: (ref: PropertyRef, note: NoteInfo) => PropertyValue,
-): NoteInfo[] {
-  const byPath = (a: NoteInfo, b: NoteInfo) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-  if (plan.sort.length === 0) return notes.sort(byPath);
+): Sorted[] {
   // Each value's place is worked out once per note, not once per comparison.
   const decorated = notes.map((note) => ({
     note,
@@ -186,19 +201,100 @@ function sortNotes(
       return isEmptyValue(value) ? null : sortPlace(value as JsonValue);
     }),
   }));
-  decorated.sort((a, b) => {
-    for (const [i, key] of plan.sort.entries()) {
-      const x = a.places[i] ?? null;
-      const y = b.places[i] ?? null;
-      // Empty values go last whichever the direction.
-      if (x === null || y === null) {
-        if (x !== y) return x === null ? 1 : -1;
-        continue;
-      }
-      const c = compareSortPlaces(x, y);
-      if (c !== 0) return key.descending ? -c : c;
+  return decorated.sort((a, b) => compareRows(plan, a.places, a.note.path, b.places, b.note.path));
+}
+
+/** The sort keys in turn (empty values last whichever the direction), then the path. */
+function compareRows(
+  plan: QueryPlan,
+  a: readonly (SortPlace | null)[],
+  aPath: string,
+  b: readonly (SortPlace | null)[],
+  bPath: string,
+): number {
+  return compareKeys(plan, a, b, plan.sort.length) || byCodeUnits(aPath, bPath);
+}
+
+/** The first `keys` sort keys in turn; empty values last whichever the direction. */
+function compareKeys(
+  plan: QueryPlan,
+  a: readonly (SortPlace | null)[],
+  b: readonly (SortPlace | null)[],
+  keys: number,
+): number {
+  for (const [i, key] of plan.sort.slice(0, keys).entries()) {
+    const x = a[i] ?? null;
+    const y = b[i] ?? null;
+    if (x === null || y === null) {
+      if (x !== y) return x === null ? 1 : -1;
+      continue;
     }
-    return byPath(a.note, b.note);
-  });
-  return decorated.map((d) => d.note);
+    const c = compareSortPlaces(x, y);
+    if (c !== 0) return key.descending ? -c : c;
+  }
+  return 0;
+}
+
+/** A sort value as a cursor keeps it: long text is cut, and compared on that many characters only. */
+type CursorPlace = { r: number; k: number | string; cut?: true } | null;
+
+interface RowPosition {
+  readonly s: CursorPlace[];
+  readonly p: string;
+}
+
+/** A text sort value is kept whole in a cursor up to this many characters as JSON… */
+const CURSOR_KEY_JSON = 600;
+/** …and past that, only its first this many characters. */
+const CURSOR_KEY_CHARS = 100;
+
+/**
+ * The rows' order (compareRows) for page cursors. While nothing changed, the page's index in the
+ * cursor (see paging.ts) makes the next page exact. After a change, a cursor whose text value was cut
+ * cannot place the rows sharing the kept characters: they all count as after it, so they may come
+ * again but none is skipped.
+ */
+function rowOrder(plan: QueryPlan): Keyset<Sorted, RowPosition> {
+  return {
+    kind: 'query',
+    position: (row) => ({
+      s: row.places.map((place): CursorPlace => {
+        if (place === null) return null;
+        if (typeof place.key === 'string' && JSON.stringify(place.key).length > CURSOR_KEY_JSON) {
+          return { r: place.rank, k: place.key.slice(0, CURSOR_KEY_CHARS), cut: true };
+        }
+        return { r: place.rank, k: place.key };
+      }),
+      p: row.note.path,
+    }),
+    isPosition: (data): data is RowPosition => {
+      const d = data as Partial<RowPosition> | null;
+      return (
+        typeof d?.p === 'string' &&
+        Array.isArray(d.s) &&
+        d.s.length === plan.sort.length &&
+        d.s.every(
+          (x) =>
+            x === null ||
+            (typeof x === 'object' &&
+              typeof x.r === 'number' &&
+              (typeof x.k === 'number' || typeof x.k === 'string')),
+        )
+      );
+    },
+    compare: (row, position) => {
+      const theirs = position.s.map((y) => (y === null ? null : { rank: y.r, key: y.k }));
+      // Where the cursor kept only the start of a text value, compare that much of the row's; the
+      // rows that agree on it go after the position, but for the very row the cursor was made at.
+      const cut = position.s.findIndex((y) => y?.cut === true);
+      const mine = row.places.map((x, i) =>
+        i === cut && x !== null && typeof x.key === 'string'
+          ? { rank: x.rank, key: x.key.slice(0, CURSOR_KEY_CHARS) }
+          : x,
+      );
+      if (cut === -1) return compareRows(plan, mine, row.note.path, theirs, position.p);
+      const c = compareKeys(plan, mine, theirs, cut + 1);
+      return c !== 0 ? c : row.note.path === position.p ? 0 : 1;
+    },
+  };
 }

@@ -88,6 +88,8 @@ export interface QueryPlan {
   readonly sort: readonly SortKey[];
   readonly columns: readonly Column[];
   readonly limit: number;
+  /** The nextCursor of the previous page, as given; query-notes.ts reads it. */
+  readonly cursor: string | null;
 }
 
 export const DEFAULT_LIMIT = 50;
@@ -98,13 +100,14 @@ export const MAX_LIMIT = 500;
  */
 export const MAX_GROUP_DEPTH = 16;
 
-const QUERY_KEYS = ['folder', 'tag', 'filters', 'sort', 'columns', 'limit'];
+const QUERY_KEYS = ['folder', 'tag', 'filters', 'sort', 'columns', 'limit', 'cursor'];
 const FILTER_KEYS = ['property', 'op', 'value'];
 const TAG_KEYS = /^tags$/i;
 
 /** Checks a whole request; `today` (`YYYY-MM-DD`) is what the value `"today"` stands for. */
 export function planQuery(q: unknown, today: string): QueryPlan {
-  if (!isRecord(q)) refuse('the query', 'must be an object with folder, tag, filters, sort, columns, limit.');
+  if (!isRecord(q))
+    refuse('the query', 'must be an object with folder, tag, filters, sort, columns, limit, cursor.');
   for (const key of Object.keys(q)) {
     if (!QUERY_KEYS.includes(key)) {
       refuse(key, `is not a query_notes argument; the arguments are ${QUERY_KEYS.join(', ')}.`);
@@ -123,7 +126,13 @@ export function planQuery(q: unknown, today: string): QueryPlan {
     sort: listOf(q.sort, 'sort').map((s, i) => sortKey(s, `sort[${i}]`)),
     columns: listOf(q.columns, 'columns').map((c, i) => column(c, `columns[${i}]`)),
     limit: checkLimit(q.limit),
+    cursor: q.cursor === undefined ? null : checkCursor(q.cursor),
   };
+}
+
+function checkCursor(cursor: unknown): string {
+  if (typeof cursor !== 'string') refuse('cursor', 'must be the nextCursor of the previous page, a string.');
+  return cursor;
 }
 
 /** `depth`: how many groups enclose `item`. */

@@ -5,6 +5,7 @@
  * `note_tag_prefixes`, which holds every note's tags and their parents once per note.
  */
 
+import { decodeCursor, encodeCursor, positionOf } from '../common/cursor.js';
 import { NotedError } from '../common/errors.js';
 import { normalizeTag } from '../markdown/tag-match.js';
 import type { Db } from './database.js';
@@ -57,6 +58,17 @@ interface Casing {
  */
 export function listTags(db: Db, options: ListTagsOptions = {}): TagCount[] {
   const limit = checkLimit(options.limit, 'limit');
+  const out = sortedTagCounts(db, options).map(({ tag, count }) => ({ tag, count }));
+  return limit === undefined ? out : out.slice(0, limit);
+}
+
+/** A tag's count with the key it is sorted by (its lower-cased form), for page cursors. */
+export interface SortedTagCount extends TagCount {
+  readonly lower: string;
+}
+
+/** Every tag, most used first, then by `lower` in code-unit order: listTags before its limit. */
+export function sortedTagCounts(db: Db, options: VisibilityOption = {}): SortedTagCount[] {
   const casings = db
     .prepare<[], Casing>(
       `SELECT tag_lower, tag, count(*) AS n, min(note_id) AS first FROM note_tag_prefixes GROUP BY tag_lower, tag`,
@@ -74,11 +86,12 @@ export function listTags(db: Db, options: ListTagsOptions = {}): TagCount[] {
       if (row.n > seen.best.n || (row.n === seen.best.n && first(row) < first(seen.best))) seen.best = row;
     }
   }
-  const out = [...tags.entries()]
-    .map(([lower, t]) => ({ lower, tag: t.best.tag, count: t.count }))
-    .sort((a, b) => b.count - a.count || (a.lower < b.lower ? -1 : a.lower > b.lower ? 1 : 0))
-    .map(({ tag, count }) => ({ tag, count }));
-  return limit === undefined ? out : out.slice(0, limit);
+  return [...tags.entries()].map(([lower, t]) => ({ lower, tag: t.best.tag, count: t.count })).sort(tagOrder);
+}
+
+/** Most used first, then by the lower-cased tag in code-unit order. */
+export function tagOrder(a: SortedTagCount, b: { count: number; lower: string }): number {
+  return b.count - a.count || (a.lower < b.lower ? -1 : a.lower > b.lower ? 1 : 0);
 }
 
 /**
@@ -123,38 +136,87 @@ function subtractHidden(db: Db, casings: Casing[], hidden: number[]): (row: Casi
  * notesByTag(db, '#Project', { limit: 10 }) // notes with #project, #project/alpha, …
  */
 export function notesByTag(db: Db, tag: string, options: NotesByTagOptions): TaggedNote[] {
+  return taggedNotesPage(db, tag, options).notes;
+}
+
+export interface TaggedNotesPage {
+  readonly notes: TaggedNote[];
+  /** True when more notes follow; `nextCursor` reads them. */
+  readonly more: boolean;
+  readonly nextCursor?: string;
+}
+
+interface TaggedPosition {
+  readonly m: number;
+  readonly p: string;
+}
+
+const isTaggedPosition = positionOf<TaggedPosition>({ m: 'number', p: 'string' });
+
+/**
+ * One page of notesByTag. The cursor holds the last note's modification time and path (keyset), so
+ * a page boundary stays put while other notes change.
+ */
+export function taggedNotesPage(
+  db: Db,
+  tag: string,
+  options: NotesByTagOptions & { readonly cursor?: string },
+): TaggedNotesPage {
   const lower = checkTag(tag, 'tag');
   const limit = checkLimit(options.limit, 'limit') ?? 0;
+  const after =
+    options.cursor === undefined ? null : decodeCursor('tagged', options.cursor, isTaggedPosition);
   const visible = options.visible;
-  const out: TaggedNote[] = [];
-  if (limit === 0) return out;
-  const rows = db.prepare<[string], TaggedRow>(taggedNotesSql(db, lower, limit)).iterate(lower);
+  const out: TaggedRow[] = [];
+  if (limit === 0) return { notes: [], more: false };
+  const params: unknown[] = [lower];
+  if (after !== null) params.push(after.m, after.m, after.p);
+  const rows = db
+    .prepare<unknown[], TaggedRow>(taggedNotesSql(db, lower, limit, after !== null))
+    .iterate(...params);
+  let more = false;
   for (const row of rows) {
     if (visible && !visible(row.path)) continue;
-    out.push({ name: row.path, title: row.title, modified: new Date(row.mtime_ms).toISOString() });
-    if (out.length >= limit) break;
+    if (out.length === limit) {
+      more = true;
+      break;
+    }
+    out.push(row);
   }
-  return out;
+  const notes = out.map((row) => ({
+    name: row.path,
+    title: row.title,
+    modified: new Date(row.mtime_ms).toISOString(),
+  }));
+  const last = out[out.length - 1];
+  if (!more || last === undefined) return { notes, more: false };
+  return {
+    notes,
+    more,
+    nextCursor: encodeCursor('tagged', { m: last.mtime_ms, p: last.path } satisfies TaggedPosition),
+  };
 }
 
 /**
  * Two ways to the newest notes of a tag. For a tag on many notes, walking all notes newest first
  * and keeping those with the tag stops after about `limit × notes / tagged` rows; for a rarer tag,
  * collecting its notes and sorting them is cheaper. The tag's note count (one index range) decides.
+ * `after`: the statement also takes the cursor's time twice and path, and starts past them.
  */
-function taggedNotesSql(db: Db, lower: string, limit: number): string {
+function taggedNotesSql(db: Db, lower: string, limit: number, after: boolean): string {
   const tagged = db
     .prepare<[string], { n: number }>('SELECT count(*) AS n FROM note_tag_prefixes WHERE tag_lower = ?')
     .get(lower) as { n: number };
   const notes = (db.prepare('SELECT max(id) AS n FROM notes').get() as { n: number | null }).n ?? 0;
   // Walking reads about limit × notes / tagged rows, collecting reads and sorts `tagged` rows.
   const walkNewest = tagged.n > 0 && limit * notes < tagged.n * tagged.n;
+  const past = after ? 'AND (n.mtime_ms < ? OR (n.mtime_ms = ? AND n.path > ?))' : '';
   return walkNewest
     ? `SELECT n.path, n.title, n.mtime_ms FROM notes n INDEXED BY notes_mtime
-       WHERE EXISTS (SELECT 1 FROM note_tag_prefixes p WHERE p.note_id = n.id AND p.tag_lower = ?)
+       WHERE EXISTS (SELECT 1 FROM note_tag_prefixes p WHERE p.note_id = n.id AND p.tag_lower = ?) ${past}
        ORDER BY n.mtime_ms DESC, n.path`
     : `SELECT n.path, n.title, n.mtime_ms FROM note_tag_prefixes p JOIN notes n ON n.id = p.note_id
-       WHERE p.tag_lower = ? ORDER BY n.mtime_ms DESC, n.path`;
+       WHERE p.tag_lower = ? ${past} ORDER BY n.mtime_ms DESC, n.path`;
 }
 
 /**

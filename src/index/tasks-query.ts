@@ -6,6 +6,7 @@
  * that cannot be understood is refused, naming the argument.
  */
 
+import { decodeCursor, encodeCursor } from '../common/cursor.js';
 import { NotedError } from '../common/errors.js';
 import { foldName } from '../markdown/link-key.js';
 import { isCalendarDate } from '../markdown/task-syntax.js';
@@ -65,19 +66,75 @@ interface TaskRow {
  * listTasks(db, { status: 'open', due_to: '2026-12-31', limit: 50 }, '2026-05-01')
  */
 export function listTasks(db: Db, filters: TaskFilters, today: string): TaskResult[] {
+  return taskPage(db, filters, today).tasks;
+}
+
+export interface TaskPage {
+  readonly tasks: TaskResult[];
+  /** True when more tasks follow; `nextCursor` reads them. */
+  readonly more: boolean;
+  readonly nextCursor?: string;
+}
+
+/** Where a page ended: the last task's due date (null among the undated), note path and line. */
+interface TaskPosition {
+  readonly d: string | null;
+  readonly p: string;
+  readonly l: number;
+}
+
+function isTaskPosition(data: unknown): data is TaskPosition {
+  const c = data as Partial<TaskPosition> | null;
+  return (typeof c?.d === 'string' || c?.d === null) && typeof c.p === 'string' && Number.isSafeInteger(c.l);
+}
+
+/**
+ * One page of listTasks. The cursor holds the last task's place in the order (keyset: due date,
+ * note, line), so a page boundary stays put while tasks elsewhere are added or ticked off.
+ */
+export function taskPage(
+  db: Db,
+  filters: TaskFilters & { readonly cursor?: string },
+  today: string,
+): TaskPage {
   const plan = planTaskQuery(filters, today);
+  const after = filters.cursor === undefined ? null : decodeCursor('tasks', filters.cursor, isTaskPosition);
   const out: TaskResult[] = [];
-  if (plan.limit === 0) return out;
+  if (plan.limit === 0) return { tasks: out, more: false };
   const visible = filters.visible;
-  const phases: { where: string; order: string }[] = [];
-  if (!filters.no_due) phases.push({ where: 't.due IS NOT NULL', order: 't.due, n.path, t.line' });
-  if (!plan.needsDue) phases.push({ where: 't.due IS NULL', order: 'n.path, t.line' });
+  const phases: { where: string[]; params: unknown[]; order: string }[] = [];
+  if (!filters.no_due && (after === null || after.d !== null)) {
+    const past =
+      after === null
+        ? { where: [], params: [] }
+        : {
+            where: ['(t.due > ? OR (t.due = ? AND (n.path > ? OR (n.path = ? AND t.line > ?))))'],
+            params: [after.d, after.d, after.p, after.p, after.l],
+          };
+    phases.push({
+      where: ['t.due IS NOT NULL', ...past.where],
+      params: past.params,
+      order: 't.due, n.path, t.line',
+    });
+  }
+  if (!plan.needsDue) {
+    const past =
+      after === null || after.d !== null
+        ? { where: [], params: [] }
+        : { where: ['(n.path > ? OR (n.path = ? AND t.line > ?))'], params: [after.p, after.p, after.l] };
+    phases.push({ where: ['t.due IS NULL', ...past.where], params: past.params, order: 'n.path, t.line' });
+  }
   for (const phase of phases) {
     const sql = `SELECT n.path, t.line, t.text, t.status, t.done, t.due
       FROM note_tasks t JOIN notes n ON n.id = t.note_id
-      WHERE ${[phase.where, ...plan.where].join(' AND ')} ORDER BY ${phase.order}`;
-    for (const row of db.prepare<unknown[], TaskRow>(sql).iterate(...plan.params)) {
+      WHERE ${[...phase.where, ...plan.where].join(' AND ')} ORDER BY ${phase.order}`;
+    for (const row of db.prepare<unknown[], TaskRow>(sql).iterate(...phase.params, ...plan.params)) {
       if (visible && !visible(row.path)) continue;
+      if (out.length === plan.limit) {
+        const last = out[out.length - 1] as TaskResult;
+        const position: TaskPosition = { d: last.due, p: last.note, l: last.line };
+        return { tasks: out, more: true, nextCursor: encodeCursor('tasks', position) };
+      }
       out.push({
         note: row.path,
         line: row.line,
@@ -86,10 +143,9 @@ export function listTasks(db: Db, filters: TaskFilters, today: string): TaskResu
         status: row.status,
         due: row.due,
       });
-      if (out.length >= plan.limit) return out;
     }
   }
-  return out;
+  return { tasks: out, more: false };
 }
 
 interface TaskPlan {

@@ -21,13 +21,17 @@ export const RESULT_LIMIT = 8 * 1024 * 1024;
 type Data = Record<string, unknown>;
 
 /**
- * The JSON line for `data`. `shown` names the top-level fields whose content the text above already
- * gives in full; they are the first to be replaced when the line is too long.
+ * The JSON line for `data` (SPEC 3.1). `shown` names the top-level fields whose content the text
+ * above gives in full. A text value among them that ends `text` verbatim (a note's body, a section,
+ * the current text of a conflict: tools put such a value last) is never sent twice: it always reads
+ * SHOWN_ABOVE, unless the marker would be longer than the value. Other shown fields (lists the text renders line by line)
+ * are kept, and replaced only when the line would pass 16 KB; then fields over 1 KB are left out.
  */
-export function structuredLine(data: Data, shown: readonly string[] = []): string {
-  let json = JSON.stringify(data);
-  if (bytes(json) <= LINE_LIMIT) return json;
+export function structuredLine(data: Data, shown: readonly string[] = [], text = ''): string {
   const out: Data = { ...data };
+  for (const key of shown) if (isVerbatim(out[key], text)) out[key] = SHOWN_ABOVE;
+  let json = JSON.stringify(out);
+  if (bytes(json) <= LINE_LIMIT) return json;
   for (const key of shown) {
     if (key in out && bytes(JSON.stringify(out[key])) > BIG_FIELD) out[key] = SHOWN_ABOVE;
   }
@@ -49,6 +53,21 @@ export function structuredLine(data: Data, shown: readonly string[] = []): strin
 }
 
 /**
+ * A string that ends the text above as it is, and is longer (as JSON) than the marker replacing it.
+ * Checked at the end only: a search anywhere in a 5 MB text for a 5 MB value of one repeated letter
+ * costs their lengths multiplied.
+ */
+function isVerbatim(value: unknown, text: string): value is string {
+  return (
+    typeof value === 'string' &&
+    JSON.stringify(value).length > SHOWN_ABOVE_JSON_LENGTH &&
+    text.endsWith(value)
+  );
+}
+
+const SHOWN_ABOVE_JSON_LENGTH = JSON.stringify(SHOWN_ABOVE).length;
+
+/**
  * Limits are in UTF-8 bytes, as the message travels: a CJK character is one UTF-16 unit but three
  * bytes, so counting characters let a line of CJK text reach three times the limit.
  */
@@ -60,7 +79,7 @@ export function toolResult(text: string, data: Data, shown: readonly string[] = 
   const result: CallToolResult = {
     content: [
       { type: 'text', text },
-      { type: 'text', text: `structuredContent: ${structuredLine(data, shown)}` },
+      { type: 'text', text: `structuredContent: ${structuredLine(data, shown, text)}` },
     ],
     structuredContent: data,
   };
@@ -89,7 +108,7 @@ export function errorResult(data: ErrorData, extraText = '', shown: readonly str
   return {
     content: [
       { type: 'text', text },
-      { type: 'text', text: `structuredContent: ${structuredLine(data, shown)}` },
+      { type: 'text', text: `structuredContent: ${structuredLine(data, shown, text)}` },
     ],
     structuredContent: data,
     isError: true,

@@ -9,6 +9,7 @@ import type { AgentSession } from '../access/types.js';
 import { registerCompletions } from './completions.js';
 import { type PromptOptions, registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
+import { strictArguments } from './strict-arguments.js';
 import type { ToolDeps } from './tool-context.js';
 import * as advanceAgentState from './tools/advance-agent-state.js';
 import * as appendAgentEvent from './tools/append-agent-event.js';
@@ -94,7 +95,8 @@ export function createMcpServer(
     { name: info.name, version: info.version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  shapeInputErrors(server);
+  const writes = closeArguments(server);
+  shapeInputErrors(server, writes);
   const session: AgentSession = {
     id: options.sessionId ?? randomUUID(),
     clientName: () => server.server.getClientVersion()?.name,
@@ -108,22 +110,43 @@ export function createMcpServer(
 }
 
 /**
+ * Every tool registered on `server` refuses undeclared arguments (strict-arguments.ts): done here,
+ * once, so no tool can forget it. Returns whether a tool writes, for the shape of its input errors.
+ */
+function closeArguments(server: McpServer): (tool: string) => boolean {
+  const writing = new Set<string>();
+  const register = server.registerTool.bind(server);
+  type Config = Parameters<typeof register>[1];
+  const strict = (name: string, config: Config, handler: Parameters<typeof register>[2]) => {
+    if (config.annotations?.readOnlyHint !== true) writing.add(name);
+    const closed = { ...config, inputSchema: strictArguments(name, config.inputSchema) } as Config;
+    return register(name, closed, handler);
+  };
+  server.registerTool = strict as typeof server.registerTool;
+  return (tool) => writing.has(tool);
+}
+
+/**
  * The SDK answers arguments that fail a tool's input schema with a bare text error. Give those the
- * stable shape of every other tool error (SPEC 3.2): `code: "validation_error"` and the JSON line.
+ * stable shape of every other tool error (SPEC 3.2): `code: "validation_error"` and the JSON line;
+ * a tool that writes also says `committed: false`, as nothing ran.
  * Trigger: the SDK builds that result in McpServer#createToolError, which it has no option for.
  * Outcome: input errors carry structuredContent; other SDK-level errors are left as they are.
  */
-function shapeInputErrors(server: McpServer): void {
+function shapeInputErrors(server: McpServer, writes: (tool: string) => boolean): void {
   const target = server as unknown as { createToolError: (message: string) => unknown };
   const original = target.createToolError.bind(server);
   target.createToolError = (message: string) => {
     if (!message.startsWith('Input validation error')) return original(message);
+    const tool = /^Input validation error: Invalid arguments for tool ([^:\s]*):/.exec(message)?.[1] ?? '';
     const tooLong = onlyTooLong(message);
+    const nothing = writes(tool) ? ' Nothing was written.' : '';
     const data = {
       code: tooLong ? 'too_large' : 'validation_error',
       message: tooLong
-        ? `${message}. Send a shorter value (or fewer items), split the work into several calls, or page with the tool's cursor.`
-        : `${message}. Check the tool's input schema and call again with corrected arguments.`,
+        ? `${message}. Send a shorter value (or fewer items), split the work into several calls, or page with the tool's cursor.${nothing}`
+        : `${message}. Check the tool's input schema and call again with corrected arguments.${nothing}`,
+      ...(nothing === '' ? {} : { committed: false }),
     };
     return {
       content: [
@@ -145,7 +168,8 @@ export function onlyTooLong(message: string): boolean {
   const issues = message.replace(/^Input validation error: Invalid arguments for tool [^:]*: /, '');
   const tooLong = /Too big: expected (string|array) to have <=/g;
   const count = issues.match(tooLong)?.length ?? 0;
-  const other = /Invalid |Too small|Too big: expected (number|int|bigint)|Unrecognized|expected /g;
+  const other =
+    /Invalid |Too small|Too big: expected (number|int|bigint)|Unrecognized|unknown argument|expected /g;
   const all = issues.match(other)?.length ?? 0;
   // Each too-long issue itself contains "expected " once.
   return count > 0 && all === count;

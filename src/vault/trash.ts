@@ -77,8 +77,22 @@ export function listTrash(vault: Vault): TrashItem[] {
     const walked = walkVault(path.join(root, id));
     for (const note of walked.notes) items.push({ id, name: note.name, deletedAt: at.toISOString() });
   }
-  items.sort((a, b) => (a.id === b.id ? a.name.localeCompare(b.name) : a.id < b.id ? 1 : -1));
+  items.sort(newestFirst);
   return items;
+}
+
+/**
+ * The trash's order: newest deletion first, then by name in code-unit order (the same on every
+ * machine, which a page cursor needs).
+ */
+export function newestFirst(a: TrashItem, b: TrashItem): number {
+  if (a.id !== b.id) return a.id < b.id ? 1 : -1;
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** True when a deletion made at `deletedAt` is past the retention period (0 days keeps it). */
+export function isPastRetention(deletedAt: Date, retentionDays: number, now: Date): boolean {
+  return retentionDays > 0 && deletedAt.getTime() < now.getTime() - retentionDays * 86_400_000;
 }
 
 /** The stored bytes of a trashed note (for the journal, before it is restored). */
@@ -146,11 +160,10 @@ export function purgeTrash(vault: Vault, retentionDays: number, now: Date): numb
   } catch {
     return 0;
   }
-  const cutoff = now.getTime() - retentionDays * 86_400_000;
   let purged = 0;
   for (const id of ids) {
     const at = deletedAtOf(id);
-    if (at && at.getTime() < cutoff) {
+    if (at && isPastRetention(at, retentionDays, now)) {
       fs.rmSync(path.join(root, id), { recursive: true, force: true });
       purged++;
     }

@@ -125,7 +125,7 @@ describe('noted-mcp journal list', () => {
     expect(fs.existsSync(missing)).toBe(false);
   });
 
-  it('reports every usage problem at once, with the usage, exit 2', async () => {
+  it('reports every usage problem at once, on one line with a pointer to --help, exit 2', async () => {
     jv = journalVault();
     const r = await journal('--kind', 'rename', '--limit', '0', '--bogus', 'extra-arg-for-list');
     expect(r.code).toBe(2);
@@ -136,7 +136,9 @@ describe('noted-mcp journal list', () => {
       '--kind takes one of create, update, delete, restore, undo, not_applied (got "rename")',
     );
     expect(r.stderr).toContain('--limit takes a whole number, 1 or more (got "0")');
-    expect(r.stderr).toContain(JOURNAL_USAGE);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(2);
+    expect(r.stderr).toContain("See 'noted-mcp journal --help'.");
+    expect(r.stderr).not.toContain(JOURNAL_USAGE);
   });
 
   it('--help prints the usage on stdout', async () => {
@@ -268,7 +270,7 @@ describe('noted-mcp undo', () => {
     const none = await undo();
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('say what to undo');
-    expect(none.stderr).toContain(UNDO_USAGE);
+    expect(none.stderr).toContain("See 'noted-mcp undo --help'.");
     const several = await undo('x', '--group', 'g', '--all');
     expect(several.code).toBe(2);
     expect(several.stderr).toContain('give only one of ENTRY, --session ID and --group ID');

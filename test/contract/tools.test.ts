@@ -6,6 +6,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OpenedVault, openVault } from '../../src/access/open.js';
 import { createMcpServer } from '../../src/mcp/server.js';
+import { EFFECTS, hintsOf } from './annotations.js';
 
 /**
  * The contract every client relies on: each tool's name, parameters, annotations and output schema.
@@ -39,6 +40,8 @@ describe('tool contract', () => {
       name: t.name,
       title: t.title,
       annotations: t.annotations,
+      // Why the annotations say what they say (annotations.ts); pinned with them.
+      effects: EFFECTS[t.name],
       inputSchema: t.inputSchema,
       outputSchema: t.outputSchema,
     }));
@@ -58,6 +61,26 @@ describe('tool contract', () => {
       expect(typeof a.idempotentHint, t.name).toBe('boolean');
       expect(a.openWorldHint, t.name).toBe(false);
       if (a.readOnlyHint) expect(a.destructiveHint, t.name).toBe(false);
+    }
+  });
+
+  it('every tool says what it really does: its annotations match annotations.ts, with a reason for each mark', () => {
+    const missing = tools.map((t) => t.name).filter((n) => EFFECTS[n] === undefined);
+    expect(missing, 'say in test/contract/annotations.ts what these tools do').toEqual([]);
+    const gone = Object.keys(EFFECTS).filter((n) => !tools.some((t) => t.name === n));
+    expect(gone, 'entries of annotations.ts for tools no longer served').toEqual([]);
+    for (const t of tools) {
+      const effects = EFFECTS[t.name];
+      if (effects === undefined) continue;
+      const { title: _, openWorldHint: __, ...hints } = t.annotations ?? {};
+      expect(hints, t.name).toEqual(hintsOf(effects));
+      const reasons = 'reads' in effects ? [effects.reads] : [effects.writes];
+      if (!('reads' in effects)) {
+        reasons.push(effects.destroys === false ? (effects.additive ?? '') : effects.destroys);
+        if (effects.repeats !== false) reasons.push(effects.repeats);
+      }
+      for (const reason of reasons)
+        expect(reason.length, `${t.name}: a reason for each mark`).toBeGreaterThan(10);
     }
   });
 

@@ -104,9 +104,11 @@ export async function spawnServer(
 export function runCli(
   args: string[],
   cwd = os.tmpdir(),
+  env: NodeJS.ProcessEnv = process.env,
 ): { status: number | null; stdout: string; stderr: string } {
   const run = spawnSync(process.execPath, [DIST, ...args], {
     cwd,
+    env,
     encoding: 'utf8',
     timeout: 20_000,
     input: '',

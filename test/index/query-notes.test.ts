@@ -158,7 +158,11 @@ describe('queryNotes: scope, rows, sort, limit', () => {
   it('hidden notes are left out of rows, totals and has_link', () => {
     const visible = (p: string) => !p.startsWith('projects/old/');
     const hidden = { filters: [{ op: 'has_link', value: 'projects/old/gamma' }] };
-    expect(queryNotes(vault.db, hidden, { today: TODAY, visible })).toEqual({ rows: [], total: 0 });
+    expect(queryNotes(vault.db, hidden, { today: TODAY, visible })).toEqual({
+      rows: [],
+      total: 0,
+      more: false,
+    });
     // With its only owner hidden, the alias link [[G]] is an unresolved link like any other.
     const alias = { filters: [{ op: 'has_link', value: 'G' }] };
     expect(queryNotes(vault.db, alias, { today: TODAY }).rows.map((r) => r.name)).toEqual([

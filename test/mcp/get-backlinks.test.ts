@@ -32,6 +32,7 @@ describe('get_backlinks', () => {
         { name: 'd.md', count: 1 },
       ],
       total: 4,
+      more: false,
     });
     expect(r.text).toBe(
       '4 notes link to Target.md:\n- b.md (3 links)\n- a.md (2 links)\n- c.md (1 link)\n- d.md (1 link)',

@@ -45,6 +45,7 @@ describe('list_by_tag', () => {
         { name: 'deeper.md', title: 'deeper', modified: '2026-01-01T00:02:00.000Z' },
         { name: 'top.md', title: 'Top plan', modified: '2026-01-01T00:01:00.000Z' },
       ],
+      more: false,
     });
     expect(r.text).toBe(
       [
@@ -70,13 +71,14 @@ describe('list_by_tag', () => {
     const v = await open(FILES);
     const r = await v.call('list_by_tag', { tag: 'project', limit: 2 });
     expect(names(r.structured.notes)).toEqual(['nested.md', 'deeper.md']);
-    expect(r.text).toMatch(/There may be more/);
+    expect(r.structured.more).toBe(true);
+    expect(r.text).toContain(`More notes follow: call again with cursor "${r.structured.nextCursor}".`);
   });
 
   it('a tag no note carries gives an empty list; an empty tag or one with a space is refused', async () => {
     const v = await open(FILES);
     const none = await v.call('list_by_tag', { tag: 'nothing' });
-    expect(none.structured).toEqual({ tag: 'nothing', notes: [] });
+    expect(none.structured).toEqual({ tag: 'nothing', notes: [], more: false });
     expect(none.text).toBe('No notes are tagged #nothing.');
     const empty = await v.call('list_by_tag', { tag: '#' });
     expect(empty.structured.code).toBe('validation_error');

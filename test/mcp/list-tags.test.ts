@@ -30,6 +30,7 @@ describe('list_tags counts as Obsidian’s Tags view (OBSIDIAN.md §2)', () => {
         { tag: 'other', count: 1 },
       ],
       total: 5,
+      more: false,
     });
     expect(r.text).toBe(
       '5 tags, most used first:\n- #a (2 notes)\n- #a/b (2 notes)\n- #a/b/c (1 note)\n- #a/b/d (1 note)\n- #other (1 note)',
@@ -59,11 +60,13 @@ describe('list_tags counts as Obsidian’s Tags view (OBSIDIAN.md §2)', () => {
     ]);
   });
 
-  it('limit keeps the most used, and total still counts every tag', async () => {
+  it('limit keeps the most used, total still counts every tag, and the text says how to read on', async () => {
     const v = await open({ 'a.md': '#x #y #z\n', 'b.md': '#y\n' });
     const r = await v.call('list_tags', { limit: 1 });
-    expect(r.structured).toEqual({ tags: [{ tag: 'y', count: 2 }], total: 3 });
-    expect(r.text).toBe('The 1 most used of 3 tags:\n- #y (2 notes)');
+    expect(r.structured).toMatchObject({ tags: [{ tag: 'y', count: 2 }], total: 3, more: true });
+    expect(r.text).toBe(
+      `3 tags; 1 of them here, most used first:\n- #y (2 notes)\nMore tags follow: call again with cursor "${r.structured.nextCursor}".`,
+    );
     expect((await v.call('list_tags', { limit: 0 })).structured.code).toBe('validation_error');
   });
 
@@ -80,7 +83,7 @@ describe('list_tags counts as Obsidian’s Tags view (OBSIDIAN.md §2)', () => {
   it('an empty vault has no tags', async () => {
     const v = await open({});
     const r = await v.call('list_tags');
-    expect(r.structured).toEqual({ tags: [], total: 0 });
+    expect(r.structured).toEqual({ tags: [], total: 0, more: false });
     expect(r.text).toBe('No tags in the vault.');
   });
 });

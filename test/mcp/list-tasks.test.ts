@@ -158,7 +158,8 @@ describe('list_tasks', () => {
     ]);
     const r = await vault.call('list_tasks', { limit: 2 });
     expect(r.structured.tasks).toHaveLength(2);
-    expect(r.text).toMatch(/There may be more/);
+    expect(r.structured.more).toBe(true);
+    expect(r.text).toContain(`More tasks follow: call again with cursor "${r.structured.nextCursor}".`);
     const none = await vault.call('list_tasks', { text: 'zzz' });
     expect(none.structured.tasks).toEqual([]);
     expect(none.text).toBe('No tasks match.');

@@ -75,6 +75,7 @@ describe('query_notes answers like a table view (SPEC 2.4)', () => {
         { name: 'projects/old/gamma.md' },
       ],
       total: 7,
+      more: false,
       today: '2026-05-10',
     });
     expect(r.text.split('\n').slice(0, 2)).toEqual(['7 notes match:', '- archive/beta.md']);
@@ -117,11 +118,12 @@ describe('query_notes answers like a table view (SPEC 2.4)', () => {
     ]);
     expect(r.text).toBe(
       [
-        '3 notes match; the first 2:',
+        '3 notes match; 2 of them here:',
         '| name | STATUS | $folder | $tags | missing | due |',
         '|---|---|---|---|---|---|',
         '| projects/alpha.md | Active | projects | project/alpha, urgent |  | 2026-05-01 |',
         '| projects/beta.md | done | projects | project |  | 2026-06-15T09:30 |',
+        `More rows follow: call again with cursor "${r.structured.nextCursor}".`,
       ].join('\n'),
     );
   });

@@ -171,6 +171,47 @@ describe('the structuredContent line (SPEC 3.1)', () => {
     }
   });
 
+  it('read_note sends a body once: the line says "[shown in full above]" for a small note too (issue 18)', async () => {
+    const body = `# Three KB\n\n${'A sentence of an ordinary note. '.repeat(100)}\n`;
+    const small = await openTestVault({ 'small.md': `---\ntitle: Small\n---\n${body}` });
+    try {
+      const raw = await small.client.callTool({ name: 'read_note', arguments: { name: 'small' } });
+      const { structured, line, text } = checkResult(raw);
+      expect(structured.body).toBe(body);
+      expect(line.body).toBe('[shown in full above]');
+      expect(text.endsWith(body)).toBe(true);
+      // Everything else is in the line as it is: frontmatterRaw + body still rebuilds the note.
+      expect(line.frontmatterRaw).toBe('---\ntitle: Small\n---\n');
+      expect(line.etag).toBe(structured.etag);
+      // Sent once: the whole text content is about the body's size, not twice it.
+      const sent = (raw.content as { text: string }[]).map((c) => c.text).join('');
+      expect(sent.length).toBeLessThan(body.length + 1000);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('a value shorter than the marker stays as it is, and a conflict sends the current text once', async () => {
+    const tiny = await openTestVault({ 't.md': 'hi\n' });
+    try {
+      const read = await tiny.call('read_note', { name: 't' });
+      expect(read.line.body).toBe('hi\n');
+      const current = `${'Someone else wrote this. '.repeat(20)}\n`;
+      await tiny.call('update_note', { name: 't', content: current });
+      const stale = await tiny.call('update_note', {
+        name: 't',
+        content: 'mine',
+        expected_etag: read.structured.etag,
+      });
+      expect(stale.structured.code).toBe('conflict');
+      expect(stale.structured.currentText).toBe(current);
+      expect(stale.line.currentText).toBe('[shown in full above]');
+      expect(stale.text.endsWith(current)).toBe(true);
+    } finally {
+      await tiny.close();
+    }
+  });
+
   it('is measured in bytes: a CJK note under 16,384 characters but over 16 KB is shortened too', async () => {
     const cjk = await openTestVault({ 'cjk.md': '東京'.repeat(3500) });
     try {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { etagOf } from '../../src/vault/etag.js';
-import { openTestVault, readBytes, snapshot, type TestVault, writeFiles } from '../helpers/vault.js';
+import { openTestVault, readBytes, snapshot, type TestVault, within, writeFiles } from '../helpers/vault.js';
 
 let vault: TestVault | undefined;
 afterEach(async () => {
@@ -178,16 +178,28 @@ describe('delete_note, list_trash, restore_note', () => {
     ]);
   });
 
-  it('deletions that age past the retention period while running are purged before the trash is shown', async () => {
+  it('list_trash only reads: a deletion past retention is left out, not removed (issue 18)', async () => {
     vault = await openTestVault({ 'keep.md': 'k' });
     writeFiles(vault.dir, { '.noted/trash/2020-01-01T00-00-00-000Z/x.md': 'ancient' });
+    const before = snapshot(vault.dir, { includeState: true });
     const trash = await vault.call('list_trash');
-    expect(trash.structured.items).toEqual([]);
-    expect(fs.existsSync(path.join(vault.dir, '.noted/trash/2020-01-01T00-00-00-000Z'))).toBe(false);
-    writeFiles(vault.dir, { '.noted/trash/2020-01-01T00-00-00-000Z/x.md': 'ancient' });
+    expect(trash.structured).toMatchObject({ items: [], total: 0, more: false });
+    expect(fs.existsSync(path.join(vault.dir, '.noted/trash/2020-01-01T00-00-00-000Z/x.md'))).toBe(true);
+    expect(snapshot(vault.dir, { includeState: true })).toEqual(before);
+    // Past retention is as good as purged: it cannot be restored either.
     const restore = await vault.call('restore_note', { name: 'x' });
     expect(restore.structured).toMatchObject({ code: 'not_found', committed: false });
     expect(readBytes(vault.dir, 'x.md')).toBeNull();
+  });
+
+  it('deletions that age past retention while serving are purged by the timer', async () => {
+    vault = await openTestVault({ 'keep.md': 'k' }, { purgeEveryMs: 50 });
+    writeFiles(vault.dir, { '.noted/trash/2020-01-01T00-00-00-000Z/x.md': 'ancient' });
+    const gone = await within(
+      10_000,
+      () => !fs.existsSync(path.join(vault!.dir, '.noted/trash/2020-01-01T00-00-00-000Z')),
+    );
+    expect(gone).not.toBeNull();
   });
 
   it('retention 0 keeps deletions however old', async () => {
@@ -201,5 +213,40 @@ describe('delete_note, list_trash, restore_note', () => {
     const restored = await vault.call('restore_note', { name: 'x' });
     expect(restored.isError).toBe(false);
     expect(readBytes(vault.dir, 'x.md')?.toString()).toBe('ancient');
+  });
+});
+
+describe('list_trash pages (SPEC 3.3)', () => {
+  it('pages newest first with total, more and a cursor that survives deletions in between', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 7; i++) files[`.noted/trash/2026-05-0${i + 1}T00-00-00-000Z/n${i}.md`] = `n${i}`;
+    vault = await openTestVault(files, { now: () => new Date(Date.UTC(2026, 4, 10)) });
+    const first = await vault.call('list_trash', { limit: 3 });
+    expect(first.structured.items.map((t: { name: string }) => t.name)).toEqual(['n6.md', 'n5.md', 'n4.md']);
+    expect(first.structured).toMatchObject({ total: 7, more: true });
+    expect(first.text).toContain(`call again with cursor "${first.structured.nextCursor}"`);
+    // A restore between pages moves nothing that is still to come.
+    await vault.call('restore_note', { name: 'n6' });
+    const second = await vault.call('list_trash', { limit: 3, cursor: first.structured.nextCursor });
+    expect(second.structured.items.map((t: { name: string }) => t.name)).toEqual(['n3.md', 'n2.md', 'n1.md']);
+    const third = await vault.call('list_trash', { limit: 3, cursor: second.structured.nextCursor });
+    expect(third.structured.items.map((t: { name: string }) => t.name)).toEqual(['n0.md']);
+    expect(third.structured).toMatchObject({ total: 6, more: false });
+    expect(third.structured.nextCursor).toBeUndefined();
+    expect(third.text).not.toContain('cursor');
+  });
+
+  it('a cursor this server did not give out, or one of another list, is a validation_error', async () => {
+    vault = await openTestVault({ 'a.md': 'a', 'b.md': 'b' });
+    const notesCursor = (await vault.call('list_notes', { limit: 1 })).structured.nextCursor;
+    for (const cursor of [
+      'garbage',
+      notesCursor,
+      Buffer.from('{"k":"trash","a":{},"i":-1}').toString('base64url'),
+    ]) {
+      const r = await vault.call('list_trash', { cursor });
+      expect(r.structured.code).toBe('validation_error');
+      expect(r.structured.message).toMatch(/cursor/);
+    }
   });
 });

@@ -39,7 +39,7 @@ export function register({ server, access, session }: ToolDeps): void {
       description: `Moves a workflow to its next state, or to a later state named in to (states only move forward), and logs the move. Refused with validation_error — the workflow stays where it is — when the target state, or a state the move would skip, has a gate that is not approved (pending or rejected): get it approved first (approve_agent_gate, or the vault's owner). Also refused in the last state. ${WORKFLOW_RULES}`,
       inputSchema,
       outputSchema,
-      annotations: writeAnnotations('Advance a workflow'),
+      annotations: writeAnnotations('Advance a workflow', true),
     },
     (args) =>
       runTool(true, async () => {

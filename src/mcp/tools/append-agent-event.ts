@@ -32,7 +32,7 @@ export function register({ server, access, session }: ToolDeps): void {
       description: `Adds an event to a workflow note's log: the time, you (your client's name) as the actor, and the message. The state does not change; use advance_agent_state to move on. Use it to record progress, findings or hand-overs so people and other agents can follow the workflow. ${WORKFLOW_RULES}`,
       inputSchema,
       outputSchema,
-      annotations: writeAnnotations('Log a workflow event'),
+      annotations: writeAnnotations('Log a workflow event', true),
     },
     (args) =>
       runTool(true, async () => {

@@ -33,7 +33,7 @@ export function register({ server, access, session }: ToolDeps): void {
       description: `Approves the gate on a state of a workflow, recording you (your client's self-declared name), the time and the reason, and logs it; advance_agent_state may then enter that state. A rejected gate may be approved later, until the workflow reaches its state. Approve only what you were asked to, or what the workflow's description says you may decide. ${WORKFLOW_RULES}`,
       inputSchema,
       outputSchema,
-      annotations: writeAnnotations('Approve a workflow gate'),
+      annotations: writeAnnotations('Approve a workflow gate', true),
     },
     (args) =>
       runTool(true, async () => {

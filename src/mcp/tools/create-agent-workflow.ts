@@ -50,7 +50,7 @@ export function register({ server, access, session }: ToolDeps): void {
       description: `Creates a workflow note: ordered states (it starts in the first), optional gates on later states that must be approved before the workflow may enter them, and an event log. The note is readable Markdown (title, a summary of states and gates, the events) with the metadata in a \`\`\`json block; it is tagged #agent-workflow. Without a name it goes to "${WORKFLOW_FOLDER}/<title>.md" (" 2", " 3"… when taken); it never overwrites (already_exists). Then use append_agent_event, advance_agent_state, approve_agent_gate and reject_agent_gate with the etag this returns. ${WORKFLOW_RULES}`,
       inputSchema,
       outputSchema,
-      annotations: writeAnnotations('Create an agent workflow'),
+      annotations: writeAnnotations('Create an agent workflow', false),
     },
     (args) =>
       runTool(true, async () => {

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { BACKLINKS_PAGE } from '../../access/links.js';
+import { cursorField, limitField, moreText, pageFields } from '../paging.js';
 import { runTool, toolResult } from '../result.js';
 import { noteName, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
@@ -12,18 +13,8 @@ export const name = 'get_backlinks';
 
 export const inputSchema = z.object({
   name: noteName,
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(5000)
-    .optional()
-    .describe(`How many linking notes per page (default ${BACKLINKS_PAGE}, at most 5000)`),
-  cursor: z
-    .string()
-    .max(1000)
-    .optional()
-    .describe('The nextCursor of the previous page, to read the next one'),
+  limit: limitField('linking notes', BACKLINKS_PAGE, 5000),
+  cursor: cursorField,
 });
 
 export const outputSchema = withErrors(
@@ -40,7 +31,7 @@ export const outputSchema = withErrors(
       )
       .describe('Most links first, then by name; the note itself is never listed. One page'),
     total: z.number().describe('How many notes link to it in all'),
-    nextCursor: z.string().optional().describe('Present when more linking notes follow: pass it as cursor'),
+    ...pageFields('linking notes'),
   }),
 );
 
@@ -71,8 +62,9 @@ export function register({ server, access, session }: ToolDeps): void {
                 ? `${found.total} notes link to ${found.name}:`
                 : `${found.total} notes link to ${found.name}; ${shown} of them here:`;
         const lines = found.backlinks.map((b) => `- ${b.name} (${b.count} link${b.count === 1 ? '' : 's'})`);
-        const more = found.nextCursor ? `\nMore: call again with cursor "${found.nextCursor}".` : '';
-        return toolResult([head, ...lines].join('\n') + more, { ...found }, ['backlinks']);
+        return toolResult([head, ...lines].join('\n') + moreText(found, 'linking notes'), { ...found }, [
+          'backlinks',
+        ]);
       }),
   );
 }

@@ -3,6 +3,7 @@
  * list_folders: the vault's folder tree with note counts.
  */
 import * as z from 'zod';
+import { cursorField, limitField, moreText, pageFields } from '../paging.js';
 import { runTool, toolResult } from '../result.js';
 import { readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
@@ -15,7 +16,8 @@ export const inputSchema = z.object({
     .max(4096)
     .optional()
     .describe('Only the folders below this one, e.g. "projects"; omit for the whole vault'),
-  limit: z.number().int().min(1).max(5000).optional().describe('How many folders at most (default 500)'),
+  limit: limitField('folders', 500, 5000),
+  cursor: cursorField,
 });
 
 export const outputSchema = withErrors(
@@ -31,7 +33,8 @@ export const outputSchema = withErrors(
       )
       .describe('In path order, so each folder comes right before what it holds'),
     total: z.number().describe('How many folders there are in all'),
-    truncated: z.boolean().describe('true when more folders exist than were listed'),
+    ...pageFields('folders'),
+    truncated: z.boolean().describe('The same as more (kept for clients written before more)'),
   }),
 );
 
@@ -41,7 +44,7 @@ export function register({ server, access, session }: ToolDeps): void {
     {
       title: 'List folders',
       description:
-        'Lists the folders of the vault (or below one folder) as a tree in path order, each with how many notes it holds directly and in all, empty folders included. Use it to see how the vault is organized before moving things; use list_notes for the notes themselves.',
+        'Lists the folders of the vault (or below one folder) as a tree in path order, each with how many notes it holds directly and in all, empty folders included, a page at a time (total says how many in all). Use it to see how the vault is organized before moving things; use list_notes for the notes themselves.',
       inputSchema,
       outputSchema,
       annotations: { title: 'List folders', ...readOnlyTool },
@@ -51,17 +54,18 @@ export function register({ server, access, session }: ToolDeps): void {
         const r = access.listFolders(session, {
           ...(args.folder === undefined ? {} : { folder: args.folder }),
           ...(args.limit === undefined ? {} : { limit: args.limit }),
+          ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
         });
         const head =
           r.total === 0
             ? `No folders${r.folder === '' ? ' in the vault' : ` below ${r.folder}`}.`
-            : `${r.total} folder(s)${r.folder === '' ? '' : ` below ${r.folder}`}${r.truncated ? `, first ${r.folders.length} shown` : ''}:`;
+            : `${r.total} folder(s)${r.folder === '' ? '' : ` below ${r.folder}`}${r.folders.length < r.total ? `, ${r.folders.length} of them here` : ''}:`;
         const lines = r.folders.map((f) => {
           const depth = f.path.split('/').length - (r.folder === '' ? 1 : r.folder.split('/').length + 1);
           const name = f.path.slice(f.path.lastIndexOf('/') + 1);
           return `${'  '.repeat(depth)}- ${name}/ (${f.notes} here, ${f.totalNotes} in all)`;
         });
-        return toolResult([head, ...lines].join('\n'), { ...r }, ['folders']);
+        return toolResult([head, ...lines].join('\n') + moreText(r, 'folders'), { ...r }, ['folders']);
       }),
   );
 }

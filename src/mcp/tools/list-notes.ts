@@ -3,6 +3,7 @@
  * list_notes: the vault's notes, newest first, paged.
  */
 import * as z from 'zod';
+import { cursorField, limitField, moreText, pageFields } from '../paging.js';
 import { runTool, toolResult } from '../result.js';
 import { readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
@@ -17,18 +18,8 @@ export const inputSchema = z.object({
     .describe(
       'Only notes in this folder and its sub-folders, e.g. "projects/alpha"; omit for the whole vault',
     ),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(500)
-    .optional()
-    .describe('How many notes per page (default 50, at most 500)'),
-  cursor: z
-    .string()
-    .max(1000)
-    .optional()
-    .describe('The nextCursor of the previous page, to read the next one'),
+  limit: limitField('notes', 50, 500),
+  cursor: cursorField,
 });
 
 export const outputSchema = withErrors(
@@ -41,7 +32,7 @@ export const outputSchema = withErrors(
         sizeBytes: z.number(),
       }),
     ),
-    nextCursor: z.string().optional().describe('Present when there are more notes: pass it as cursor'),
+    ...pageFields('notes'),
   }),
 );
 
@@ -66,8 +57,7 @@ export function register({ server, access, session }: ToolDeps): void {
           page.notes.length === 0
             ? 'No notes found.'
             : `${page.notes.length} note${page.notes.length === 1 ? '' : 's'}, newest first:`;
-        const more = page.nextCursor ? `\nMore notes: call again with cursor "${page.nextCursor}".` : '';
-        return toolResult([head, ...lines].join('\n') + more, { ...page }, ['notes']);
+        return toolResult([head, ...lines].join('\n') + moreText(page, 'notes'), { ...page }, ['notes']);
       }),
   );
 }

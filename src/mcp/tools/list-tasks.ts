@@ -4,6 +4,7 @@
  * OBSIDIAN.md §4).
  */
 import * as z from 'zod';
+import { cursorField, limitField, moreText, pageFields } from '../paging.js';
 import { runTool, toolResult } from '../result.js';
 import { readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
@@ -46,13 +47,8 @@ export const inputSchema = z
       .optional()
       .describe('true: only tasks without a due date (not combinable with due_from, due_to, overdue)'),
     text: z.string().max(1000).optional().describe('Only tasks whose text contains this, case-insensitively'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(500)
-      .optional()
-      .describe(`How many tasks (default ${DEFAULT_LIMIT}, at most 500)`),
+    limit: limitField('tasks', DEFAULT_LIMIT, 500),
+    cursor: cursorField,
   })
   .strict();
 
@@ -74,6 +70,7 @@ export const outputSchema = withErrors(
       )
       .describe('Soonest due first, undated last, then by note and line'),
     today: z.string().describe("The day overdue compares with: the server's local date, YYYY-MM-DD"),
+    ...pageFields('tasks'),
   }),
 );
 
@@ -83,7 +80,7 @@ export function register({ server, access, session }: ToolDeps): void {
     {
       title: 'List tasks',
       description:
-        'Lists checkbox tasks ("- [ ] …", "* [x] …", "1. [ ] …") across the vault with their note and line, soonest due first and undated last. Open tasks by default; status "done" means any character but a space in the brackets, as Obsidian counts it. Due dates are read from "📅 2026-05-01" (Tasks plugin) and "[due:: 2026-05-01]" (Dataview). Filters combine: folder, tag, due_from/due_to, overdue (before today, the server\'s local date), no_due, text. Use it for to-dos and deadlines; use read_note and edit_note to change a task at the line given.',
+        'Lists checkbox tasks ("- [ ] …", "* [x] …", "1. [ ] …") across the vault with their note and line, soonest due first and undated last. Open tasks by default; status "done" means any character but a space in the brackets, as Obsidian counts it. Due dates are read from "📅 2026-05-01" (Tasks plugin) and "[due:: 2026-05-01]" (Dataview). Filters combine: folder, tag, due_from/due_to, overdue (before today, the server\'s local date), no_due, text. A page at a time: more and nextCursor say when more follow. Use it for to-dos and deadlines; use read_note and edit_note to change a task at the line given.',
       inputSchema,
       outputSchema,
       annotations: { title: 'List tasks', ...readOnlyTool },
@@ -95,14 +92,12 @@ export function register({ server, access, session }: ToolDeps): void {
         const count = found.tasks.length;
         const head =
           count === 0
-            ? 'No tasks match.'
+            ? `No${args.cursor === undefined ? '' : ' more'} tasks match.`
             : `${count} task${count === 1 ? '' : 's'}, soonest due first (today is ${found.today}):`;
         const lines = found.tasks.map(
           (t) => `- [${t.status}] ${t.text} — ${t.note}:${t.line}${t.due === null ? '' : ` (due ${t.due})`}`,
         );
-        const more =
-          count === limit ? '\nThere may be more: narrow the filters or raise limit (at most 500).' : '';
-        return toolResult([head, ...lines].join('\n') + more, { ...found }, ['tasks']);
+        return toolResult([head, ...lines].join('\n') + moreText(found, 'tasks'), { ...found }, ['tasks']);
       }),
   );
 }

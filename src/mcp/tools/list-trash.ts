@@ -1,25 +1,35 @@
 /**
  * @module
- * list_trash: deleted notes that can still be restored.
+ * list_trash: deleted notes that can still be restored, a page at a time.
  */
 import * as z from 'zod';
+import { cursorField, limitField, moreText, pageFields } from '../paging.js';
 import { runTool, toolResult } from '../result.js';
 import { readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'list_trash';
 
-export const inputSchema = z.object({});
+const DEFAULT_LIMIT = 100;
+
+export const inputSchema = z.object({
+  limit: limitField('deleted notes', DEFAULT_LIMIT, 1000),
+  cursor: cursorField,
+});
 
 export const outputSchema = withErrors(
   z.object({
-    items: z.array(
-      z.object({
-        id: z.string().describe('Deletion id, for restore_note'),
-        name: z.string().describe('The path the note had'),
-        deletedAt: z.string(),
-      }),
-    ),
+    items: z
+      .array(
+        z.object({
+          id: z.string().describe('Deletion id, for restore_note'),
+          name: z.string().describe('The path the note had'),
+          deletedAt: z.string(),
+        }),
+      )
+      .describe('Newest deletion first, then by name'),
+    total: z.number().describe('How many deleted notes can be restored in all'),
+    ...pageFields('deleted notes'),
   }),
 );
 
@@ -29,18 +39,27 @@ export function register({ server, access, session }: ToolDeps): void {
     {
       title: 'List the trash',
       description:
-        'Lists deleted notes that can be restored, newest deletion first, each with its original path and deletion id. Use restore_note to bring one back.',
+        'Lists deleted notes that can be restored, newest deletion first, each with its original path and deletion id, a page at a time (total says how many in all). Deletions past the retention period are gone. Use restore_note to bring one back.',
       inputSchema,
       outputSchema,
       annotations: { title: 'List the trash', ...readOnlyTool },
     },
-    () =>
+    (args) =>
       runTool(false, () => {
-        const trash = access.listTrash(session);
-        const lines = trash.items.map((t) => `- ${t.name} (deleted ${t.deletedAt}, id ${t.id})`);
+        const page = access.listTrash(session, {
+          limit: args.limit ?? DEFAULT_LIMIT,
+          ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
+        });
+        const lines = page.items.map((t) => `- ${t.name} (deleted ${t.deletedAt}, id ${t.id})`);
         const head =
-          trash.items.length === 0 ? 'The trash is empty.' : `${trash.items.length} deleted notes:`;
-        return toolResult([head, ...lines].join('\n'), { ...trash }, ['items']);
+          page.total === 0
+            ? 'The trash is empty.'
+            : page.items.length === page.total
+              ? `${page.total} deleted note${page.total === 1 ? '' : 's'}, newest first:`
+              : `${page.total} deleted notes; ${page.items.length} of them here, newest first:`;
+        return toolResult([head, ...lines].join('\n') + moreText(page, 'deleted notes'), { ...page }, [
+          'items',
+        ]);
       }),
   );
 }

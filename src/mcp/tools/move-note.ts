@@ -36,7 +36,8 @@ export function register({ server, access, session }: ToolDeps): void {
       annotations: {
         title: 'Move or rename a note',
         readOnlyHint: false,
-        destructiveHint: false,
+        // A move takes the note away from its old path and rewrites links inside other notes.
+        destructiveHint: true,
         idempotentHint: false,
         openWorldHint: false,
       },

@@ -5,6 +5,7 @@
  * with `validation_error` naming the place, whatever it cannot understand.
  */
 import * as z from 'zod';
+import { cursorField, moreText, pageFields } from '../paging.js';
 import { runTool, toolResult } from '../result.js';
 import { readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
@@ -97,7 +98,8 @@ export const inputSchema = z
       .min(1)
       .max(500)
       .optional()
-      .describe('How many rows (default 50, at most 500); total counts every match'),
+      .describe('How many rows per page (default 50, at most 500); total counts every match'),
+    cursor: cursorField,
   })
   .strict();
 
@@ -111,7 +113,8 @@ export const outputSchema = withErrors(
           .describe('The note and each requested column, keyed as requested'),
       )
       .describe('In sort order'),
-    total: z.number().describe('How many notes match scope and filters, before limit'),
+    total: z.number().describe('How many notes match scope and filters, in all pages'),
+    ...pageFields('rows'),
     today: z.string().describe('The day "today" stood for: the server\'s local date, YYYY-MM-DD'),
   }),
 );
@@ -122,7 +125,7 @@ export function register({ server, access, session }: ToolDeps): void {
     {
       title: 'Query notes by properties',
       description:
-        'Answers like a table view (Obsidian Bases): the notes whose frontmatter properties match conditions, scoped by folder and/or tag, sorted, with chosen properties as columns, and the total count. Example: active projects due this month, by due date, showing status and owner. Conditions compare values (equals, contains, gt, before, is_empty…), and has_tag / has_link test tags and links. A request it cannot understand is refused with validation_error saying where, never answered more widely. Use it for structured questions about metadata; use search_notes for words in the text, get_properties for one note, list_tasks for checkbox tasks.',
+        'Answers like a table view (Obsidian Bases): the notes whose frontmatter properties match conditions, scoped by folder and/or tag, sorted, with chosen properties as columns, and the total count, a page at a time (nextCursor reads on). Example: active projects due this month, by due date, showing status and owner. Conditions compare values (equals, contains, gt, before, is_empty…), and has_tag / has_link test tags and links. A request it cannot understand is refused with validation_error saying where, never answered more widely. Use it for structured questions about metadata; use search_notes for words in the text, get_properties for one note, list_tasks for checkbox tasks.',
       inputSchema,
       outputSchema,
       annotations: { title: 'Query notes by properties', ...readOnlyTool },
@@ -136,7 +139,7 @@ export function register({ server, access, session }: ToolDeps): void {
           found.total === 0
             ? 'No notes match.'
             : shown < found.total
-              ? `${found.total} notes match; the first ${shown}:`
+              ? `${found.total} notes match; ${shown} of them here:`
               : found.total === 1
                 ? '1 note matches:'
                 : `${found.total} notes match:`;
@@ -146,7 +149,7 @@ export function register({ server, access, session }: ToolDeps): void {
             : columns.length === 0
               ? found.rows.map((r) => `- ${r.name}`)
               : table(found.rows, columns);
-        return toolResult([head, ...body].join('\n'), { ...found }, ['rows']);
+        return toolResult([head, ...body].join('\n') + moreText(found, 'rows'), { ...found }, ['rows']);
       }),
   );
 }

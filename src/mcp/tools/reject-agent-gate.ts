@@ -33,7 +33,7 @@ export function register({ server, access, session }: ToolDeps): void {
       description: `Rejects the gate on a state of a workflow, recording you (your client's self-declared name), the time and the reason, and logs it; advance_agent_state then refuses to enter (or skip) that state until the gate is approved. Use it when the work that state needs is not acceptable, and say why. ${WORKFLOW_RULES}`,
       inputSchema,
       outputSchema,
-      annotations: writeAnnotations('Reject a workflow gate'),
+      annotations: writeAnnotations('Reject a workflow gate', true),
     },
     (args) =>
       runTool(true, async () => {

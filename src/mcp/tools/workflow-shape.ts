@@ -56,11 +56,15 @@ export const WorkflowResultShape = z.object({
 export const outputSchema = withErrors(WorkflowResultShape);
 
 /** The annotations of a workflow write: nothing is lost (the log and the journal keep every step). */
-export function writeAnnotations(title: string) {
+/**
+ * `rewrites`: the tool rewrites an existing workflow note (its state, gates and log), which is a
+ * destructive update; only create_agent_workflow adds a note without changing one.
+ */
+export function writeAnnotations(title: string, rewrites: boolean) {
   return {
     title,
     readOnlyHint: false,
-    destructiveHint: false,
+    destructiveHint: rewrites,
     idempotentHint: false,
     openWorldHint: false,
   } as const;
