@@ -47,9 +47,14 @@ export class VaultAccess {
     private readonly policy: PolicyReader,
   ) {}
 
-  /** The policy for this request. */
+  /**
+   * The policy for this request. The index is brought in line with it first, so that no search
+   * answered under it counts a note it hides (index/visibility.ts).
+   */
   rules(): Rules {
-    return this.policy.load();
+    const rules = this.policy.load();
+    this.ctx.index.useVisibility(rules.visibility);
+    return rules;
   }
 
   listNotes(_session: AgentSession, ...args: Rest<typeof listNotes>) {

@@ -48,6 +48,7 @@ export async function openVault(options: OpenOptions): Promise<OpenedVault> {
   );
   const now = options.now ?? (() => new Date());
   const journal = new Journal(vault, { now });
+  const policy = new PolicyReader(vault, () => index.linkedPaths());
   const access = new VaultAccess(
     {
       vault,
@@ -57,8 +58,13 @@ export async function openVault(options: OpenOptions): Promise<OpenedVault> {
       trashRetentionDays: options.trashRetentionDays,
       now,
     },
-    new PolicyReader(vault, () => index.linkedPaths()),
+    policy,
   );
+  try {
+    // The first build already leaves out the full-text rows of what the policy hides. A policy that
+    // cannot be read closes the vault until it is fixed; the first request after that sorts it out.
+    index.useVisibility(policy.load().visibility);
+  } catch {}
   try {
     const started = await index.start({ watch: options.watch ?? true });
     const purged = access.purgeExpiredTrash();

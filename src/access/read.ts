@@ -3,11 +3,12 @@
  * Reading through the gate: listing, one note (paged when large), and search.
  */
 import { NotedError } from '../common/errors.js';
-import { reusedStatement } from '../index/database.js';
 import { buildExcerpt } from '../index/excerpt.js';
-import { listNotes as listRows, visibleSql } from '../index/notes-query.js';
+import { listNotes as listRows } from '../index/notes-query.js';
 import { compileSearch, searchSql } from '../index/search-compile.js';
 import { parseSearchQuery } from '../index/search-query.js';
+import { runSearch } from '../index/search-run.js';
+import { dedupeQuery } from '../index/search-terms.js';
 import { parseFrontmatter, splitFrontmatter } from '../markdown/frontmatter.js';
 import { normalizeFolderName } from '../vault/names.js';
 import { type AccessContext, iso } from './context.js';
@@ -96,30 +97,37 @@ function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
+/** Tries to search with the index in line with the request's rules; another process may be changing it. */
+const SEARCH_ATTEMPTS = 3;
+
 export function search(
   ctx: AccessContext,
   rules: Rules,
   options: { query: string; maxResults?: number; folder?: string; tag?: string },
 ): SearchResult {
-  const compiled = compileSearch(parseSearchQuery(options.query));
+  const query = dedupeQuery(parseSearchQuery(options.query));
+  const compiled = compileSearch(query);
   const folder = options.folder === undefined ? '' : normalizeFolderName(options.folder);
   const tag = options.tag?.replace(/^#/, '').toLowerCase();
   ctx.index.refresh();
-  const hidden = visibleSql(ctx.index.db, rules.visible);
   const sql = searchSql(compiled, {
     limit: options.maxResults ?? 10,
     ...(folder === '' ? {} : { folderLower: folder.toLowerCase() }),
     ...(tag ? { tagLower: tag } : {}),
-    ...(hidden === null ? {} : { extra: { where: hidden, params: [] } }),
   });
-  const db = ctx.index.db;
-  const rows = reusedStatement<
-    unknown[],
-    { id: number; path: string; title: string; mtime_ms: number; score: number }
-  >(db, sql.sql).all(...sql.params);
-  const total = reusedStatement<unknown[], { total: number }>(db, sql.countSql).get(
-    ...sql.countParams,
-  )!.total;
+  let page = runSearch(ctx.index.db, query, sql, rules.visibility.key);
+  for (let attempt = 1; page === null && attempt < SEARCH_ATTEMPTS; attempt++) {
+    ctx.index.useVisibility(rules.visibility);
+    page = runSearch(ctx.index.db, query, sql, rules.visibility.key);
+  }
+  if (page === null) {
+    throw new NotedError(
+      'busy',
+      'The search index is being brought in line with a changed access policy by another server process. Search again in a moment.',
+    );
+  }
+  // The index judged these notes visible; the policy of this request has the last word on each.
+  const rows = page.rows.filter((row) => rules.visible?.(row.path) ?? true);
   const results = rows.map((row) => {
     const stored = ctx.vault.read(row.path);
     const body = stored === null ? '' : splitFrontmatter(stored.text).body;
@@ -131,5 +139,5 @@ export function search(
       modified: iso(row.mtime_ms),
     };
   });
-  return { results, total };
+  return { results, total: page.total - (page.rows.length - rows.length) };
 }

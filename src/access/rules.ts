@@ -4,7 +4,8 @@
  * `.noted/mcp-policy.yaml` on every request, judged on each note's real location.
  */
 import fs from 'node:fs';
-import { accessFor, hasHidden, isVisible, PolicyMemo } from '../policy/access.js';
+import { EVERYTHING_VISIBLE, type IndexVisibility } from '../index/visibility.js';
+import { accessFor, hasHidden, isVisible, PolicyMemo, visibilityKey } from '../policy/access.js';
 import { type Access, POLICY_FILE_NAME, type Policy, unreadablePolicy } from '../policy/policy.js';
 import { relativeToRoot } from '../vault/confine.js';
 import type { Vault } from '../vault/vault.js';
@@ -18,6 +19,8 @@ export interface Rules {
    * skip the check entirely).
    */
   readonly visible: ((path: string) => boolean) | undefined;
+  /** The same rules as the index applies them, by real path, with their name (index/visibility.ts). */
+  readonly visibility: IndexVisibility;
 }
 
 export class PolicyReader {
@@ -40,11 +43,13 @@ export class PolicyReader {
       return accessFor(policy, real ?? name);
     };
     let visible: ((path: string) => boolean) | undefined;
+    let visibility = EVERYTHING_VISIBLE;
     if (hasHidden(policy)) {
       const linked = this.linkedPaths();
       visible = (p: string) => isVisible(policy, linked.get(p) ?? p);
+      visibility = { key: visibilityKey(policy), visible: (real: string) => isVisible(policy, real) };
     }
-    return { policy, accessOf, visible };
+    return { policy, accessOf, visible, visibility };
   }
 
   private readText(): string | null {

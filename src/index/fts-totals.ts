@@ -122,15 +122,19 @@ export class FtsTotals {
     this.selectSize = db.prepare<[number], { sz: Buffer }>('SELECT sz FROM notes_fts_docsize WHERE id = ?');
   }
 
-  /** Call right before deleting the FTS row `id`, inside the transaction that deletes it. */
-  removing(id: number): void {
-    if (!this.active) return;
+  /**
+   * Call right before deleting the FTS row `id`, inside the transaction that deletes it. False when
+   * there is no such row (a hidden note has none), so there is nothing to delete.
+   */
+  removing(id: number): boolean {
     const row = this.selectSize.get(id);
-    if (row === undefined) return; // no row: the delete removes nothing either
+    if (row === undefined) return false;
+    if (!this.active) return true;
     this.rows++;
     readVarints(row.sz).forEach((n, i) => {
       if (i < COLUMNS) this.sizes[i] = (this.sizes[i] as number) + n;
     });
+    return true;
   }
 
   /** Forgets what was noted (the transaction rolled back). */

@@ -11,8 +11,10 @@ import { type Db, openIndexDatabase } from './database.js';
 import { mergeStep, restoreFtsDefaults } from './fts-merge.js';
 import { repairFtsTotals } from './fts-totals.js';
 import { ParserPool } from './parser-pool.js';
+import { applyVisibility, type PartitionResult } from './partition.js';
 import { ensureSecondaryIndexes } from './secondary-indexes.js';
 import { loadIndexedFiles, type SyncStats, syncAll, syncAllParallel, syncPaths } from './sync.js';
+import { EVERYTHING_VISIBLE, type IndexVisibility } from './visibility.js';
 
 export interface IndexStartInfo extends SyncStats {
   /** Why an existing index file was discarded, if it was. */
@@ -48,6 +50,9 @@ export class NoteIndex {
   private lastFullScan = 0;
   private closed = false;
   private merging = false;
+  private started = false;
+  /** The rules of the latest request: what every sync judges notes by (visibility.ts). */
+  private visibility: IndexVisibility = EVERYTHING_VISIBLE;
 
   private constructor(
     private readonly vault: Vault,
@@ -84,15 +89,24 @@ export class NoteIndex {
     const script = this.options.parserScript;
     let stats: SyncStats;
     if (script === undefined) {
-      stats = syncAll(this.db, this.vault.root, '', indexed);
+      stats = syncAll(this.db, this.vault.root, '', indexed, this.visibility);
     } else {
       // Parser threads take the reading and scanning; this thread keeps the SQLite writes. One per
       // spare core: on 2 cores a second parser thread only competed with the writer.
       const threads = Math.max(1, Math.min(3, os.availableParallelism() - 1));
-      stats = await syncAllParallel(this.db, this.vault.root, () => new ParserPool(script, threads), indexed);
+      stats = await syncAllParallel(
+        this.db,
+        this.vault.root,
+        () => new ParserPool(script, threads),
+        indexed,
+        this.visibility,
+      );
     }
     this.lastFullScan = Date.now();
     this.linked = stats.linked;
+    this.started = true;
+    // The sync judged new and changed notes by these rules; the others may have been judged by others.
+    this.applyVisibility();
     try {
       // A build stopped midway left its options, and its segments unmerged.
       if (restoreFtsDefaults(this.db)) this.mergeLater();
@@ -128,9 +142,37 @@ export class NoteIndex {
     }
   }
 
+  /**
+   * Judges notes by `visibility` from now on (the gate calls this with the policy of each request),
+   * and brings the index in line with it first if it follows other rules: a note that became hidden
+   * loses its full-text row, one that became visible is read again. Throws `busy` when
+   * other processes keep changing the index by other rules.
+   */
+  useVisibility(visibility: IndexVisibility): PartitionResult {
+    this.visibility = visibility;
+    return this.started ? this.applyVisibility() : { hidden: 0, shown: 0 };
+  }
+
+  /** The rules the latest request judged notes by. */
+  currentVisibility(): IndexVisibility {
+    return this.visibility;
+  }
+
+  private applyVisibility(): PartitionResult {
+    const result = applyVisibility(
+      this.db,
+      this.visibility,
+      (name) => this.linked.get(name) ?? name,
+      (paths) => this.applyPaths(paths),
+    );
+    // Rows taken out leave tombstones in FTS5's segments until they are merged away.
+    if (result.hidden + result.shown >= DEFER_MERGE_AT) this.mergeLater();
+    return result;
+  }
+
   fullSync(): SyncStats {
     this.dirty.clear();
-    const stats = syncAll(this.db, this.vault.root);
+    const stats = syncAll(this.db, this.vault.root, '', undefined, this.visibility);
     this.linked = stats.linked;
     this.lastFullScan = Date.now();
     return stats;
@@ -154,9 +196,13 @@ export class NoteIndex {
     this.applyPaths(names);
   }
 
-  private applyPaths(paths: string[]): void {
+  /** Syncs `paths`; returns how many notes were read again. */
+  private applyPaths(paths: string[]): number {
     const large = paths.length >= DEFER_MERGE_AT;
-    const result = syncPaths(this.db, this.vault.root, paths, { deferMerge: large });
+    const result = syncPaths(this.db, this.vault.root, paths, {
+      deferMerge: large,
+      visibility: this.visibility,
+    });
     if (large) this.mergeLater();
     for (const p of paths) {
       this.linked.delete(p);
@@ -164,6 +210,7 @@ export class NoteIndex {
       for (const key of [...this.linked.keys()]) if (key.startsWith(below)) this.linked.delete(key);
     }
     for (const [k, v] of result.linked) this.linked.set(k, v);
+    return result.changed;
   }
 
   /**

@@ -4,7 +4,7 @@
  * time; bump SCHEMA_VERSION on any change and old indexes are rebuilt on start.
  */
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** `PRAGMA application_id` marks the file as ours ('NOTD'), so a foreign SQLite file is never reused. */
 export const APPLICATION_ID = 0x4e4f5444;
@@ -17,6 +17,12 @@ export const APPLICATION_ID = 0x4e4f5444;
  * alternating runs, with the same search latency.
  */
 export const PAGE_SIZE = 16384;
+
+/**
+ * How the full-text index splits text into words: letters, digits and private-use characters, lower
+ * case, accents folded. search-terms.ts splits query terms with the very same settings.
+ */
+export const FTS_TOKENIZER = 'unicode61 remove_diacritics 2';
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -32,9 +38,14 @@ CREATE TABLE notes(
   ctime_ms REAL NOT NULL,
   birthtime_ms REAL NOT NULL,
   ino INTEGER NOT NULL,
-  etag TEXT NOT NULL
+  etag TEXT NOT NULL,
+  -- 1 when agents may see the note under the policy named by meta 'visibility' (visibility.ts): then,
+  -- and only then, it has a row in notes_fts, so every full-text statistic is that of the visible vault.
+  visible INTEGER NOT NULL
 );
 CREATE INDEX notes_mtime ON notes(mtime_ms DESC, path);
+-- Searches without words walk the visible notes alone, newest first: their cost never counts hidden ones.
+CREATE INDEX notes_visible_mtime ON notes(mtime_ms DESC, path) WHERE visible = 1;
 CREATE INDEX notes_file ON notes(file_lower);
 CREATE INDEX notes_path_lower ON notes(path_lower);
 CREATE INDEX notes_folder ON notes(folder_lower);
@@ -111,8 +122,10 @@ CREATE INDEX note_props_note ON note_props(note_id);
 CREATE VIRTUAL TABLE notes_fts USING fts5(
   title, tags, body,
   content='', contentless_delete=1,
-  tokenize='unicode61 remove_diacritics 2'
+  tokenize='${FTS_TOKENIZER}'
 );
+-- Each word's notes and occurrences (over the visible notes), to bound a search's work before it runs.
+CREATE VIRTUAL TABLE notes_vocab USING fts5vocab(notes_fts, 'row');
 INSERT INTO notes_fts(notes_fts, rank) VALUES('rank', 'bm25(3.0, 2.0, 1.0)');
 INSERT INTO notes_fts(notes_fts, rank) VALUES('pgsz', 16000);
 `;

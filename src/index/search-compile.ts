@@ -49,6 +49,13 @@ export interface SearchSql {
   /** One row `{ total }`: how many notes match in all (ignoring `limit`). */
   countSql: string;
   countParams: unknown[];
+  /**
+   * Set when `sql` ranks by score alone before it orders ties (its rows then also carry `edge`, the
+   * worst score it looked at, and `fetched`, how many it looked at): if `fetched` is `looked` and the
+   * page's last score equals `edge`, notes with that score may have been left out arbitrarily, and
+   * this statement gives the page instead. search-run.ts does this.
+   */
+  exact?: { sql: string; params: unknown[]; looked: number };
 }
 
 /**
@@ -87,7 +94,11 @@ export function compileSearch(node: QueryNode): CompiledSearch {
 /**
  * The full search statement and its count. Ranked queries drive from `notes_fts MATCH ?` joined to
  * `notes`, best BM25 first (`score` = -rank, larger is better), ties newest first; unranked queries
- * return newest first with `score` 0. Path is the last tie-break so pages are stable.
+ * return newest first with `score` 0. Path is the last tie-break so pages are stable, and equal
+ * whatever order the notes were indexed in.
+ *
+ * Only visible notes have a full-text row (visibility.ts), so ranked statements need no visibility
+ * condition; unranked ones walk the visible notes alone (`n.visible = 1`, served by its own index).
  */
 export function searchSql(compiled: CompiledSearch, opts: SearchSqlOptions): SearchSql {
   if (!Number.isInteger(opts.limit) || opts.limit < 1) {
@@ -119,34 +130,41 @@ export function searchSql(compiled: CompiledSearch, opts: SearchSqlOptions): Sea
   }
 
   if (compiled.rankMatch !== null) {
-    const count = 'SELECT COUNT(*) AS total FROM notes_fts WHERE notes_fts MATCH ?';
-    if (filters.length === 0) {
-      // Nothing to filter: FTS5 ranks and cuts on its own, and only those rows are joined. Measured
-      // on 100k notes: 23 ms against 57 ms for the join below for a word in half the notes. The inner
-      // cut over-fetches so that equal scores at the page's edge still go newest first.
-      return {
-        sql:
-          'SELECT n.id AS id, n.path AS path, n.title AS title, n.mtime_ms AS mtime_ms, -f.r AS score ' +
-          `FROM (SELECT rowid, ${BM25} AS r FROM notes_fts WHERE notes_fts MATCH ? ORDER BY r LIMIT ?) f ` +
-          'JOIN notes n ON n.id = f.rowid ORDER BY f.r, n.mtime_ms DESC, n.path LIMIT ?',
-        params: [compiled.rankMatch, opts.limit * 2 + 20, opts.limit],
-        countSql: count,
-        countParams: [compiled.rankMatch],
-      };
-    }
     // With filters the page must be cut after filtering, so every match is joined and ranked.
     const from = 'FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid';
     const cond = ['notes_fts MATCH ?', ...filters].join(' AND ');
-    return {
+    const joined = {
       sql:
         `SELECT n.id AS id, n.path AS path, n.title AS title, n.mtime_ms AS mtime_ms, -${BM25} AS score ` +
         `${from} WHERE ${cond} ORDER BY ${BM25}, n.mtime_ms DESC, n.path LIMIT ?`,
       params: [compiled.rankMatch, ...filterParams, opts.limit],
-      countSql: `SELECT COUNT(*) AS total ${from} WHERE ${cond}`,
-      countParams: [compiled.rankMatch, ...filterParams],
+    };
+    if (filters.length > 0) {
+      return {
+        ...joined,
+        countSql: `SELECT COUNT(*) AS total ${from} WHERE ${cond}`,
+        countParams: [compiled.rankMatch, ...filterParams],
+      };
+    }
+    // Nothing to filter: FTS5 ranks and cuts on its own, and only those rows are joined. Measured on
+    // 100k notes: 23 ms against 57 ms for the join above for a word in half the notes. The cut looks
+    // further than the page so that equal scores at its edge still go newest first; when they run on
+    // past what it looked at, the join above gives the page (`exact`).
+    const looked = opts.limit * 2 + 20;
+    return {
+      sql:
+        'SELECT n.id AS id, n.path AS path, n.title AS title, n.mtime_ms AS mtime_ms, -f.r AS score, ' +
+        '-f.edge AS edge, f.fetched AS fetched FROM (SELECT rowid, r, max(r) OVER () AS edge, ' +
+        `count(*) OVER () AS fetched FROM (SELECT rowid, ${BM25} AS r FROM notes_fts WHERE notes_fts MATCH ? ` +
+        'ORDER BY r LIMIT ?)) f JOIN notes n ON n.id = f.rowid ORDER BY f.r, n.mtime_ms DESC, n.path LIMIT ?',
+      params: [compiled.rankMatch, looked, opts.limit],
+      countSql: 'SELECT COUNT(*) AS total FROM notes_fts WHERE notes_fts MATCH ?',
+      countParams: [compiled.rankMatch],
+      exact: { ...joined, looked },
     };
   }
-  const cond = filters.length > 0 ? filters.join(' AND ') : '1';
+  filters.push('n.visible = 1');
+  const cond = filters.join(' AND ');
   return {
     sql:
       'SELECT n.id AS id, n.path AS path, n.title AS title, n.mtime_ms AS mtime_ms, 0 AS score ' +

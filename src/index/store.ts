@@ -7,6 +7,7 @@ import type { FileEntry } from '../vault/walk.js';
 import type { Db } from './database.js';
 import type { DerivedNote } from './derive.js';
 import { FtsTotals } from './fts-totals.js';
+import { EVERYTHING_VISIBLE, markVisibilityStale } from './visibility.js';
 
 export interface IndexedFile {
   readonly id: number;
@@ -14,6 +15,8 @@ export interface IndexedFile {
   readonly size: number;
   readonly mtime_ms: number;
   readonly ino: number;
+  /** 1 when the note has its full-text row (agents may see it), else 0. */
+  readonly visible: number;
 }
 
 // The `_lower` columns hold NFC, lower-cased text: link resolution compares names that way
@@ -43,7 +46,11 @@ const NOTE_TABLES = [
   'note_props',
 ];
 
-/** Prepared statements for writing one note, reused across a whole sync. */
+/**
+ * Prepared statements for writing one note, reused across a whole sync. `visibilityKey` names the rules
+ * by which its caller decides which notes are visible (visibility.ts): a note written by other rules
+ * than the index says it follows makes the index say it follows none, so the next request sorts it out.
+ */
 export class IndexWriter {
   private readonly selectId;
   private readonly insertNote;
@@ -60,19 +67,26 @@ export class IndexWriter {
   private readonly insertFts;
   private readonly upsertAttachment;
   private readonly deleteAttachment;
+  private readonly hideNote;
   private readonly totals;
+  /** Whether the open transaction decided any note's visibility. */
+  private decided = false;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly visibilityKey: string = EVERYTHING_VISIBLE.key,
+  ) {
     this.totals = new FtsTotals(db);
     this.selectId = db.prepare<[string], { id: number }>('SELECT id FROM notes WHERE path = ?');
     this.insertNote = db.prepare(
-      `INSERT INTO notes(path, path_lower, folder_lower, file_lower, title, size, mtime_ms, ctime_ms, birthtime_ms, ino, etag)
-       VALUES (@path, @path_lower, @folder_lower, @file_lower, @title, @size, @mtime_ms, @ctime_ms, @birthtime_ms, @ino, @etag)`,
+      `INSERT INTO notes(path, path_lower, folder_lower, file_lower, title, size, mtime_ms, ctime_ms, birthtime_ms, ino, etag, visible)
+       VALUES (@path, @path_lower, @folder_lower, @file_lower, @title, @size, @mtime_ms, @ctime_ms, @birthtime_ms, @ino, @etag, @visible)`,
     );
     this.updateNote = db.prepare(
       `UPDATE notes SET title = @title, size = @size, mtime_ms = @mtime_ms, ctime_ms = @ctime_ms,
-       birthtime_ms = @birthtime_ms, ino = @ino, etag = @etag WHERE id = @id`,
+       birthtime_ms = @birthtime_ms, ino = @ino, etag = @etag, visible = @visible WHERE id = @id`,
     );
+    this.hideNote = db.prepare('UPDATE notes SET visible = 0 WHERE id = ?');
     this.deleteNoteRow = db.prepare('DELETE FROM notes WHERE id = ?');
     this.deleteRows = NOTE_TABLES.map((table) => db.prepare(`DELETE FROM ${table} WHERE note_id = ?`));
     this.insertTag = db.prepare('INSERT INTO note_tags(note_id, tag, tag_lower) VALUES (?, ?, ?)');
@@ -107,12 +121,23 @@ export class IndexWriter {
    */
   write(fn: () => void): void {
     try {
-      this.db.transaction(fn).immediate();
+      this.db
+        .transaction(() => {
+          fn();
+          this.settleVisibility();
+        })
+        .immediate();
     } catch (err) {
+      this.decided = false;
       this.totals.discard();
       throw err;
     }
     this.totals.settle();
+  }
+
+  private settleVisibility(): void {
+    if (this.decided) markVisibilityStale(this.db, this.visibilityKey);
+    this.decided = false;
   }
 
   /**
@@ -125,6 +150,7 @@ export class IndexWriter {
   }
 
   commit(): void {
+    this.settleVisibility();
     this.db.prepare('COMMIT').run();
     this.totals.settle();
   }
@@ -132,11 +158,15 @@ export class IndexWriter {
   /** Ends a transaction opened by `begin` without keeping its writes; harmless when none is open. */
   rollback(): void {
     if (this.db.inTransaction) this.db.prepare('ROLLBACK').run();
+    this.decided = false;
     this.totals.discard();
   }
 
-  /** Inserts or replaces a note's rows. Call inside `write`, or between `begin` and `commit`. */
-  putNote(file: FileEntry, etag: string, derived: DerivedNote): void {
+  /**
+   * Inserts or replaces a note's rows; its full-text row only when `visible` (agents may see it). Call
+   * inside `write`, or between `begin` and `commit`.
+   */
+  putNote(file: FileEntry, etag: string, derived: DerivedNote, visible = true): void {
     const row = {
       title: derived.title,
       size: file.size,
@@ -145,15 +175,16 @@ export class IndexWriter {
       birthtime_ms: file.birthtimeMs,
       ino: file.ino,
       etag,
+      visible: visible ? 1 : 0,
     };
+    this.decided = true;
     const existing = this.selectId.get(file.name);
     let id: number;
     if (existing) {
       id = existing.id;
       this.updateNote.run({ ...row, id });
       this.deleteNoteRows(id);
-      this.totals.removing(id);
-      this.deleteFts.run(id);
+      this.deleteFtsRow(id);
     } else {
       const parts = foldedParts(derived.pathLower);
       const info = this.insertNote.run({
@@ -166,8 +197,25 @@ export class IndexWriter {
       id = Number(info.lastInsertRowid);
     }
     for (const tag of derived.tags) this.insertTag.run(id, tag, tag.toLowerCase());
-    this.insertFts.run(id, derived.ftsTitle, derived.ftsTags, derived.ftsBody);
+    if (visible) this.insertFts.run(id, derived.ftsTitle, derived.ftsTags, derived.ftsBody);
     this.putDerivedRows(id, derived);
+  }
+
+  /**
+   * Takes a note's full-text row out, as for a note agents may no longer see; its other rows stay.
+   * The caller records the rules it judged by (see visibility.ts).
+   */
+  hide(id: number): void {
+    this.deleteFtsRow(id);
+    this.hideNote.run(id);
+  }
+
+  /**
+   * A hidden note has no full-text row; deleting one anyway would leave a tombstone in FTS5's index
+   * for every later search to skip.
+   */
+  private deleteFtsRow(id: number): void {
+    if (this.totals.removing(id)) this.deleteFts.run(id);
   }
 
   private putDerivedRows(id: number, derived: DerivedNote): void {
@@ -204,8 +252,7 @@ export class IndexWriter {
 
   removeNote(id: number): void {
     this.deleteNoteRows(id);
-    this.totals.removing(id);
-    this.deleteFts.run(id);
+    this.deleteFtsRow(id);
     this.deleteNoteRow.run(id);
   }
 

@@ -17,6 +17,7 @@ import { type ParsedNote, parseNoteFile } from './parse-note.js';
 import type { ParsedBatch, ParserPool } from './parser-pool.js';
 import { dropSecondaryIndexes, ensureSecondaryIndexes } from './secondary-indexes.js';
 import { type IndexedFile, IndexWriter } from './store.js';
+import { EVERYTHING_VISIBLE, type IndexVisibility } from './visibility.js';
 
 export interface SyncStats {
   /** Notes in the index after the sync. */
@@ -33,25 +34,45 @@ export interface SyncStats {
 const BATCH = 500;
 
 /** Reads and indexes one note file; returns false when it vanished or cannot be read. */
-function indexFile(root: string, writer: IndexWriter, file: FileEntry): boolean {
-  return putParsed(writer, file, parseNoteFile(root, file));
+function indexFile(root: string, writer: IndexWriter, file: FileEntry, visible: boolean): boolean {
+  return putParsed(writer, file, parseNoteFile(root, file), visible);
 }
 
 /**
  * Indexes a parsed note. A note that could not be read (it vanished, or lost read permission, after
  * the walk listed it) is taken out: its earlier text must not go on being listed and searched.
  */
-function putParsed(writer: IndexWriter, file: FileEntry, parsed: ParsedNote | null): boolean {
+function putParsed(
+  writer: IndexWriter,
+  file: FileEntry,
+  parsed: ParsedNote | null,
+  visible: boolean,
+): boolean {
   if (parsed === null) {
     writer.removeNoteByPath(file.name);
     return false;
   }
-  writer.putNote(parsed.file, parsed.etag, parsed.derived);
+  writer.putNote(parsed.file, parsed.etag, parsed.derived, visible);
   return true;
 }
 
-function unchanged(row: IndexedFile | undefined, file: FileEntry): boolean {
-  return row !== undefined && row.size === file.size && row.mtime_ms === file.mtimeMs && row.ino === file.ino;
+/** Indexed as the file is now, and visible or not as wanted (a note whose visibility changed is read again). */
+function unchanged(row: IndexedFile | undefined, file: FileEntry, visible: boolean): boolean {
+  return (
+    row !== undefined &&
+    row.size === file.size &&
+    row.mtime_ms === file.mtimeMs &&
+    row.ino === file.ino &&
+    row.visible === (visible ? 1 : 0)
+  );
+}
+
+/** Whether agents may see the note listed as `name`, judged where it really is. */
+function visibleIn(
+  visibility: IndexVisibility,
+  linked: ReadonlyMap<string, string>,
+): (name: string) => boolean {
+  return (name) => visibility.visible(linked.get(name) ?? name);
 }
 
 interface SyncPlan {
@@ -59,12 +80,14 @@ interface SyncPlan {
   readonly stale: FileEntry[];
   readonly gone: IndexedFile[];
   readonly sub: string;
+  readonly visibility: IndexVisibility;
+  readonly visible: (name: string) => boolean;
 }
 
 /** What the index holds for the notes below `sub` ('' for all), by path. */
 export function loadIndexedFiles(db: Db, sub = ''): Map<string, IndexedFile> {
   const rows = new Map<string, IndexedFile>();
-  const columns = 'SELECT id, path, size, mtime_ms, ino FROM notes';
+  const columns = 'SELECT id, path, size, mtime_ms, ino, visible FROM notes';
   // The whole vault without a condition: one evaluated per row was a third of the load at 100k notes.
   const found =
     sub === ''
@@ -76,13 +99,20 @@ export function loadIndexedFiles(db: Db, sub = ''): Map<string, IndexedFile> {
   return rows;
 }
 
-function planSync(db: Db, root: string, sub: string, indexed?: Map<string, IndexedFile>): SyncPlan {
+function planSync(
+  db: Db,
+  root: string,
+  sub: string,
+  indexed: Map<string, IndexedFile> | undefined,
+  visibility: IndexVisibility,
+): SyncPlan {
   const rows = indexed ?? loadIndexedFiles(db, sub);
   const walked = walkVault(root, sub);
-  const stale = walked.notes.filter((file) => !unchanged(rows.get(file.name), file));
+  const visible = visibleIn(visibility, walked.linked);
+  const stale = walked.notes.filter((file) => !unchanged(rows.get(file.name), file, visible(file.name)));
   const seen = new Set(walked.notes.map((f) => f.name));
   const gone = [...rows.values()].filter((row) => !seen.has(row.path));
-  return { walked, stale, gone, sub };
+  return { walked, stale, gone, sub, visibility, visible };
 }
 
 function finishSync(
@@ -106,16 +136,25 @@ function finishSync(
   };
 }
 
-/** Brings the whole index in line with the vault (or with one folder of it), on this thread. */
-export function syncAll(db: Db, root: string, sub = '', indexed?: Map<string, IndexedFile>): SyncStats {
+/**
+ * Brings the whole index in line with the vault (or with one folder of it), on this thread. Notes
+ * `visibility` hides get no full-text row.
+ */
+export function syncAll(
+  db: Db,
+  root: string,
+  sub = '',
+  indexed?: Map<string, IndexedFile>,
+  visibility: IndexVisibility = EVERYTHING_VISIBLE,
+): SyncStats {
   const started = performance.now();
-  const plan = planSync(db, root, sub, indexed);
-  const writer = new IndexWriter(db);
+  const plan = planSync(db, root, sub, indexed, visibility);
+  const writer = new IndexWriter(db, visibility.key);
   let reindexed = 0;
   for (let i = 0; i < plan.stale.length; i += BATCH) {
     const batch = plan.stale.slice(i, i + BATCH);
     writer.write(() => {
-      for (const file of batch) if (indexFile(root, writer, file)) reindexed++;
+      for (const file of batch) if (indexFile(root, writer, file, plan.visible(file.name))) reindexed++;
     });
   }
   return finishSync(db, writer, plan, reindexed, started);
@@ -147,14 +186,15 @@ export async function syncAllParallel(
   root: string,
   makePool: () => ParserPool,
   indexed?: Map<string, IndexedFile>,
+  visibility: IndexVisibility = EVERYTHING_VISIBLE,
 ): Promise<SyncStats> {
   const started = performance.now();
-  const plan = planSync(db, root, '', indexed);
+  const plan = planSync(db, root, '', indexed, visibility);
   if (plan.stale.length < PARALLEL_THRESHOLD) {
-    const writer = new IndexWriter(db);
+    const writer = new IndexWriter(db, visibility.key);
     let reindexed = 0;
     writer.write(() => {
-      for (const file of plan.stale) if (indexFile(root, writer, file)) reindexed++;
+      for (const file of plan.stale) if (indexFile(root, writer, file, plan.visible(file.name))) reindexed++;
     });
     return finishSync(db, writer, plan, reindexed, started);
   }
@@ -168,7 +208,7 @@ async function parseAndWrite(
   makePool: () => ParserPool,
   started: number,
 ): Promise<SyncStats> {
-  const writer = new IndexWriter(db);
+  const writer = new IndexWriter(db, plan.visibility.key);
   // Most of the vault is written: the secondary indexes are cheaper to create afterwards than to keep
   // up row by row (secondary-indexes.ts).
   const rebuildIndexes = plan.stale.length * 2 >= plan.walked.notes.length;
@@ -199,7 +239,8 @@ async function parseAndWrite(
       dispatch();
       if (uncommitted === 0) writer.begin();
       for (const [i, note] of parsed.entries()) {
-        if (putParsed(writer, batch.files[i] as FileEntry, note)) reindexed++;
+        const file = batch.files[i] as FileEntry;
+        if (putParsed(writer, file, note, plan.visible(file.name))) reindexed++;
       }
       uncommitted += parsed.length;
       if (uncommitted >= NOTES_PER_COMMIT || inFlight.length === 0) {
@@ -250,22 +291,24 @@ export interface PathsSync {
 }
 
 /**
- * Syncs the paths a watcher reported: a changed file is re-read when its stat differs, a folder is
- * walked, and a path that no longer exists is removed with everything below it.
+ * Syncs the paths a watcher reported: a changed file is re-read when its stat differs (or when
+ * `visibility` now judges it otherwise), a folder is walked, and a path that no longer exists is
+ * removed with everything below it.
  */
 export function syncPaths(
   db: Db,
   root: string,
   paths: Iterable<string>,
-  options: { deferMerge?: boolean } = {},
+  options: { deferMerge?: boolean; visibility?: IndexVisibility } = {},
 ): PathsSync {
+  const visibility = options.visibility ?? EVERYTHING_VISIBLE;
   const linked = new Map<string, string>();
-  const writer = new IndexWriter(db);
+  const writer = new IndexWriter(db, visibility.key);
   const selectOne = db.prepare<[string], IndexedFile>(
-    'SELECT id, path, size, mtime_ms, ino FROM notes WHERE path = ?',
+    'SELECT id, path, size, mtime_ms, ino, visible FROM notes WHERE path = ?',
   );
   const selectUnder = db.prepare<[{ p: string }], IndexedFile>(
-    'SELECT id, path, size, mtime_ms, ino FROM notes WHERE substr(path, 1, length(@p)) = @p',
+    'SELECT id, path, size, mtime_ms, ino, visible FROM notes WHERE substr(path, 1, length(@p)) = @p',
   );
   let changed = 0;
   const folders: string[] = [];
@@ -312,12 +355,13 @@ export function syncPaths(
         writer.putAttachment(file);
         continue;
       }
-      if (unchanged(selectOne.get(rel), file)) continue;
-      if (indexFile(root, writer, file)) changed++;
+      const visible = visibility.visible(real);
+      if (unchanged(selectOne.get(rel), file, visible)) continue;
+      if (indexFile(root, writer, file, visible)) changed++;
     }
   });
   for (const folder of folders) {
-    const stats = syncAll(db, root, folder);
+    const stats = syncAll(db, root, folder, undefined, visibility);
     changed += stats.reindexed;
     for (const [k, v] of stats.linked) linked.set(k, v);
   }

@@ -40,6 +40,24 @@ export function hasHidden(policy: Policy | null): boolean {
   return policy.default === 'hidden' || policy.folders.some((rule) => rule.access === 'hidden');
 }
 
+/**
+ * A name for what {@link isVisible} answers under `policy`: two policies with the same name hide
+ * exactly the same paths. Only which folders are hidden counts (a rule's folder, and whether it
+ * hides), so changing read-only into read-write keeps the name; every policy that hides nothing is
+ * `'all'`.
+ *
+ * @example
+ * visibilityKey(null) // 'all'
+ * visibilityKey(parsePolicy('folders:\n  private: hidden\n')) // '{"default":false,"folders":[["private",true]]}'
+ */
+export function visibilityKey(policy: Policy | null): string {
+  if (policy === null || !hasHidden(policy)) return 'all';
+  const folders = policy.folders
+    .map((rule) => [rule.key, rule.access === 'hidden'] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify({ default: policy.default === 'hidden', folders });
+}
+
 /** What each access level lets agents do, in words for the owner. */
 export const ACCESS_MEANING: Readonly<Record<Access, string>> = {
   hidden: 'invisible to agents, as if absent',

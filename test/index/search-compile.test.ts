@@ -211,13 +211,16 @@ function openIndex(notes: readonly TestNote[]): Database.Database {
   const d = new Database(':memory:');
   d.exec(`
     CREATE TABLE notes(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, path_lower TEXT NOT NULL,
-      folder_lower TEXT NOT NULL, file_lower TEXT NOT NULL, title TEXT NOT NULL, mtime_ms REAL NOT NULL);
+      folder_lower TEXT NOT NULL, file_lower TEXT NOT NULL, title TEXT NOT NULL, mtime_ms REAL NOT NULL,
+      visible INTEGER NOT NULL DEFAULT 1);
     CREATE TABLE note_tags(note_id INTEGER NOT NULL, tag_lower TEXT NOT NULL);
     CREATE VIRTUAL TABLE notes_fts USING fts5(title, tags, body, content='', contentless_delete=1,
       tokenize='unicode61 remove_diacritics 2');
     INSERT INTO notes_fts(notes_fts, rank) VALUES('rank', 'bm25(3.0, 2.0, 1.0)');
   `);
-  const insNote = d.prepare('INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const insNote = d.prepare(
+    'INSERT INTO notes(id, path, path_lower, folder_lower, file_lower, title, mtime_ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
   const insTag = d.prepare('INSERT INTO note_tags VALUES (?, ?)');
   const insFts = d.prepare('INSERT INTO notes_fts(rowid, title, tags, body) VALUES (?, ?, ?, ?)');
   notes.forEach((n, i) => {

@@ -78,6 +78,7 @@ const ALL = [
   'notes_folder',
   'notes_mtime',
   'notes_path_lower',
+  'notes_visible_mtime',
 ];
 
 it('covers every index the schema declares: dropping leaves none, ensuring puts all back once', () => {
@@ -211,7 +212,7 @@ it('a server started after a build was killed midway puts them back before it sy
     });
     try {
       expect(declaredIndexes(again.index.db)).toEqual(ALL);
-      expect(warnings).toContain('Recreated 12 lookup indexes that a stopped index build left missing.');
+      expect(warnings).toContain('Recreated 13 lookup indexes that a stopped index build left missing.');
     } finally {
       await again.close();
     }

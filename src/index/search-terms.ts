@@ -1,0 +1,159 @@
+/**
+ * @module
+ * A query's terms as the full-text index sees them, and a query with every repeated term kept once
+ * (SPEC 3.3a: `lorem OR lorem OR …` is `lorem`, `Café café` is `café`). Two terms are the same when
+ * FTS5 splits them into the same words: they then match the same notes, so dropping the repeat
+ * changes which notes match in no case, and ranks them as if the term had been typed once.
+ *
+ * The words are FTS5's own: ASCII text is split here (letters and digits, lower-cased: all unicode61
+ * does with it), anything else by FTS5's tokenizer itself on a scratch table in memory, so no
+ * imitation in JavaScript ever decides that two terms are one.
+ */
+
+import Database from 'better-sqlite3';
+import { segmentCjk } from './cjk.js';
+import { FTS_TOKENIZER } from './schema.js';
+import type { QueryNode } from './search-query.js';
+import { tagValue } from './search-tokens.js';
+
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_WORD = /[a-z0-9]+/g;
+
+interface Scratch {
+  readonly db: Database.Database;
+  readonly insert: Database.Statement<[number, string]>;
+  readonly words: Database.Statement<[], { doc: number; term: string }>;
+  readonly clear: Database.Statement<[]>;
+}
+
+let scratch: Scratch | undefined;
+
+function scratchTable(): Scratch {
+  if (scratch === undefined) {
+    const db = new Database(':memory:');
+    db.exec(
+      `CREATE VIRTUAL TABLE t USING fts5(x, tokenize='${FTS_TOKENIZER}');
+       CREATE VIRTUAL TABLE w USING fts5vocab(t, 'instance');`,
+    );
+    scratch = {
+      db,
+      insert: db.prepare('INSERT INTO t(rowid, x) VALUES (?, ?)'),
+      words: db.prepare('SELECT doc, term FROM w ORDER BY doc, "offset"'),
+      clear: db.prepare('DELETE FROM t'),
+    };
+  }
+  return scratch;
+}
+
+/**
+ * The words the index makes of each text, in order: what a word or phrase term matches.
+ *
+ * @example
+ * termWords(['Café crème', 'plan-B', '東京']) // [['cafe', 'creme'], ['plan', 'b'], ['東', '京']]
+ */
+export function termWords(texts: readonly string[]): string[][] {
+  const out = texts.map((): string[] => []);
+  const others: number[] = [];
+  texts.forEach((text, i) => {
+    if (ASCII.test(text)) out[i] = text.toLowerCase().match(ASCII_WORD) ?? [];
+    else others.push(i);
+  });
+  if (others.length === 0) return out;
+  const { db, insert, words, clear } = scratchTable();
+  db.transaction(() => {
+    // As ftsString sends it: CJK spaced out, NUL read as the separator it is.
+    for (const i of others) insert.run(i + 1, segmentCjk(texts[i] as string).replaceAll('\u0000', ' '));
+    for (const row of words.all()) out[row.doc - 1]?.push(row.term);
+    clear.run();
+  })();
+  return out;
+}
+
+/**
+ * The query with each repeated term kept once: in every AND and OR, an operand equal to an earlier one
+ * is dropped, groups of the same kind are merged into their parent, and a group left with one operand
+ * is that operand. Equal means: words and phrases that split into the same words, fields with the same
+ * value as compared, and groups and exclusions made of equal parts.
+ *
+ * @example
+ * dedupeQuery(parseSearchQuery('lorem OR Lorem OR lorem')) // { kind: 'word', text: 'lorem' }
+ */
+export function dedupeQuery(node: QueryNode): QueryNode {
+  const texts: string[] = [];
+  collectTexts(node, texts);
+  const words = termWords(texts);
+  const keys = new Map<string, string>();
+  texts.forEach((text, i) => {
+    const split = words[i] as string[];
+    // A text the index finds no word in can match nothing; it is kept as typed.
+    keys.set(text, split.length > 0 ? `t:${split.join(' ')}` : `raw:${text}`);
+  });
+  return dedupe(node, (text) => keys.get(text) as string).node;
+}
+
+function collectTexts(node: QueryNode, out: string[]): void {
+  switch (node.kind) {
+    case 'word':
+    case 'phrase':
+      out.push(node.text);
+      return;
+    case 'field':
+      return;
+    case 'not':
+      collectTexts(node.operand, out);
+      return;
+    case 'and':
+    case 'or':
+      for (const op of node.operands) collectTexts(op, out);
+  }
+}
+
+interface Keyed {
+  readonly node: QueryNode;
+  readonly key: string;
+}
+
+function dedupe(node: QueryNode, textKey: (text: string) => string): Keyed {
+  switch (node.kind) {
+    case 'word':
+    case 'phrase':
+      // A word is sent to FTS5 as a quoted phrase of its words, so `plan-b` and `"plan b"` are equal.
+      return { node, key: textKey(node.text) };
+    case 'field':
+      return { node, key: `${node.field}:${fieldValue(node.field, node.value)}` };
+    case 'not': {
+      const inner = dedupe(node.operand, textKey);
+      return { node: { kind: 'not', operand: inner.node }, key: `-(${inner.key})` };
+    }
+    case 'and':
+    case 'or': {
+      const kept: Keyed[] = [];
+      const seen = new Set<string>();
+      const add = (op: Keyed) => {
+        if (seen.has(op.key)) return;
+        seen.add(op.key);
+        kept.push(op);
+      };
+      for (const op of node.operands) {
+        const done = dedupe(op, textKey);
+        // A group reduced to the parent's own kind joins the parent (`a (a b)` is `a b`).
+        if (done.node.kind === node.kind) {
+          for (const inner of done.node.operands) add(dedupe(inner, textKey));
+        } else {
+          add(done);
+        }
+      }
+      if (kept.length === 1) return kept[0] as Keyed;
+      const key = `${node.kind}(${kept
+        .map((k) => k.key)
+        .sort()
+        .join(',')})`;
+      return { node: { kind: node.kind, operands: kept.map((k) => k.node) }, key };
+    }
+  }
+}
+
+/** A field's value as the compiler compares it (search-compile.ts): case ignored, `#` and a final `/` off a tag. */
+function fieldValue(field: string, value: string): string {
+  return field === 'tag' ? tagValue(value.toLowerCase()) : value.toLowerCase();
+}
