@@ -12,7 +12,12 @@
 import { NotedError } from '../common/errors.js';
 import type { Db } from './database.js';
 import { IndexWriter } from './store.js';
-import { type IndexVisibility, setStoredVisibility, storedVisibility } from './visibility.js';
+import {
+  EVERYTHING_VISIBLE,
+  type IndexVisibility,
+  setStoredVisibility,
+  storedVisibility,
+} from './visibility.js';
 
 export interface PartitionResult {
   /** Notes that lost their full-text row. */
@@ -50,8 +55,12 @@ export function applyVisibility(
     writer.write(() => {
       // Looked at again under the write lock: another process may have done it meanwhile.
       if (storedVisibility(db) === visibility.key) return;
+      // With nothing hidden, only the hidden rows need looking at.
+      const everything = visibility.key === EVERYTHING_VISIBLE.key;
       const rows = db
-        .prepare<[], [number, string, number]>('SELECT id, path, visible FROM notes')
+        .prepare<[], [number, string, number]>(
+          `SELECT id, path, visible FROM notes${everything ? ' WHERE visible = 0' : ''}`,
+        )
         .raw()
         .all();
       toShow = [];

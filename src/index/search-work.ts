@@ -17,7 +17,7 @@
  * Without the bound, 100 common words OR-ed over four 5 MB notes took 86 s and 1.25 GB (issue 25).
  */
 import { NotedError } from '../common/errors.js';
-import type { Db } from './database.js';
+import { type Db, reusedStatement } from './database.js';
 import type { QueryNode } from './search-query.js';
 import { termWords } from './search-terms.js';
 
@@ -81,14 +81,14 @@ function singleWord(node: QueryNode): boolean {
 }
 
 /**
- * Refuses, with `too_large`, a query whose work passes {@link MAX_SEARCH_WORK}, naming its most
- * frequent words. Call inside the read transaction that runs the search, so that the count is of the
+ * Refuses, with `too_large`, a query whose work passes `limit` ({@link MAX_SEARCH_WORK}), naming its
+ * most frequent words. Call inside the read transaction that runs the search, so that the count is of the
  * rows it will read.
  */
-export function checkSearchWork(db: Db, node: QueryNode): void {
+export function checkSearchWork(db: Db, node: QueryNode, limit = MAX_SEARCH_WORK): void {
   if (singleWord(node)) return;
   const counted = searchWork(db, node);
-  if (counted.work <= MAX_SEARCH_WORK) return;
+  if (counted.work <= limit) return;
   const common = counted.words
     .slice(0, 5)
     .map((w) => `"${w.word}" (${w.occurrences.toLocaleString('en-US')})`)
@@ -96,10 +96,10 @@ export function checkSearchWork(db: Db, node: QueryNode): void {
   throw new NotedError(
     'too_large',
     `This search is too much work to run: its ${counted.terms} terms would have the server rank about ` +
-      `${counted.work.toLocaleString('en-US')} word occurrences, and the limit is ${MAX_SEARCH_WORK.toLocaleString('en-US')}. ` +
+      `${counted.work.toLocaleString('en-US')} word occurrences, and the limit is ${limit.toLocaleString('en-US')}. ` +
       `The most frequent words in it, with how often they occur in the notes: ${common}. ` +
       'Leave out very common words and repeated terms, or split the search into smaller ones.',
-    { limit: MAX_SEARCH_WORK, actual: counted.work, terms: counted.terms },
+    { limit, actual: counted.work, terms: counted.terms },
   );
 }
 
@@ -127,7 +127,7 @@ function wordOccurrences(db: Db, words: readonly string[]): Map<string, number> 
     caches.set(db, cache);
   }
   const out = new Map<string, number>();
-  const select = db.prepare<[string], { cnt: number }>('SELECT cnt FROM notes_vocab WHERE term = ?');
+  const select = reusedStatement<[string], { cnt: number }>(db, 'SELECT cnt FROM notes_vocab WHERE term = ?');
   for (const word of words) {
     let n = cache.counts.get(word);
     if (n === undefined) {
@@ -141,6 +141,6 @@ function wordOccurrences(db: Db, words: readonly string[]): Map<string, number> 
 
 function indexState(db: Db): string {
   const version = db.pragma('data_version', { simple: true }) as number;
-  const own = (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+  const own = reusedStatement<[], { n: number }>(db, 'SELECT total_changes() AS n').get()!.n;
   return `${version}/${own}`;
 }

@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Db, openIndexDatabase } from '../../src/index/database.js';
+import { applyVisibility } from '../../src/index/partition.js';
 import { syncAll, syncPaths } from '../../src/index/sync.js';
+import { EVERYTHING_VISIBLE, type IndexVisibility } from '../../src/index/visibility.js';
 
 export interface IndexedVault {
   readonly dir: string;
@@ -16,10 +18,16 @@ export interface IndexedVault {
   write(rel: string, content: string | Uint8Array): void;
   /** Deletes a file and syncs that path. */
   remove(rel: string): void;
+  /** Judges notes by other rules from now on, and brings the index in line with them as a request would. */
+  useVisibility(visibility: IndexVisibility): void;
   close(): void;
 }
 
-export function indexedVault(files: Record<string, string | Uint8Array>): IndexedVault {
+/** `visibility`: what agents may see (by default everything), as the server would be told by the policy. */
+export function indexedVault(
+  files: Record<string, string | Uint8Array>,
+  visibility: IndexVisibility = EVERYTHING_VISIBLE,
+): IndexedVault {
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'noted-index-')));
   const dir = path.join(base, 'vault');
   fs.mkdirSync(dir);
@@ -30,17 +38,25 @@ export function indexedVault(files: Record<string, string | Uint8Array>): Indexe
   };
   for (const [rel, content] of Object.entries(files)) put(rel, content);
   const { db } = openIndexDatabase(path.join(base, 'index.sqlite'));
-  syncAll(db, dir);
+  let rules = visibility;
+  const sync = (paths: string[]) => syncPaths(db, dir, paths, { visibility: rules }).changed;
+  const align = () => applyVisibility(db, rules, (name) => name, sync);
+  syncAll(db, dir, '', undefined, rules);
+  align();
   return {
     dir,
     db,
     write(rel, content) {
       put(rel, content);
-      syncPaths(db, dir, [rel]);
+      sync([rel]);
     },
     remove(rel) {
       fs.rmSync(path.join(dir, ...rel.split('/')), { force: true });
-      syncPaths(db, dir, [rel]);
+      sync([rel]);
+    },
+    useVisibility(next) {
+      rules = next;
+      align();
     },
     close() {
       db.close();

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readAverages } from '../../src/index/fts-totals.js';
 import { isVisible } from '../../src/policy/access.js';
 import { parsePolicy } from '../../src/policy/policy.js';
 import { type CallResult, connect, openTestVault, type TestVault } from '../helpers/vault.js';
@@ -263,5 +264,38 @@ describe('search with hidden notes answers as if they were deleted (SPEC 4, hidd
       await reference.close();
       open = open.filter((v) => v !== reference);
     }
+  });
+});
+
+describe('a word only hidden notes hold leaves no trace where searches look (issue 25 item 3)', () => {
+  it('is not in the full-text index, whose statistics count visible notes only, before and after policy changes', async () => {
+    const files: Record<string, string> = { '.noted/mcp-policy.yaml': 'folders:\n  private: hidden\n' };
+    for (let i = 0; i < 60; i++) files[`private/p${i}.md`] = `secretword ${'filler '.repeat(i)}\n`;
+    for (let i = 0; i < 10; i++) files[`open/o${i}.md`] = `open words ${i}\n`;
+    const v = await openTestVault(files);
+    open.push(v);
+    const db = v.opened.index.db;
+    const inIndex = (word: string) =>
+      (db.prepare('SELECT doc FROM notes_vocab WHERE term = ?').get(word) as { doc: number } | undefined)
+        ?.doc ?? 0;
+    const rows = () => readAverages(db)?.rows;
+    const total = async (query: string) => (await v.call('search_notes', { query })).structured.total;
+
+    expect(await total('secretword')).toBe(0);
+    expect(inIndex('secretword')).toBe(0);
+    expect(inIndex('filler')).toBe(0);
+    expect(rows()).toBe(10);
+
+    const policyFile = path.join(v.dir, '.noted', 'mcp-policy.yaml');
+    fs.rmSync(policyFile);
+    expect(await total('secretword')).toBe(60);
+    expect(inIndex('secretword')).toBe(60);
+    expect(rows()).toBe(70);
+
+    fs.writeFileSync(policyFile, 'folders:\n  private: hidden\n');
+    expect(await total('secretword')).toBe(0);
+    expect(inIndex('secretword')).toBe(0);
+    expect(rows()).toBe(10);
+    expect(await total('open')).toBe(10);
   });
 });

@@ -1,0 +1,123 @@
+/**
+ * A search's work is counted before it runs and bounded (SPEC 3.3a, issue 25 item 2): repeating a term
+ * adds nothing, a phrase's work grows with its length and no faster, a query past the bound is
+ * `too_large`, and only visible notes count, so a refusal never tells of hidden ones.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { NotedError } from '../../src/common/errors.js';
+import { parseSearchQuery } from '../../src/index/search-query.js';
+import { dedupeQuery } from '../../src/index/search-terms.js';
+import { checkSearchWork, searchWork } from '../../src/index/search-work.js';
+import type { IndexVisibility } from '../../src/index/visibility.js';
+import { type IndexedVault, indexedVault } from './indexed-vault.js';
+
+let vault: IndexedVault | undefined;
+afterEach(() => {
+  vault?.close();
+  vault = undefined;
+});
+
+/** lorem 30 times (10 in each of three notes), ipsum 5 times, dolor once. */
+const FILES = {
+  'a.md': `${'lorem '.repeat(10)}ipsum ipsum\n`,
+  'b.md': `${'lorem '.repeat(10)}ipsum ipsum ipsum\n`,
+  'c.md': `${'lorem '.repeat(10)}dolor\n`,
+};
+
+const HIDE_PRIVATE: IndexVisibility = { key: 'no-private', visible: (p) => !p.startsWith('private/') };
+
+const work = (v: IndexedVault, query: string) => searchWork(v.db, dedupeQuery(parseSearchQuery(query)));
+
+function refusal(fn: () => void): NotedError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof NotedError) return err;
+    throw err;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('searchWork', () => {
+  it('counts terms × their occurrences, plus every word each term reads, from the index', () => {
+    vault = indexedVault(FILES);
+    expect(work(vault, 'lorem').work).toBe(1 * 30 + 30);
+    expect(work(vault, 'lorem OR ipsum').work).toBe(2 * (30 + 5) + 35);
+    // A phrase occurs no more often than its rarest word, and reads all of its words.
+    expect(work(vault, '"lorem ipsum"').work).toBe(1 * 5 + 35);
+    expect(work(vault, 'lorem -dolor').work).toBe(2 * (30 + 1) + 31);
+    expect(work(vault, 'absentword').work).toBe(0);
+  });
+
+  it('a term repeated a hundred times is the work of the term once', () => {
+    vault = indexedVault(FILES);
+    const once = work(vault, 'lorem').work;
+    const joined = (sep: string) => Array.from({ length: 100 }, () => 'lorem').join(sep);
+    expect(work(vault, joined(' OR ')).work / once).toBe(1);
+    expect(work(vault, joined(' ')).work / once).toBe(1);
+    expect(work(vault, `(${joined(' OR ').slice(18)}) (Lorem OR LOREM)`).work / once).toBe(1);
+    // Without removing the repeats the count is 100 × 100 × 30 + 100 × 30: what FTS5 would do.
+    expect(searchWork(vault.db, parseSearchQuery(joined(' OR '))).work / once).toBe(5050);
+  });
+
+  it('grows with a phrase’s length in proportion, never faster', () => {
+    vault = indexedVault(FILES);
+    const phrase = (n: number) => `"${'lorem '.repeat(n).trim()}"`;
+    // The phrase's occurrences (at most lorem's 30) once, and lorem's 30 for each of its words.
+    for (const n of [10, 100, 300]) expect(work(vault, phrase(n)).work).toBe(30 + n * 30);
+    expect(work(vault, phrase(300)).work / work(vault, phrase(10)).work).toBeLessThanOrEqual(30);
+  });
+
+  it('counts only notes agents may see: the same as in the vault without the hidden ones', () => {
+    const hidden = {
+      'private/x.md': `${'lorem '.repeat(5000)}secretword\n`,
+      'private/y.md': 'ipsum secretword',
+    };
+    vault = indexedVault({ ...FILES, ...hidden }, HIDE_PRIVATE);
+    const without = indexedVault(FILES);
+    try {
+      for (const q of [
+        'lorem',
+        'lorem OR ipsum',
+        'secretword OR lorem',
+        '"lorem ipsum" dolor',
+        'secretword',
+      ]) {
+        expect(work(vault, q), q).toEqual(work(without, q));
+      }
+      // And the other way: the policy changed to show them, they count at once.
+      vault.useVisibility({ key: 'all', visible: () => true });
+      expect(work(vault, 'lorem').work).toBe(2 * 5030);
+      expect(work(vault, 'secretword').work).toBe(2 * 2);
+    } finally {
+      without.close();
+    }
+  });
+});
+
+describe('checkSearchWork', () => {
+  it('refuses a query past the bound as too_large, naming its most frequent words', () => {
+    vault = indexedVault(FILES);
+    const db = vault.db;
+    const err = refusal(() => checkSearchWork(db, dedupeQuery(parseSearchQuery('lorem OR ipsum')), 100));
+    expect(err.code).toBe('too_large');
+    expect(err.message).toContain('"lorem" (30), "ipsum" (5)');
+    expect(err.message).toContain('105 word occurrences, and the limit is 100');
+    expect(err.details).toMatchObject({ limit: 100, actual: 105, terms: 2 });
+    expect(() => checkSearchWork(db, dedupeQuery(parseSearchQuery('lorem OR ipsum')), 105)).not.toThrow();
+  });
+
+  it('never refuses a single word: reading it once is the least a search for it costs', () => {
+    vault = indexedVault(FILES);
+    const db = vault.db;
+    expect(() => checkSearchWork(db, parseSearchQuery('lorem'), 1)).not.toThrow();
+    expect(() => checkSearchWork(db, parseSearchQuery('"Lorem"'), 1)).not.toThrow();
+    expect(refusal(() => checkSearchWork(db, parseSearchQuery('"lorem lorem"'), 1)).code).toBe('too_large');
+  });
+
+  it('does not refuse for words that only hidden notes hold', () => {
+    vault = indexedVault({ ...FILES, 'private/x.md': `${'lorem ipsum '.repeat(5000)}\n` }, HIDE_PRIVATE);
+    const db = vault.db;
+    expect(() => checkSearchWork(db, dedupeQuery(parseSearchQuery('lorem OR ipsum')), 105)).not.toThrow();
+  });
+});
