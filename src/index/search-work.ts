@@ -22,9 +22,9 @@ import type { QueryNode } from './search-query.js';
 import { termWords } from './search-terms.js';
 
 /**
- * The most work (counted as in the module comment) one search may take. On the 2-core machine of
- * docs/performance.md, ranking runs at roughly 5 ns per unit, so this is about a quarter of a second of
- * ranking at most, above the cost of reading (a word in every one of 100,000 notes is about 16 million).
+ * The most work (counted as in the module comment) one search may take. Measured in-process on the
+ * 10k bench vault on the shared 2-core machine under load, large queries ran at 5–15 ns a unit: a few
+ * hundred milliseconds at most, about three times what `the` alone costs at 100k notes (16 million).
  */
 export const MAX_SEARCH_WORK = 50_000_000;
 

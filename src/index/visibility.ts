@@ -18,7 +18,7 @@
  * rules.
  */
 
-import type { Db } from './database.js';
+import { type Db, reusedStatement } from './database.js';
 
 /** True when the caller may see the note or attachment at this vault-relative path. */
 export type Visible = (path: string) => boolean;
@@ -60,7 +60,10 @@ const META_KEY = 'visibility';
  * one set of rules (a new index, a partition left half done, writes by other rules).
  */
 export function storedVisibility(db: Db): string {
-  const row = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(META_KEY);
+  // Read on every request: a statement prepared once (about 40 µs less).
+  const row = reusedStatement<[string], { value: string }>(db, 'SELECT value FROM meta WHERE key = ?').get(
+    META_KEY,
+  );
   return row?.value ?? '';
 }
 
