@@ -5,7 +5,14 @@
  */
 import fs from 'node:fs';
 import { EVERYTHING_VISIBLE, type IndexVisibility } from '../index/visibility.js';
-import { accessFor, hasHidden, isVisible, PolicyMemo, visibilityKey } from '../policy/access.js';
+import {
+  accessFor,
+  hasHidden,
+  isVisible,
+  noteVisibility,
+  PolicyMemo,
+  visibilityKey,
+} from '../policy/access.js';
 import { type Access, POLICY_FILE_NAME, type Policy, unreadablePolicy } from '../policy/policy.js';
 import { relativeToRoot } from '../vault/confine.js';
 import type { Vault } from '../vault/vault.js';
@@ -47,7 +54,7 @@ export class PolicyReader {
     if (hasHidden(policy)) {
       const linked = this.linkedPaths();
       visible = (p: string) => isVisible(policy, linked.get(p) ?? p);
-      visibility = { key: visibilityKey(policy), visible: (real: string) => isVisible(policy, real) };
+      visibility = { key: visibilityKey(policy), visible: noteVisibility(policy) };
     }
     return { policy, accessOf, visible, visibility };
   }

@@ -153,11 +153,6 @@ export class NoteIndex {
     return this.started ? this.applyVisibility() : { hidden: 0, shown: 0 };
   }
 
-  /** The rules the latest request judged notes by. */
-  currentVisibility(): IndexVisibility {
-    return this.visibility;
-  }
-
   private applyVisibility(): PartitionResult {
     const result = applyVisibility(
       this.db,

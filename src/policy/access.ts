@@ -32,6 +32,36 @@ export function isVisible(policy: Policy | null, realPath: string): boolean {
 }
 
 /**
+ * {@link isVisible}, remembered per folder for note paths (`….md`): a rule covers a note exactly when
+ * it covers the note's folder, unless a rule names the note itself (a rule ending in `.md`; then
+ * every path is judged on its own). The index judges every note by it when a policy hides something
+ * (100k notes: about 0.1–0.2 s judged one by one).
+ *
+ * @example
+ * const visible = noteVisibility(parsePolicy('folders:\n  private: hidden\n'));
+ * visible('private/a.md') // false
+ */
+export function noteVisibility(policy: Policy | null): (notePath: string) => boolean {
+  if (policy === null || policy.folders.some((rule) => rule.key.endsWith('.md'))) {
+    return (notePath) => isVisible(policy, notePath);
+  }
+  const byFolder = new Map<string, boolean>();
+  return (notePath) => {
+    if (notePath.slice(-3).toLowerCase() !== '.md') return isVisible(policy, notePath);
+    const cut = Math.max(notePath.lastIndexOf('/'), notePath.lastIndexOf('\\'));
+    // A note whose own name starts with `.` is hidden like a dot-folder (SPEC 1.1).
+    if (notePath[cut + 1] === '.') return false;
+    const folder = cut < 0 ? '' : notePath.slice(0, cut);
+    let visible = byFolder.get(folder);
+    if (visible === undefined) {
+      visible = isVisible(policy, folder);
+      byFolder.set(folder, visible);
+    }
+    return visible;
+  };
+}
+
+/**
  * True when some note could be hidden by the policy, so queries must filter; false lets the gate
  * skip the filter entirely (dot-folders are never indexed, so they need no filter).
  */
@@ -52,11 +82,19 @@ export function hasHidden(policy: Policy | null): boolean {
  */
 export function visibilityKey(policy: Policy | null): string {
   if (policy === null || !hasHidden(policy)) return 'all';
-  const folders = policy.folders
-    .map((rule) => [rule.key, rule.access === 'hidden'] as const)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify({ default: policy.default === 'hidden', folders });
+  let key = visibilityKeys.get(policy);
+  if (key === undefined) {
+    const folders = policy.folders
+      .map((rule) => [rule.key, rule.access === 'hidden'] as const)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    key = JSON.stringify({ default: policy.default === 'hidden', folders });
+    visibilityKeys.set(policy, key);
+  }
+  return key;
 }
+
+/** The gate asks on every request, for the one parsed policy PolicyMemo keeps while the file is unchanged. */
+const visibilityKeys = new WeakMap<Policy, string>();
 
 /** What each access level lets agents do, in words for the owner. */
 export const ACCESS_MEANING: Readonly<Record<Access, string>> = {

@@ -1,5 +1,14 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { accessFor, describeAccess, hasHidden, isVisible, PolicyMemo } from '../../src/policy/access.js';
+import {
+  accessFor,
+  describeAccess,
+  hasHidden,
+  isVisible,
+  noteVisibility,
+  PolicyMemo,
+  visibilityKey,
+} from '../../src/policy/access.js';
 import { parsePolicy } from '../../src/policy/policy.js';
 
 const SPEC_EXAMPLE = parsePolicy(
@@ -68,6 +77,74 @@ describe('visibility helpers', () => {
     expect(isVisible(SPEC_EXAMPLE, 'private/x.md')).toBe(false);
     expect(isVisible(SPEC_EXAMPLE, 'drafts/x.md')).toBe(true);
     expect(isVisible(null, 'x.md')).toBe(true);
+  });
+});
+
+describe('noteVisibility and visibilityKey', () => {
+  const segment = fc.constantFrom(
+    'a',
+    'A',
+    'b',
+    'private',
+    'Private',
+    'é',
+    'e\u0301',
+    '.dot',
+    'x.md',
+    'n.MD',
+  );
+  const folderPath = fc.array(segment, { minLength: 1, maxLength: 3 }).map((s) => s.join('/'));
+  const notePath = fc
+    .tuple(
+      fc.array(segment, { maxLength: 3 }),
+      fc.constantFrom('n.md', 'N.MD', '.h.md', 'x', 'a\\b.md'),
+      fc.constantFrom('/', '/', '\\'),
+    )
+    .map(([dirs, file, sep]) => [...dirs, file].join(sep));
+  const policy = fc
+    .tuple(
+      fc.constantFrom('read-write', 'hidden', 'read-only'),
+      fc.dictionary(folderPath, fc.constantFrom('hidden', 'read-only', 'read-write', 'staged'), {
+        maxKeys: 4,
+      }),
+    )
+    .map(([d, folders]) => {
+      const lines = Object.entries(folders)
+        .filter(([f]) => !f.split('/').some((s) => s.startsWith('.')))
+        .map(([f, a]) => `  ${JSON.stringify(f)}: ${a}\n`);
+      try {
+        return parsePolicy(`default: ${d}\nfolders:\n${lines.join('')}`);
+      } catch {
+        return null; // the same folder twice, by case or NFC
+      }
+    });
+
+  it('noteVisibility answers as isVisible for every path, one folder remembered or not', () => {
+    fc.assert(
+      fc.property(policy, fc.array(notePath, { minLength: 1, maxLength: 30 }), (p, paths) => {
+        const visible = noteVisibility(p);
+        for (const path of [...paths, ...paths]) expect(visible(path), path).toBe(isVisible(p, path));
+      }),
+      { numRuns: 300, seed: 4 },
+    );
+  });
+
+  it('visibilityKey names only which folders hide: equal keys, equal answers', () => {
+    const key = (text: string) => visibilityKey(parsePolicy(text));
+    expect(visibilityKey(null)).toBe('all');
+    expect(key('folders:\n  a: read-only\n')).toBe('all');
+    expect(key('folders:\n  p: hidden\n  p/s: read-only\n')).toBe(
+      key('folders:\n  P/s: read-write\n  p: hidden\n'),
+    );
+    expect(key('folders:\n  p: hidden\n')).not.toBe(key('folders:\n  p: hidden\n  p/s: read-only\n'));
+    expect(key('default: hidden\n')).not.toBe(key('folders:\n  p: hidden\n'));
+    fc.assert(
+      fc.property(policy, policy, fc.array(notePath, { maxLength: 20 }), (a, b, paths) => {
+        if (visibilityKey(a) !== visibilityKey(b)) return;
+        for (const path of paths) expect(isVisible(a, path), path).toBe(isVisible(b, path));
+      }),
+      { numRuns: 300, seed: 5 },
+    );
   });
 });
 
