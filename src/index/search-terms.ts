@@ -51,12 +51,13 @@ function scratchTable(): Scratch {
  * @example
  * termWords(['Café crème', 'plan-B', '東京']) // [['cafe', 'creme'], ['plan', 'b'], ['東', '京']]
  */
-export function termWords(texts: readonly string[]): string[][] {
-  const out = texts.map((): string[] => []);
+export function termWords(texts: readonly string[]): (readonly string[])[] {
+  const out: string[][] = texts.map(() => []);
   const others: number[] = [];
   texts.forEach((text, i) => {
-    if (ASCII.test(text)) out[i] = text.toLowerCase().match(ASCII_WORD) ?? [];
-    else others.push(i);
+    const known = ASCII.test(text) ? (text.toLowerCase().match(ASCII_WORD) ?? []) : splitWords.get(text);
+    if (known === undefined) others.push(i);
+    else out[i] = known as string[];
   });
   if (others.length === 0) return out;
   const { db, insert, words, clear } = scratchTable();
@@ -66,8 +67,17 @@ export function termWords(texts: readonly string[]): string[][] {
     for (const row of words.all()) out[row.doc - 1]?.push(row.term);
     clear.run();
   })();
+  if (splitWords.size + others.length > MAX_REMEMBERED) splitWords.clear();
+  for (const i of others) splitWords.set(texts[i] as string, out[i] as string[]);
   return out;
 }
+
+/**
+ * Non-ASCII texts already split: a search asks for its terms' words more than once (to drop repeats,
+ * to count its work), and a scratch-table round costs about 0.1 ms.
+ */
+const splitWords = new Map<string, readonly string[]>();
+const MAX_REMEMBERED = 2000;
 
 /**
  * The query with each repeated term kept once: in every AND and OR, an operand equal to an earlier one
@@ -79,12 +89,13 @@ export function termWords(texts: readonly string[]): string[][] {
  * dedupeQuery(parseSearchQuery('lorem OR Lorem OR lorem')) // { kind: 'word', text: 'lorem' }
  */
 export function dedupeQuery(node: QueryNode): QueryNode {
+  if (node.kind !== 'and' && node.kind !== 'or' && node.kind !== 'not') return node;
   const texts: string[] = [];
   collectTexts(node, texts);
   const words = termWords(texts);
   const keys = new Map<string, string>();
   texts.forEach((text, i) => {
-    const split = words[i] as string[];
+    const split = words[i] as readonly string[];
     // A text the index finds no word in can match nothing; it is kept as typed.
     keys.set(text, split.length > 0 ? `t:${split.join(' ')}` : `raw:${text}`);
   });
