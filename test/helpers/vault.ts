@@ -220,7 +220,10 @@ export function readBytes(dir: string, rel: string): Buffer | null {
   }
 }
 
-/** Every file and link below `dir` (outside `.noted/` unless asked), with its bytes or link target. */
+/**
+ * Every file and link below `dir` (outside `.noted/` unless asked; never the index's `-shm` file), with
+ * its bytes or link target.
+ */
 export function snapshot(dir: string, options: { includeState?: boolean } = {}): Map<string, string> {
   const out = new Map<string, string>();
   const visit = (abs: string, rel: string) => {
@@ -228,6 +231,9 @@ export function snapshot(dir: string, options: { includeState?: boolean } = {}):
       const childRel = rel === '' ? entry.name : `${rel}/${entry.name}`;
       const childAbs = path.join(abs, entry.name);
       if (!options.includeState && childRel.split('/').includes('.noted')) continue;
+      // SQLite's shared-memory file of the index: every read marks its place there, so it is no record
+      // of a write (each request reads the index's visibility rules).
+      if (childRel === '.noted/index.sqlite-shm') continue;
       if (entry.isSymbolicLink()) out.set(childRel, `link -> ${fs.readlinkSync(childAbs)}`);
       else if (entry.isDirectory()) {
         out.set(`${childRel}/`, 'dir');
