@@ -90,8 +90,7 @@ const MAX_REMEMBERED = 2000;
  */
 export function dedupeQuery(node: QueryNode): QueryNode {
   if (node.kind !== 'and' && node.kind !== 'or' && node.kind !== 'not') return node;
-  const texts: string[] = [];
-  collectTexts(node, texts);
+  const texts = termTexts(node);
   const words = termWords(texts);
   const keys = new Map<string, string>();
   texts.forEach((text, i) => {
@@ -102,21 +101,24 @@ export function dedupeQuery(node: QueryNode): QueryNode {
   return dedupe(node, (text) => keys.get(text) as string).node;
 }
 
-function collectTexts(node: QueryNode, out: string[]): void {
+/** The word and phrase terms of a query, excluded ones too (FTS5 reads them as well), in order. */
+export function termTexts(node: QueryNode, out: string[] = []): string[] {
   switch (node.kind) {
     case 'word':
     case 'phrase':
       out.push(node.text);
-      return;
-    case 'field':
-      return;
+      break;
     case 'not':
-      collectTexts(node.operand, out);
-      return;
+      termTexts(node.operand, out);
+      break;
     case 'and':
     case 'or':
-      for (const op of node.operands) collectTexts(op, out);
+      for (const op of node.operands) termTexts(op, out);
+      break;
+    case 'field':
+      break;
   }
+  return out;
 }
 
 interface Keyed {

@@ -19,7 +19,7 @@
 import { NotedError } from '../common/errors.js';
 import { type Db, reusedStatement } from './database.js';
 import type { QueryNode } from './search-query.js';
-import { termWords } from './search-terms.js';
+import { termTexts, termWords } from './search-terms.js';
 
 /**
  * The most work (counted as in the module comment) one search may take. Measured in-process on the
@@ -35,26 +35,6 @@ export interface SearchWork {
   readonly terms: number;
   /** The query's words, most frequent first, with their occurrences among visible notes. */
   readonly words: readonly { readonly word: string; readonly occurrences: number }[];
-}
-
-/** The word and phrase terms of a query (excluded ones too: FTS5 reads them as well), in order. */
-function termTexts(node: QueryNode, out: string[] = []): string[] {
-  switch (node.kind) {
-    case 'word':
-    case 'phrase':
-      out.push(node.text);
-      break;
-    case 'not':
-      termTexts(node.operand, out);
-      break;
-    case 'and':
-    case 'or':
-      for (const op of node.operands) termTexts(op, out);
-      break;
-    case 'field':
-      break;
-  }
-  return out;
 }
 
 /** Counts a query's work (see the module comment). */

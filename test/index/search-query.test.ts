@@ -1,19 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { NotedError } from '../../src/common/errors.js';
-import type { QueryNode } from '../../src/index/search-query.js';
 import {
   MAX_GROUP_DEPTH,
   MAX_QUERY_CHARS,
   MAX_QUERY_TERMS,
   parseSearchQuery,
 } from '../../src/index/search-query.js';
-
-const word = (text: string): QueryNode => ({ kind: 'word', text });
-const phrase = (text: string): QueryNode => ({ kind: 'phrase', text });
-const not = (operand: QueryNode): QueryNode => ({ kind: 'not', operand });
-const and = (...operands: QueryNode[]): QueryNode => ({ kind: 'and', operands });
-const or = (...operands: QueryNode[]): QueryNode => ({ kind: 'or', operands });
-const field = (f: 'tag' | 'path' | 'file', value: string): QueryNode => ({ kind: 'field', field: f, value });
+import { and, field, not, or, phrase, word } from './query-nodes.js';
 
 /** The NotedError a query is refused with. */
 function refusal(query: string): NotedError {

@@ -9,13 +9,7 @@ import { parseSearchQuery, type QueryNode } from '../../src/index/search-query.j
 import { runSearch } from '../../src/index/search-run.js';
 import { dedupeQuery, termWords } from '../../src/index/search-terms.js';
 import { type IndexedVault, indexedVault } from './indexed-vault.js';
-
-const word = (text: string): QueryNode => ({ kind: 'word', text });
-const phrase = (text: string): QueryNode => ({ kind: 'phrase', text });
-const not = (operand: QueryNode): QueryNode => ({ kind: 'not', operand });
-const and = (...operands: QueryNode[]): QueryNode => ({ kind: 'and', operands });
-const or = (...operands: QueryNode[]): QueryNode => ({ kind: 'or', operands });
-const field = (f: 'tag' | 'path' | 'file', value: string): QueryNode => ({ kind: 'field', field: f, value });
+import { and, field, not, or, phrase, word } from './query-nodes.js';
 
 const deduped = (query: string): QueryNode => dedupeQuery(parseSearchQuery(query));
 
