@@ -55,7 +55,7 @@ export function register({ server, access, session }: ToolDeps): void {
     {
       title: 'Search notes',
       description:
-        'Full-text search over titles, tags and bodies, ranked by BM25 (a title match weighs 3×, a tag 2×, the body 1×), with an excerpt per hit. Accents and CJK text are understood. Syntax: plain words must all match; "exact phrase"; -word excludes; a OR b; parentheses; tag:#project (and nested tags); path:folder-text; file:name-text. Use read_note to open a hit; use list_notes to browse by date.',
+        'Full-text search over titles, tags and bodies, ranked by BM25 (a title match weighs 3×, a tag 2×, the body 1×), with an excerpt per hit. Accents and CJK text are understood. Syntax: plain words must all match; "exact phrase"; -word excludes; a OR b; parentheses; tag:#project (and nested tags); path:folder-text; file:name-text. A repeated term counts once; a query of many very common words can be refused as too_large (the refusal names them: leave them out). Use read_note to open a hit; use list_notes to browse by date.',
       inputSchema,
       outputSchema,
       annotations: { title: 'Search notes', ...readOnlyTool },
