@@ -23,6 +23,9 @@ const MIME_TYPES: Readonly<Record<string, string>> = {
   bmp: 'image/bmp',
   avif: 'image/avif',
   ico: 'image/x-icon',
+  tif: 'image/tiff',
+  tiff: 'image/tiff',
+  heic: 'image/heic',
   pdf: 'application/pdf',
   mp3: 'audio/mpeg',
   wav: 'audio/wav',
@@ -33,10 +36,23 @@ const MIME_TYPES: Readonly<Record<string, string>> = {
   webm: 'video/webm',
   mov: 'video/quicktime',
   txt: 'text/plain',
+  log: 'text/plain',
   csv: 'text/csv',
+  tsv: 'text/tab-separated-values',
+  html: 'text/html',
+  htm: 'text/html',
+  css: 'text/css',
+  xml: 'application/xml',
   json: 'application/json',
   canvas: 'application/json',
+  yaml: 'application/yaml',
+  yml: 'application/yaml',
+  base: 'application/yaml',
   zip: 'application/zip',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  epub: 'application/epub+zip',
 };
 
 /** The MIME type of a file name, from its extension. */
@@ -76,6 +92,7 @@ export interface StoredAttachment {
   readonly name: string;
   readonly mimeType: string;
   readonly bytes: Buffer;
+  readonly mtimeMs: number;
 }
 
 /**
@@ -87,12 +104,14 @@ export function readAttachment(ctx: AccessContext, rules: Rules, name: string): 
   // pathOf refuses a link that leads out of the vault or into a dot-folder.
   if (rules.accessOf(name) === 'hidden') return null;
   let bytes: Buffer;
+  let mtimeMs: number;
   try {
     const file = ctx.vault.readFile(name, (stat) => {
       if (stat.size > MAX_ATTACHMENT_BYTES) throw tooLarge(name, stat.size);
     });
     if (file === null) return null;
     bytes = file.bytes;
+    mtimeMs = file.stat.mtimeMs;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'EPERM') {
@@ -105,7 +124,7 @@ export function readAttachment(ctx: AccessContext, rules: Rules, name: string): 
   }
   // It may have grown between the stat and the read.
   if (bytes.length > MAX_ATTACHMENT_BYTES) throw tooLarge(name, bytes.length);
-  return { name, mimeType: mimeTypeOf(name), bytes };
+  return { name, mimeType: mimeTypeOf(name), bytes, mtimeMs };
 }
 
 export function tooLarge(name: string, size: number): NotedError {

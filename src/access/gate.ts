@@ -6,7 +6,9 @@
  * and the per-note locks.
  */
 import { purgeTrash } from '../vault/trash.js';
+import { listAttachments, readAttachmentContent } from './attachment-tools.js';
 import type { AccessContext, Writer } from './context.js';
+import { type DailyNoteInput, getDailyNote } from './daily.js';
 import { createFolder, deleteFolder, listFolders, moveFolder } from './folders.js';
 import { backlinks, outgoingLinks } from './links.js';
 import { moveNote } from './move.js';
@@ -18,7 +20,7 @@ import { completePaths, listVaultFiles, readVaultFile } from './resources.js';
 import type { PolicyReader, Rules } from './rules.js';
 import { queryNotes } from './table.js';
 import { listTags, notesByTag } from './tags.js';
-import { listTasks } from './tasks.js';
+import { listTasks, type TaskUpdate, updateTask } from './tasks.js';
 import { deleteNote, restoreNote, trashPage } from './trash-ops.js';
 import type { AgentSession } from './types.js';
 import {
@@ -107,6 +109,26 @@ export class VaultAccess {
 
   editNote(session: AgentSession, input: EditInput) {
     return editNote(this.ctx, this.rules(), writerOf(session), input);
+  }
+
+  /** One task line ticked, re-statused, re-worded or re-dated (SPEC 13.2), as an edit of its note. */
+  updateTask(session: AgentSession, input: TaskUpdate) {
+    return updateTask(this.ctx, this.rules(), writerOf(session), input);
+  }
+
+  /** The daily note of a day, created from Obsidian's daily template when asked (SPEC 13.3). */
+  getDailyNote(session: AgentSession, input: DailyNoteInput) {
+    return getDailyNote(this.ctx, this.rules(), writerOf(session), input);
+  }
+
+  /** Files that are not notes, with how many notes link them (SPEC 13.4). */
+  listAttachments(_session: AgentSession, ...args: Rest<typeof listAttachments>) {
+    return listAttachments(this.ctx, this.rules(), ...args);
+  }
+
+  /** One attachment, shaped by its type (SPEC 13.4); hidden answers like missing. */
+  readAttachment(_session: AgentSession, ...args: Rest<typeof readAttachmentContent>) {
+    return readAttachmentContent(this.ctx, this.rules(), ...args);
   }
 
   deleteNote(session: AgentSession, ...args: WriterRest<typeof deleteNote>) {

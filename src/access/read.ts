@@ -58,18 +58,7 @@ export function readNote(
   const stored = ctx.vault.read(name);
   if (stored === null) throw notFound(name);
   const fm = parseFrontmatter(stored.text);
-  const offset = options.offset ?? 0;
-  const maxChars = Math.min(options.maxChars ?? READ_PAGE_CHARS, READ_PAGE_CHARS);
-  if (offset > fm.body.length) {
-    throw new NotedError(
-      'validation_error',
-      `offset ${offset} is past the end of the body (${fm.body.length} characters). Start at 0 or at the nextOffset of the previous page.`,
-    );
-  }
-  let end = Math.min(fm.body.length, offset + maxChars);
-  // Never cut a surrogate pair in two.
-  if (end < fm.body.length && isHighSurrogate(fm.body.charCodeAt(end - 1))) end--;
-  const paged = offset > 0 || end < fm.body.length;
+  const page = textPage(fm.body, options, 'body');
   return {
     schemaVersion: 2,
     name,
@@ -78,18 +67,51 @@ export function readNote(
     frontmatterRaw: fm.raw,
     ...(fm.error === undefined ? {} : { frontmatterError: fm.error }),
     ...(stored.lossless ? {} : { encodingError: NOT_UTF8 }),
-    body: paged ? fm.body.slice(offset, end) : fm.body,
+    body: page.text,
     etag: stored.etag,
     modified: iso(stored.mtimeMs),
     sizeBytes: stored.size,
-    ...(paged
-      ? {
-          truncated: end < fm.body.length,
-          offset,
-          totalChars: fm.body.length,
-          ...(end < fm.body.length ? { nextOffset: end } : {}),
-        }
-      : {}),
+    ...page.paging,
+  };
+}
+
+/** One page of a long text: the whole text, or `maxChars` characters from `offset` and where to go on. */
+export interface TextPage {
+  readonly text: string;
+  /** Present only for a page that is not the whole text. */
+  readonly paging:
+    | { truncated: boolean; offset: number; totalChars: number; nextOffset?: number }
+    | Record<string, never>;
+}
+
+/**
+ * The page of `text` that `offset` and `maxChars` ask for (at most READ_PAGE_CHARS), never cutting a
+ * surrogate pair in two. `what` names the text in the error for an offset past its end.
+ */
+export function textPage(
+  text: string,
+  options: { offset?: number; maxChars?: number },
+  what: string,
+): TextPage {
+  const offset = options.offset ?? 0;
+  const maxChars = Math.min(options.maxChars ?? READ_PAGE_CHARS, READ_PAGE_CHARS);
+  if (offset > text.length) {
+    throw new NotedError(
+      'validation_error',
+      `offset ${offset} is past the end of the ${what} (${text.length} characters). Start at 0 or at the nextOffset of the previous page.`,
+    );
+  }
+  let end = Math.min(text.length, offset + maxChars);
+  if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+  if (offset === 0 && end === text.length) return { text, paging: {} };
+  return {
+    text: text.slice(offset, end),
+    paging: {
+      truncated: end < text.length,
+      offset,
+      totalChars: text.length,
+      ...(end < text.length ? { nextOffset: end } : {}),
+    },
   };
 }
 

@@ -5,17 +5,24 @@
  * atomically and refreshes the index before answering.
  */
 import { isNotedError, NotedError } from '../common/errors.js';
-import { applyEdit, type EditOperation } from '../markdown/edit.js';
+import {
+  applyEditWithReport,
+  type EditContext,
+  type EditOperation,
+  type EditReport,
+} from '../markdown/edit.js';
 import { withFrontmatterFields } from '../markdown/frontmatter-edit.js';
 import { htmlToMarkdown, looksLikeHtml } from '../markdown/html.js';
 import { titleToFileName } from '../markdown/title.js';
 import { baseNameOf, normalizeNoteName } from '../vault/names.js';
 import type { StoredNote, WrittenNote } from '../vault/vault.js';
 import { type AccessContext, iso, MAX_NOTE_BYTES, type Writer } from './context.js';
+import { readTypeAssignments } from './obsidian-settings.js';
 import { stage, writableAccess } from './permission.js';
 import { recordThenMake } from './recorded-write.js';
 import { existingCaseVariant, notFound, requireFree, resolveExisting } from './resolve.js';
 import type { Rules } from './rules.js';
+import { textFromTemplate } from './templates.js';
 import type { StagedResult, WriteResult } from './types.js';
 
 /** What `update_note` puts between the stored text and an appended part (SPEC 2.6). */
@@ -24,8 +31,11 @@ export const APPEND_SEPARATOR = '\n\n---\n\n';
 export interface CreateInput {
   readonly name?: string;
   readonly title?: string;
-  readonly content: string;
+  /** The note's text; with a template, what follows the filled template. */
+  readonly content?: string;
   readonly tags?: string[];
+  /** A template note to start from (SPEC 13.3): by name, or bare name in the Templates folder. */
+  readonly template?: string;
 }
 
 export async function createNote(
@@ -46,12 +56,38 @@ export async function createNote(
       'create_note needs a name (a path such as "inbox/idea") or a title to derive the name from.',
     );
   }
-  let text = incoming(input.content);
+  let text: string;
+  if (input.template !== undefined) {
+    const content = input.content === undefined ? '' : incoming(input.content);
+    text = textFromTemplate(ctx, rules, input.template, title ?? baseNameOf(name), content);
+  } else if (input.content !== undefined) {
+    text = incoming(input.content);
+  } else {
+    throw new NotedError(
+      'validation_error',
+      'create_note needs content (the note\'s text, "" for an empty note) or a template to start from.',
+    );
+  }
   const titleField = title !== undefined && title !== baseNameOf(name) ? title : undefined;
   text = withFrontmatterFields(text, {
     ...(titleField === undefined ? {} : { title: titleField }),
     ...(input.tags && input.tags.length > 0 ? { tags: input.tags } : {}),
   });
+  return createWithText(ctx, rules, who, 'create_note', name, text);
+}
+
+/**
+ * Creates the note `name` holding `text`, or stages its creation; `already_exists` when a note is
+ * there (in any letter case). The one path every tool that creates a note takes.
+ */
+export async function createWithText(
+  ctx: AccessContext,
+  rules: Rules,
+  who: Writer,
+  tool: string,
+  name: string,
+  text: string,
+): Promise<WriteResult | StagedResult> {
   checkSize(text);
   const access = writableAccess(rules, name, 'created');
   requireFree(ctx, name);
@@ -59,7 +95,7 @@ export async function createNote(
     requireFree(ctx, name);
     if (access === 'staged') {
       return stage(ctx, who, {
-        tool: 'create_note',
+        tool,
         note: name,
         kind: 'create',
         baseEtag: null,
@@ -67,10 +103,8 @@ export async function createNote(
         newText: text,
       });
     }
-    return recordThenMake(
-      ctx,
-      { ...who, tool: 'create_note', note: name, kind: 'create', before: null, after: text },
-      () => ctx.vault.create(name, text),
+    return recordThenMake(ctx, { ...who, tool, note: name, kind: 'create', before: null, after: text }, () =>
+      ctx.vault.create(name, text),
     );
   });
   if (written !== null && 'staged' in written) return written;
@@ -135,25 +169,50 @@ export interface EditInput {
   readonly operation: EditOperation;
   readonly expectedEtag?: string;
   readonly expectedModified?: string;
+  /** The tool the journal and the review name: edit_note unless given (update_task). */
+  readonly tool?: string;
 }
+
+/** An edit's result: what every write answers, and what the operation reports besides. */
+export type EditResult = (WriteResult & EditReport) | StagedResult;
 
 export async function editNote(
   ctx: AccessContext,
   rules: Rules,
   who: Writer,
   input: EditInput,
-): Promise<WriteResult | StagedResult> {
+): Promise<EditResult> {
+  const tool = input.tool ?? 'edit_note';
   if (input.expectedEtag === undefined && input.expectedModified === undefined) {
     throw new NotedError(
       'validation_error',
-      'edit_note needs expected_etag (the etag read_note returned) or expected_modified, so that an edit never lands on a version you have not seen. Read the note, then call again with its etag.',
+      `${tool} needs expected_etag (the etag read_note returned) or expected_modified, so that an edit never lands on a version you have not seen. Read the note, then call again with its etag.`,
     );
   }
   const name = resolveExisting(ctx, rules, input.name);
-  return writeExisting(ctx, rules, who, 'edit_note', name, input, (stored) => {
+  const context: EditContext =
+    input.operation.kind === 'set_properties' ? { propertyTypes: readTypeAssignments(ctx.vault.root) } : {};
+  let report: EditReport = {};
+  const result = await writeExisting(ctx, rules, who, tool, name, input, (stored) => {
     requireLossless(stored);
-    return applyEdit(stored.text, input.operation);
+    try {
+      const applied = applyEditWithReport(stored.text, input.operation, context);
+      report = applied.report;
+      return applied.text;
+    } catch (err) {
+      // Found in the text (update_task: the line is no longer a task): the agent gets the note as it
+      // is now, as for a stale etag (SPEC 2.2), to redo its change on.
+      if (!isNotedError(err) || err.code !== 'conflict') throw err;
+      throw new NotedError('conflict', err.message, {
+        ...err.details,
+        name,
+        currentEtag: stored.etag,
+        currentText: stored.text,
+        committed: false,
+      });
+    }
   });
+  return 'staged' in result ? result : { ...result, ...report };
 }
 
 /**

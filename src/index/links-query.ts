@@ -159,6 +159,37 @@ export function resolveLinkTarget(
   return targets.resolve(key, linkpath, sourcePath);
 }
 
+/**
+ * For each target (a file's path and its folded file name), how many notes hold at least one link
+ * resolving to it (embeds and frontmatter links included; the target itself never counts). One query
+ * for the links of every target's keys, each key resolved once: what list_attachments' `embeddedBy`
+ * and `unused` read, a page of attachments at a time.
+ */
+export function linkingNoteCounts(
+  db: Db,
+  targets: readonly { path: string; file_lower: string }[],
+  visible?: Visible,
+): Map<string, number> {
+  const sources = new Map<string, Set<string>>(targets.map((t) => [t.path, new Set<string>()]));
+  const keys = new Set(targets.flatMap((t) => keysForFile(t.file_lower)));
+  if (keys.size === 0) return new Map();
+  const rows = db
+    .prepare<[string], IncomingLink>(
+      `SELECT l.note_id, n.path AS source, l.linkpath, l.key_lower
+       FROM note_links l JOIN notes n ON n.id = l.note_id
+       WHERE l.key_lower IN (SELECT value FROM json_each(?))`,
+    )
+    .all(JSON.stringify([...keys]))
+    .filter((r) => !visible || visible(r.source));
+  const resolved = new LinkTargets(db, visible);
+  resolved.prepare(rows.map((r) => ({ key: r.key_lower, linkpath: r.linkpath })));
+  for (const r of rows) {
+    const target = resolved.resolve(r.key_lower, r.linkpath, r.source);
+    if (target !== null && target !== r.source) sources.get(target)?.add(r.source);
+  }
+  return new Map([...sources].map(([path, from]) => [path, from.size]));
+}
+
 function incomingCounts(
   db: Db,
   targetPath: string,

@@ -12,16 +12,48 @@
  * - `replace_section`: the blank lines that stood between the heading and the old text stay (one blank
  *   line when the section was empty); then `content` and a line break; one blank line before a
  *   following heading. Empty `content` leaves only that one blank line before a following heading.
+ * - `prepend` and `prepend_to_section`: blank lines already at the top of the body (or under the
+ *   heading) stay where they are; then `content`, a line break, and one blank line before the text
+ *   that was there. An empty section is treated as by `append_to_section`.
+ *
+ * The frontmatter operations (`set_properties`, `add_tags`, `remove_tags`) are properties-edit.ts and
+ * tags-edit.ts; `update_task` is task-edit.ts.
  */
 
 import { NotedError } from '../common/errors.js';
-import { parseFrontmatter } from './frontmatter.js';
+import { parseFrontmatter, splitFrontmatter } from './frontmatter.js';
+import type { TypeAssignments } from './properties.js';
+import type { PropertyChanges } from './properties-edit.js';
+import { setProperties } from './properties-edit.js';
 import { findSection, type Section } from './sections.js';
+import { addTags, type InlineTag, inlineTagsLeft, removeTags } from './tags-edit.js';
+import { type TaskChange, type TaskState, updateTask } from './task-edit.js';
 
 export type EditOperation =
   | { kind: 'replace'; oldText: string; newText: string; replaceAll?: boolean }
   | { kind: 'replace_section'; heading: string; content: string; occurrence?: number; whole?: boolean }
-  | { kind: 'append_to_section'; heading: string; content: string; occurrence?: number; whole?: boolean };
+  | { kind: 'append_to_section'; heading: string; content: string; occurrence?: number; whole?: boolean }
+  | { kind: 'prepend'; content: string }
+  | { kind: 'prepend_to_section'; heading: string; content: string; occurrence?: number }
+  | { kind: 'set_properties'; properties: PropertyChanges }
+  | { kind: 'add_tags'; tags: readonly string[] }
+  | { kind: 'remove_tags'; tags: readonly string[] }
+  | { kind: 'update_task'; line: number; change: TaskChange };
+
+/** What an edit needs from the vault besides the note: the property types Obsidian assigns. */
+export interface EditContext {
+  readonly propertyTypes?: TypeAssignments | null;
+}
+
+/** What an edit reports besides the new text. */
+export interface EditReport {
+  /** remove_tags: inline `#tags` of the removed tags (or nested below them) left in the body. */
+  readonly inlineLeft?: InlineTag[];
+  /** How many such inline tags there are, when more than `inlineLeft` names. */
+  readonly inlineLeftTotal?: number;
+  /** update_task: the task as it reads after the change. */
+  readonly task?: TaskState;
+}
 
 type LineBreak = '\n' | '\r\n';
 
@@ -32,8 +64,18 @@ type LineBreak = '\n' | '\r\n';
  * applyEdit('# A\n\nx\n', { kind: 'append_to_section', heading: 'A', content: 'y' }) // '# A\n\nx\n\ny\n'
  * @throws NotedError `validation_error` or `ambiguous`; nothing is changed then.
  */
-export function applyEdit(text: string, op: EditOperation): string {
+export function applyEdit(text: string, op: EditOperation, context: EditContext = {}): string {
+  return applyEditWithReport(text, op, context).text;
+}
+
+/** {@link applyEdit}, with what the operation reports besides the text. */
+export function applyEditWithReport(
+  text: string,
+  op: EditOperation,
+  context: EditContext = {},
+): { text: string; report: EditReport } {
   let next: string;
+  let report: EditReport = {};
   switch (op.kind) {
     case 'replace':
       next = replaceText(text, op.oldText, op.newText, op.replaceAll ?? false);
@@ -44,11 +86,38 @@ export function applyEdit(text: string, op: EditOperation): string {
     case 'append_to_section':
       next = appendToSection(text, findSection(text, op.heading, op.occurrence), op.content, op.whole);
       break;
+    case 'prepend':
+      next = prependToBody(text, op.content);
+      break;
+    case 'prepend_to_section':
+      next = prependToSection(text, findSection(text, op.heading, op.occurrence), op.content);
+      break;
+    case 'set_properties':
+      next = setProperties(text, op.properties, context.propertyTypes ?? null);
+      break;
+    case 'add_tags':
+      next = addTags(text, op.tags);
+      break;
+    case 'remove_tags': {
+      next = removeTags(text, op.tags);
+      const left = inlineTagsLeft(next, op.tags);
+      report = {
+        inlineLeft: left.tags,
+        ...(left.total > left.tags.length ? { inlineLeftTotal: left.total } : {}),
+      };
+      break;
+    }
+    case 'update_task': {
+      const updated = updateTask(text, op.line, op.change);
+      next = updated.text;
+      report = { task: updated.task };
+      break;
+    }
     default:
       throw new Error(`unknown edit operation: ${JSON.stringify(op satisfies never)}`);
   }
   guardFrontmatter(text, next);
-  return next;
+  return { text: next, report };
 }
 
 function replaceText(text: string, oldText: string, newText: string, replaceAll: boolean): string {
@@ -129,6 +198,62 @@ function appendToSection(text: string, section: Section, content: string, whole 
   const kept = keepThroughLastText(old, eol);
   const span = kept + eol + body + eol + (end < text.length ? eol : '');
   return text.slice(0, start) + headingBreak(text, start, eol) + span + text.slice(end);
+}
+
+/** `content` after the frontmatter (after a BOM when there is none), before the body's text. */
+function prependToBody(text: string, content: string): string {
+  const eol = lineBreakOf(text) ?? '\n';
+  const body = contentToInsert(content, eol, 'prepend');
+  const before = splitFrontmatter(text);
+  const start = before.raw !== '' ? before.raw.length : text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  // A note that ends right after the closing `---` needs a line break before the new text.
+  const blockBreak = before.raw !== '' && !before.raw.endsWith('\n') ? eol : '';
+  const rest = text.slice(start);
+  const lead = leadingBlankLines(rest);
+  const after = rest.slice(lead.length);
+  const next = `${text.slice(0, start)}${blockBreak}${lead}${body}${eol}${after === '' ? '' : eol}${after}`;
+  if (splitFrontmatter(next).yaml !== before.yaml) {
+    throw new NotedError(
+      'validation_error',
+      "content begins with a --- line that would be read as the start of the note's frontmatter, so nothing was written. Start content with something else (or use set_properties for properties).",
+    );
+  }
+  return next;
+}
+
+/** `content` right after the heading line, before the section's own text. */
+function prependToSection(text: string, section: Section, content: string): string {
+  const eol = lineBreakOf(text) ?? '\n';
+  const body = contentToInsert(content, eol, 'prepend_to_section');
+  const start = section.heading.contentStart;
+  const old = text.slice(start, section.ownEnd);
+  if (old.trim() === '') return appendToSection(text, section, content);
+  const lead = leadingBlankLines(old);
+  return (
+    text.slice(0, start) +
+    headingBreak(text, start, eol) +
+    lead +
+    body +
+    eol +
+    eol +
+    old.slice(lead.length) +
+    text.slice(section.ownEnd)
+  );
+}
+
+function contentToInsert(content: string, eol: LineBreak, operation: string): string {
+  const body = tidyContent(content, eol);
+  if (body === '') {
+    throw new NotedError(
+      'validation_error',
+      `content is empty, so there is nothing to ${operation.replaceAll('_', ' ')}. Give the text to add.`,
+    );
+  }
+  return body;
+}
+
+function leadingBlankLines(text: string): string {
+  return /^(?:[ \t]*\r?\n)*/.exec(text)?.[0] ?? '';
 }
 
 /** The part of a section's text up to and including its last non-blank line (and that line's break). */

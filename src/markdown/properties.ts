@@ -77,7 +77,7 @@ export function noteProperties(
   const properties: Record<string, JsonValue> = {};
   const types: Record<string, PropertyType> = {};
   if (!data) return { properties, types };
-  const table = assignmentTable(assigned);
+  const table = assignedTypes(assigned);
   for (const [key, value] of Object.entries(data)) {
     setOwn(properties, key, value);
     setOwn(types, key, table.get(key.toLowerCase()) ?? inferPropertyType(value));
@@ -85,7 +85,8 @@ export function noteProperties(
   return { properties, types };
 }
 
-function assignmentTable(assigned: TypeAssignments | null | undefined): Map<string, PropertyType> {
+/** The types the vault assigns (types.json), by lower-cased property name; unknown type ids left out. */
+export function assignedTypes(assigned: TypeAssignments | null | undefined): Map<string, PropertyType> {
   const table = new Map<string, PropertyType>();
   if (!assigned) return table;
   // Accept the whole types.json document as well as its `types` member.

@@ -6,6 +6,7 @@
  * (which may span lines) are skipped here, so nothing inside them counts.
  */
 
+import { splitFrontmatter } from './frontmatter.js';
 import {
   backtickRuns,
   isAsciiPunctuation,
@@ -152,6 +153,12 @@ export function scanBody(body: string, opts: ScanOptions = {}): BodyScan {
     }
   }
   return cur.out;
+}
+
+/** Scans the body of a whole note, its lines numbered from the note's first line (frontmatter included). */
+export function scanNote(text: string): BodyScan {
+  const { raw, body } = splitFrontmatter(text);
+  return scanBody(body, { lineOffset: raw === '' ? 0 : raw.split('\n').length - 1 });
 }
 
 /**

@@ -9,6 +9,10 @@ export interface TaskLine {
   readonly status: string;
   readonly text: string;
   readonly indent: number;
+  /** Offset of the status character in the line. */
+  readonly statusAt: number;
+  /** Offset just past the whitespace character that follows `]`: where the (untrimmed) text starts. */
+  readonly textAt: number;
 }
 
 /**
@@ -19,7 +23,7 @@ export interface TaskLine {
  * text. Tabs in the indentation count up to the next multiple of 4 (CommonMark tab stops).
  *
  * @example
- * parseTaskLine('  - [x] ship it') // { status: 'x', text: 'ship it', indent: 2 }
+ * parseTaskLine('  - [x] ship it') // { status: 'x', text: 'ship it', indent: 2, statusAt: 5, textAt: 8 }
  */
 export function parseTaskLine(line: string): TaskLine | null {
   let i = 0;
@@ -55,7 +59,7 @@ export function parseTaskLine(line: string): TaskLine | null {
   const close = i + 1 + status.length;
   if (line.charCodeAt(close) !== 0x5d /* ] */) return null;
   if (!isWhitespace(line.charCodeAt(close + 1))) return null;
-  return { status, text: line.slice(close + 2).trim(), indent };
+  return { status, text: line.slice(close + 2).trim(), indent, statusAt: i + 1, textAt: close + 2 };
 }
 
 function isDigit(c: number): boolean {
@@ -93,6 +97,18 @@ const TRAILING_FIELDS = [
   TRAILING_TAG,
 ];
 
+/** Where a task's due date is written: the whole field, and the date inside it. */
+export interface DueField {
+  readonly date: string;
+  /** `emoji`: the Tasks form `📅 YYYY-MM-DD`; `dataview`: `[due:: YYYY-MM-DD]` or `(due:: …)`. */
+  readonly form: 'emoji' | 'dataview';
+  /** Offsets of the field in the text, signifier or brackets included. */
+  readonly start: number;
+  readonly end: number;
+  /** Offset of the date inside the text. */
+  readonly dateAt: number;
+}
+
 /**
  * The due date of a task's text, or null. First the Tasks emoji form (`📅`, `📆` or `🗓`, optional
  * spaces, `YYYY-MM-DD`), read from the end of the line past other Tasks fields, tags and a trailing
@@ -104,10 +120,20 @@ const TRAILING_FIELDS = [
  * parseDueDate('pay rent 📅 2024-05-01 #money ^rent') // '2024-05-01'
  */
 export function parseDueDate(text: string): string | null {
-  return emojiDueDate(text) ?? dataviewDueDate(text);
+  return findDueField(text)?.date ?? null;
 }
 
-function emojiDueDate(text: string): string | null {
+/**
+ * The field `parseDueDate` reads the due date from, with where it is, or null.
+ *
+ * @example
+ * findDueField('pay 📅 2024-05-01') // { date: '2024-05-01', form: 'emoji', start: 4, end: 17, dateAt: 7 }
+ */
+export function findDueField(text: string): DueField | null {
+  return emojiDueField(text) ?? dataviewDueField(text);
+}
+
+function emojiDueField(text: string): DueField | null {
   let rest = text.trimEnd();
   const blockId = TRAILING_BLOCK_ID.exec(rest);
   if (blockId) rest = rest.slice(0, blockId.index).trimEnd();
@@ -116,7 +142,10 @@ function emojiDueDate(text: string): string | null {
     const due = DUE_FIELD.exec(rest);
     if (due) {
       const date = due[1] ?? '';
-      if (isCalendarDate(date)) return date;
+      // `rest` is always a prefix of `text`, so offsets in it are offsets in the text.
+      const end = due.index + due[0].length;
+      if (isCalendarDate(date))
+        return { date, form: 'emoji', start: due.index, end, dateAt: end - date.length };
       rest = rest.slice(0, due.index).trimEnd();
       continue;
     }
@@ -135,13 +164,21 @@ function trailingFieldStart(text: string): number {
   return -1;
 }
 
-function dataviewDueDate(text: string): string | null {
+function dataviewDueField(text: string): DueField | null {
   if (!text.includes('::')) return null;
   for (const m of text.matchAll(DATAVIEW_DUE)) {
     const date = m[1] ?? m[2] ?? '';
-    if (isCalendarDate(date)) return date;
+    if (!isCalendarDate(date)) continue;
+    const end = m.index + m[0].length;
+    // The date is the last thing in the brackets but for spaces.
+    return { date, form: 'dataview', start: m.index, end, dateAt: m.index + m[0].lastIndexOf(date) };
   }
   return null;
+}
+
+/** A trailing ` ^block-id` of a task's text: where it starts (its leading whitespace), or -1. */
+export function trailingBlockIdStart(text: string): number {
+  return TRAILING_BLOCK_ID.exec(text.trimEnd())?.index ?? -1;
 }
 
 /** True for `YYYY-MM-DD` naming a real day of the proleptic Gregorian calendar. */

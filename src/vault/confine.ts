@@ -175,6 +175,22 @@ export function readChecked(
 }
 
 /**
+ * The stat of the file at `abs`, the path {@link resolveInside} gave for `rel`, from the same checked
+ * open as {@link readChecked}, without reading it: null when there is no regular file there, or none
+ * in sight.
+ */
+export function statChecked(root: string, rel: string, abs: string): fs.Stats | null {
+  const fd = openChecked(root, rel, abs, {});
+  if (fd === null) return null;
+  try {
+    const stat = fs.fstatSync(fd);
+    return stat.isFile() ? stat : null;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
  * The bytes of the note `rel` (a canonical name the walk found) as the index reads it: through a
  * final symbolic link if there is one, since the walk checked where it led, but, as with
  * {@link readChecked}, never from a file that is out of sight, or no longer a regular file, by the

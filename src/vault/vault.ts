@@ -8,7 +8,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { NotedError } from '../common/errors.js';
 import { createFileAtomic, writeFilesAtomic } from './atomic-write.js';
-import { type CheckedFile, readChecked, realVaultRoot, relativeToRoot, resolveInside } from './confine.js';
+import {
+  type CheckedFile,
+  readChecked,
+  realVaultRoot,
+  relativeToRoot,
+  resolveInside,
+  statChecked,
+} from './confine.js';
 import { etagOf } from './etag.js';
 import { excludeStateFromGit } from './git-exclude.js';
 import { LockDir } from './locks.js';
@@ -124,6 +131,11 @@ export class Vault {
    */
   readFile(name: string, check?: (stat: fs.Stats) => void): CheckedFile | null {
     return readChecked(this.root, name, this.pathOf(name), check === undefined ? {} : { check });
+  }
+
+  /** The stat of any file in the vault, from a checked open like {@link readFile}, without reading it. */
+  statFile(name: string): fs.Stats | null {
+    return statChecked(this.root, name, this.pathOf(name));
   }
 
   exists(name: string): boolean {
