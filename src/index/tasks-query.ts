@@ -37,6 +37,8 @@ export interface TaskFilters extends VisibilityOption {
 
 export interface TaskResult {
   readonly note: string;
+  /** The note's etag as indexed: update_task's expected_etag. */
+  readonly etag: string;
   /** 1-based. */
   readonly line: number;
   readonly text: string;
@@ -50,6 +52,7 @@ const DEFAULT_LIMIT = 50;
 
 interface TaskRow {
   readonly path: string;
+  readonly etag: string;
   readonly line: number;
   readonly text: string;
   readonly status: string;
@@ -125,7 +128,7 @@ export function taskPage(
     phases.push({ where: ['t.due IS NULL', ...past.where], params: past.params, order: 'n.path, t.line' });
   }
   for (const phase of phases) {
-    const sql = `SELECT n.path, t.line, t.text, t.status, t.done, t.due
+    const sql = `SELECT n.path, n.etag, t.line, t.text, t.status, t.done, t.due
       FROM note_tasks t JOIN notes n ON n.id = t.note_id
       WHERE ${[...phase.where, ...plan.where].join(' AND ')} ORDER BY ${phase.order}`;
     for (const row of db.prepare<unknown[], TaskRow>(sql).iterate(...phase.params, ...plan.params)) {
@@ -137,6 +140,7 @@ export function taskPage(
       }
       out.push({
         note: row.path,
+        etag: row.etag,
         line: row.line,
         text: row.text,
         done: row.done === 1,

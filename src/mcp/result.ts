@@ -75,10 +75,20 @@ function bytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
-export function toolResult(text: string, data: Data, shown: readonly string[] = []): CallToolResult {
+/**
+ * A successful result: `text` for the model, `extra` blocks after it (an image, a resource link), then
+ * the JSON line of `data` last (SPEC 3.1).
+ */
+export function toolResult(
+  text: string,
+  data: Data,
+  shown: readonly string[] = [],
+  extra: CallToolResult['content'] = [],
+): CallToolResult {
   const result: CallToolResult = {
     content: [
       { type: 'text', text },
+      ...extra,
       { type: 'text', text: `structuredContent: ${structuredLine(data, shown, text)}` },
     ],
     structuredContent: data,

@@ -22,8 +22,10 @@ import * as deleteNote from './tools/delete-note.js';
 import * as deleteNotes from './tools/delete-notes.js';
 import * as editNote from './tools/edit-note.js';
 import * as getBacklinks from './tools/get-backlinks.js';
+import * as getDailyNote from './tools/get-daily-note.js';
 import * as getOutgoingLinks from './tools/get-outgoing-links.js';
 import * as getProperties from './tools/get-properties.js';
+import * as listAttachments from './tools/list-attachments.js';
 import * as listByTag from './tools/list-by-tag.js';
 import * as listFolders from './tools/list-folders.js';
 import * as listNotes from './tools/list-notes.js';
@@ -34,11 +36,13 @@ import * as moveFolder from './tools/move-folder.js';
 import * as moveNote from './tools/move-note.js';
 import * as moveNotes from './tools/move-notes.js';
 import * as queryNotes from './tools/query-notes.js';
+import * as readAttachment from './tools/read-attachment.js';
 import * as readNote from './tools/read-note.js';
 import * as rejectAgentGate from './tools/reject-agent-gate.js';
 import * as restoreNote from './tools/restore-note.js';
 import * as searchNotes from './tools/search-notes.js';
 import * as updateNote from './tools/update-note.js';
+import * as updateTask from './tools/update-task.js';
 
 /** Every tool, in the order clients list them. */
 export const TOOLS = [
@@ -65,6 +69,10 @@ export const TOOLS = [
   createFolder,
   moveFolder,
   deleteFolder,
+  updateTask,
+  getDailyNote,
+  listAttachments,
+  readAttachment,
   createAgentWorkflow,
   appendAgentEvent,
   advanceAgentState,
@@ -81,7 +89,7 @@ const INSTRUCTIONS = `Noted gives you the owner's vault of Markdown notes (Obsid
 Find notes with search_notes (ranked full text) or list_notes (newest first), then read_note.
 Follow the vault's structure as Obsidian sees it: get_outgoing_links and get_backlinks for links, list_tags and list_by_tag for tags, get_properties and query_notes for frontmatter properties (query_notes works like a Bases table), list_tasks for checkbox tasks and due dates.
 Every write needs care: read first and pass the etag you got as expected_etag, so you never overwrite a change you have not seen.
-Prefer edit_note for small changes. Deleted notes go to a trash and can be restored.
+Prefer edit_note for small changes: it also sets properties (set_properties) and tags (add_tags, remove_tags) without touching the rest of the YAML. Tick or re-date a task with update_task; get_daily_note finds (or creates) the daily note; create_note takes a template; list_attachments and read_attachment show the files notes embed. Deleted notes go to a trash and can be restored.
 To reorganize, use move_note / move_notes / move_folder (links to what moves are rewritten, so none breaks; dry_run shows the plan), list_folders, create_folder and delete_folder; rewritten notes get new etags.
 For multi-step work that people should be able to follow and approve, keep an agent workflow note: create_agent_workflow, then append_agent_event, advance_agent_state, approve_agent_gate and reject_agent_gate.
 Notes and attachments are also resources (noted://note/<path>), and notes in prompts/ are prompts.`;

@@ -49,6 +49,7 @@ describe('listTasks', () => {
     const all = listTasks(vault.db, { status: 'all', folder: 'work' }, TODAY);
     expect(all.find((t) => t.line === 6)).toEqual({
       note: 'work/plan.md',
+      etag: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
       line: 6,
       text: 'review [due:: 2026-05-05]',
       done: false,

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openTestVault, type Structured, type TestVault } from '../helpers/vault.js';
+import { etagOf } from '../../src/vault/etag.js';
+import { openTestVault, readBytes, type Structured, type TestVault } from '../helpers/vault.js';
 
 /** Noon UTC: the same calendar day in every time zone from UTC−11 to UTC+11. */
 const NOW = new Date('2026-05-10T12:00:00Z');
@@ -51,6 +52,7 @@ describe('list_tasks', () => {
     expect(r.structured.today).toBe('2026-05-10');
     expect(r.structured.tasks[0]).toEqual({
       note: 'work/sub/deep.md',
+      etag: etagOf(readBytes(vault.dir, 'work/sub/deep.md')!),
       line: 1,
       text: 'Deep Work 📅 2026-04-01 #later',
       done: false,

@@ -25,14 +25,22 @@ export const inputSchema = z.object({
     ),
   content: z
     .string()
+    .optional()
     .describe(
-      'The note text in Markdown (frontmatter allowed). HTML is accepted, sanitized and converted to Markdown',
+      'The note text in Markdown (frontmatter allowed; "" for an empty note). HTML is accepted, sanitized and converted to Markdown. Required unless template is given; with a template it follows the template\'s text',
     ),
   tags: z
     .array(z.string().max(200))
     .max(100)
     .optional()
     .describe('Tags to add to the frontmatter tags list, without #'),
+  template: z
+    .string()
+    .max(4096)
+    .optional()
+    .describe(
+      "A template note to start from: its name in the vault's templates folder (Obsidian's Templates setting), or any note name or path. {{title}}, {{date}}, {{time}}, {{date:FORMAT}} and {{time:FORMAT}} are filled in as Obsidian does",
+    ),
 });
 
 export const outputSchema = writeOutput(WriteShape);
@@ -43,7 +51,7 @@ export function register({ server, access, session }: ToolDeps): void {
     {
       title: 'Create a note',
       description:
-        'Creates a new note and fails with already_exists if one exists at that name (also in another letter case). Give a name (a path like "projects/plan"), or only a title: the name is then the title without \\ / : * ? " < > | # ^ [ ], with " 2", " 3"… added when taken. Use update_note or edit_note to change an existing note. The vault owner\'s policy may make a folder read-only (refused with read_only) or staged (the change waits for the owner\'s approval: the result says staged: true and the note is unchanged).',
+        'Creates a new note and fails with already_exists if one exists at that name (also in another letter case). Give a name (a path like "projects/plan"), or only a title: the name is then the title without \\ / : * ? " < > | # ^ [ ], with " 2", " 3"… added when taken. With template, the note starts as that template note with its date, time and title variables filled in (as Obsidian\'s Templates plugin does), and content follows it. For daily notes use get_daily_note; to change an existing note use update_note or edit_note. The vault owner\'s policy may make a folder read-only (refused with read_only) or staged (the change waits for the owner\'s approval: the result says staged: true and the note is unchanged).',
       inputSchema,
       outputSchema,
       annotations: {

@@ -58,6 +58,7 @@ export const outputSchema = withErrors(
       .array(
         z.object({
           note: z.string().describe('The note holding the task'),
+          etag: z.string().describe("The note's etag: pass it to update_task as expected_etag"),
           line: z.number().describe('1-based line of the task in the note'),
           text: z.string().describe('The task text after the checkbox, due date included'),
           done: z.boolean().describe('true for any status but a space (Obsidian core)'),
@@ -80,7 +81,7 @@ export function register({ server, access, session }: ToolDeps): void {
     {
       title: 'List tasks',
       description:
-        'Lists checkbox tasks ("- [ ] …", "* [x] …", "1. [ ] …") across the vault with their note and line, soonest due first and undated last. Open tasks by default; status "done" means any character but a space in the brackets, as Obsidian counts it. Due dates are read from "📅 2026-05-01" (Tasks plugin) and "[due:: 2026-05-01]" (Dataview). Filters combine: folder, tag, due_from/due_to, overdue (before today, the server\'s local date), no_due, text. A page at a time: more and nextCursor say when more follow. Use it for to-dos and deadlines; use read_note and edit_note to change a task at the line given.',
+        'Lists checkbox tasks ("- [ ] …", "* [x] …", "1. [ ] …") across the vault with their note and line, soonest due first and undated last. Open tasks by default; status "done" means any character but a space in the brackets, as Obsidian counts it. Due dates are read from "📅 2026-05-01" (Tasks plugin) and "[due:: 2026-05-01]" (Dataview). Filters combine: folder, tag, due_from/due_to, overdue (before today, the server\'s local date), no_due, text. A page at a time: more and nextCursor say when more follow. Use it for to-dos and deadlines; to tick, re-word or re-date a task, pass its note, line and etag to update_task.',
       inputSchema,
       outputSchema,
       annotations: { title: 'List tasks', ...readOnlyTool },
