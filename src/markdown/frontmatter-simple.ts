@@ -19,9 +19,12 @@ export type SimpleData = Record<string, unknown>;
 
 /**
  * Tabs, CR, other C0/C1 controls, BOM and the Unicode line separators: each has its own rules in YAML
- * (or makes the text invalid), so a block holding one is always left to the library.
+ * (or makes the text invalid), so a block holding one is always left to the library. So are the other
+ * Unicode spaces (U+00A0, U+1680, U+2000–U+200A, U+202F, U+205F, U+3000): `trim()` here would strip
+ * them, but YAML white space is only the space and the tab, so the library keeps them in a value.
  */
-const UNUSUAL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\ufeff\u2028\u2029]/;
+const UNUSUAL =
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\ufeff\u2028\u2029]/;
 const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_ ./-]*):(?: (.*))?$/;
 const SEQ_ITEM = /^( *)-(?: (.*))?$/;
 /** Longer keys are left to the library, which limits an implicit key to 1,024 characters. */

@@ -140,6 +140,16 @@ describe('frontmatter read without the YAML library', () => {
     expect(parseFrontmatter('---\na: b: c\n---\n').data).toBeNull();
   });
 
+  it('keeps Unicode spaces that YAML does not strip (only spaces and tabs are YAML white space)', () => {
+    // JavaScript's trim() also strips U+00A0, U+2000…U+200A, U+3000: such a block is left to the library.
+    for (const space of ['\u00a0', '\u1680', '\u2000', '\u200a', '\u202f', '\u205f', '\u3000']) {
+      for (const yaml of [`a: x${space}\n`, `a: ${space}x\n`, `a:\n  - x${space}\n`, `a: [x${space}]\n`]) {
+        expect(parseYamlBlock(yaml), JSON.stringify(yaml)).toStrictEqual(byLibrary(yaml));
+      }
+    }
+    expect(parseYamlBlock('a: x\u2000\n')).toStrictEqual({ data: { a: 'x\u2000' } });
+  });
+
   it('agrees with the YAML library on every block it reads (generated blocks)', () => {
     const key = fc.constantFrom(
       'a',
