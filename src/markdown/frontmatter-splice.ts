@@ -107,13 +107,15 @@ export function setValueSplices(fm: EditableFrontmatter, pair: Pair, value: Prop
   const node = pair.value as Node | null;
   const column = columnOf(yaml, key.range![0]);
   const list = Array.isArray(value) && value.length > 0 ? value : null;
-  if (node === null || node.range === undefined || node.range === null) {
+  if (node === null || !node.range || node.range[0] === node.range[1]) {
+    // No value written (`key:`, perhaps with a comment after it): the new one goes right after the
+    // colon, and whatever followed it on the line stays.
     const colon = yaml.indexOf(':', keyEnd);
     return [{ start: keyEnd, end: colon + 1, text: tailOf(fm, value, column, false) }];
   }
   const [start, end] = node.range;
   const endsLine = end > start && yaml[end - 1] === '\n';
-  if (!endsLine && end > start) {
+  if (!endsLine) {
     if (list === null) return [{ start, end, text: renderScalarLike(value, styleOf(node)) }];
     if (isSeq(node) && node.flow)
       return [{ start, end, text: renderFlowList(list, yaml[start + 1] === ' ') }];
