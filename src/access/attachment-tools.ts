@@ -35,6 +35,8 @@ export interface AttachmentPage {
   readonly attachments: AttachmentInfo[];
   /** How many attachments match in all (every page of them). */
   readonly total: number;
+  /** True when more follow this page; then `nextCursor` reads them. */
+  readonly more: boolean;
   readonly nextCursor?: string;
 }
 
@@ -108,8 +110,8 @@ function withCursor(
 ): AttachmentPage {
   const last = attachments[attachments.length - 1];
   return more && last
-    ? { attachments, total, nextCursor: encodeCursor(list, { p: last.path }) }
-    : { attachments, total };
+    ? { attachments, total, more: true, nextCursor: encodeCursor(list, { p: last.path }) }
+    : { attachments, total, more: false };
 }
 
 /** Image types MCP clients show (the ones model APIs take); other images are offered as files. */

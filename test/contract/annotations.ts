@@ -52,7 +52,7 @@ export const EFFECTS: Record<string, Effects> = {
   get_properties: { reads: 'Reads one note and .obsidian/types.json.' },
   query_notes: { reads: LISTS },
   create_note: {
-    writes: 'Creates a note (or stages its creation in a staged folder).',
+    writes: 'Creates a note, from a template note when asked (or stages its creation in a staged folder).',
     destroys: false,
     additive: 'Refused with already_exists when the note exists; a derived name takes the next free one.',
     repeats: false,
@@ -63,8 +63,9 @@ export const EFFECTS: Record<string, Effects> = {
     repeats: false,
   },
   edit_note: {
-    writes: 'Changes part of a note.',
-    destroys: 'replace and replace_section remove or rewrite existing text.',
+    writes: 'Changes part of a note: its text, a section, its start, its properties or its tags.',
+    destroys:
+      'replace and replace_section remove or rewrite existing text; set_properties (null) and remove_tags remove properties and tags.',
     repeats: false,
   },
   delete_note: {
@@ -135,6 +136,20 @@ export const EFFECTS: Record<string, Effects> = {
     destroys: REWRITES_BLOCK,
     repeats: false,
   },
+  update_task: {
+    writes: 'Changes one task line: its status character, its text, its due date.',
+    destroys: 'text replaces what followed the checkbox, and due null removes the due date.',
+    repeats:
+      'Guarded by the etag: a second identical call finds the note changed (conflict) or, with the new etag, the line already as asked (changed: false).',
+  },
+  get_daily_note: {
+    writes: "Creates the day's note from the daily template when create is true and it is missing.",
+    destroys: false,
+    additive: 'Never changes a note that exists: it is read and returned.',
+    repeats: 'A second call finds the note (or its creation waiting for review) and creates nothing more.',
+  },
+  list_attachments: { reads: LISTS },
+  read_attachment: { reads: 'Reads one attachment (nothing for a file offered as a resource link).' },
   reject_agent_gate: {
     writes: 'Rejects a gate of a workflow note.',
     destroys: REWRITES_BLOCK,

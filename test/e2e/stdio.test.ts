@@ -56,6 +56,10 @@ describe('the built server over stdio', () => {
       'create_folder',
       'move_folder',
       'delete_folder',
+      'update_task',
+      'get_daily_note',
+      'list_attachments',
+      'read_attachment',
       'create_agent_workflow',
       'append_agent_event',
       'advance_agent_state',
@@ -111,6 +115,47 @@ describe('the built server over stdio', () => {
       expected_etag: flow.structured.etag,
     });
     expect(moved.structured.workflow.current).toBe('b');
+  });
+
+  it('does the everyday writes from the built bundle: daily note, properties, a task, an image', async () => {
+    const made = makeVault({
+      '.obsidian/daily-notes.json': '{"folder": "Daily", "format": "YYYY-MM-DD", "template": "Tpl/Day"}',
+      'Tpl/Day.md': '# {{date:dddd}}\n\n- [ ] plan the day\n',
+      'img/dot.png': new Uint8Array([137, 80, 78, 71]),
+    });
+    base = made.base;
+    server = await spawnServer(made.dir, { cwd: os.tmpdir() });
+    const day = await server.call('get_daily_note', { date: '2026-05-01', create: true });
+    expect(day.structured).toMatchObject({
+      created: true,
+      name: 'Daily/2026-05-01.md',
+      body: '# Friday\n\n- [ ] plan the day\n',
+    });
+    const props = await server.call('edit_note', {
+      name: day.structured.name,
+      operation: 'set_properties',
+      properties: { mood: 'good' },
+      expected_etag: day.structured.etag,
+    });
+    const [task] = (await server.call('list_tasks')).structured.tasks;
+    expect(task).toMatchObject({ note: 'Daily/2026-05-01.md', line: 6, etag: props.structured.etag });
+    const ticked = await server.call('update_task', {
+      name: task.note,
+      line: task.line,
+      expected_etag: task.etag,
+      done: true,
+    });
+    expect(ticked.structured.task).toMatchObject({ done: true, text: 'plan the day' });
+    expect(readBytes(made.dir, 'Daily/2026-05-01.md')?.toString()).toBe(
+      '---\nmood: good\n---\n# Friday\n\n- [x] plan the day\n',
+    );
+    const image = (await server.client.callTool({
+      name: 'read_attachment',
+      arguments: { path: 'img/dot.png' },
+    })) as {
+      content: { type: string; data?: string }[];
+    };
+    expect(image.content[1]).toMatchObject({ type: 'image', data: 'iVBORw==' });
   });
 
   it('resolves a relative --notes-dir against its working directory', async () => {

@@ -42,6 +42,9 @@ const OPEN_NOTES = {
     '---\ntags: [shared]\nstatus: active\n---\n# A\n\nAbout the harbour. See [[secret]] and [[Plan]].\n- [ ] open task 📅 2026-02-01\n',
   'open/b.md': '# B\n\nharbour walk #shared, back to [[a]]\n',
   'open/sub/deeper/Plan.md': '---\nstatus: open plan\n---\nThe plan anyone may read.\n',
+  'open/img.png': 'not really a png',
+  'open/readme.txt': 'open text\n',
+  '.obsidian/daily-notes.json': '{"folder": "private"}',
 };
 /** A valid workflow note in the hidden folder, and its etag: even the right etag must not reach it. */
 const HIDDEN_FLOW = newWorkflowNote(
@@ -52,6 +55,8 @@ const HIDDEN_FLOW = newWorkflowNote(
 );
 const HIDDEN_FLOW_ETAG = `sha256:${createHash('sha256').update(HIDDEN_FLOW).digest('hex')}`;
 
+const HIDDEN_DAILY_ETAG = `sha256:${createHash('sha256').update('- [ ] hidden daily task\n').digest('hex')}`;
+
 const HIDDEN_NOTES = {
   'private/flow.md': HIDDEN_FLOW,
   'private/secret.md':
@@ -59,6 +64,10 @@ const HIDDEN_NOTES = {
   'private/deep/more.md': 'kiwifruit again [[Plan]] #hush/deeper\n',
   // Shorter than open/sub/deeper/Plan.md: were it visible, [[Plan]] would resolve to it (rule 7).
   'private/Plan.md': '---\nstatus: secret plan\n---\n#hush\n',
+  // A hidden daily note, a hidden attachment, and a hidden note embedding an open attachment.
+  'private/2026-01-01.md': '- [ ] hidden daily task\n',
+  'private/photo.png': 'hidden bytes',
+  'private/embeds.md': '![[img.png]] ![[photo.png]]\n',
 };
 
 describe('a hidden note answers exactly like a missing one (SPEC 4)', () => {
@@ -87,7 +96,18 @@ describe('a hidden note answers exactly like a missing one (SPEC 4)', () => {
         { query: 'harbour', folder: 'private' },
         { query: 'harbour', tag: 'hush' },
       ],
-      create_note: [{ name: 'private/new', content: 'x' }],
+      create_note: [
+        { name: 'private/new', content: 'x' },
+        { name: 'open/from-template', template: 'secret' },
+        { name: 'open/from-template', template: 'private/Plan' },
+      ],
+      update_task: [
+        { name: 'private/2026-01-01', line: 1, expected_etag: HIDDEN_DAILY_ETAG, done: true },
+        { name: '2026-01-01', line: 1, expected_etag: HIDDEN_DAILY_ETAG, done: true },
+      ],
+      get_daily_note: [{ date: '2026-01-01' }, { date: '2026-01-01', create: true }, { date: '2026-01-02' }],
+      list_attachments: [{}, { unused: true }, { folder: 'private' }],
+      read_attachment: [{ path: 'private/photo.png' }, { path: 'photo.png' }, { path: 'open/readme.txt' }],
       update_note: [
         { name: 'private/secret', content: 'x' },
         { name: 'secret', content: 'x', append: true },
@@ -232,6 +252,16 @@ describe('a hidden note answers exactly like a missing one (SPEC 4)', () => {
       }
     }
     // The comparison above is not between two errors: the open answers say what they should.
+    const attachments = await hidden.call('list_attachments');
+    expect(
+      attachments.structured.attachments.map((a: { path: string; embeddedBy: number }) => [
+        a.path,
+        a.embeddedBy,
+      ]),
+    ).toEqual([
+      ['open/img.png', 0],
+      ['open/readme.txt', 0],
+    ]);
     const backlinksOfA = await hidden.call('get_backlinks', { name: 'open/a' });
     expect(backlinksOfA.structured.backlinks).toEqual([{ name: 'open/b.md', count: 1 }]);
     const linksOfA = await hidden.call('get_outgoing_links', { name: 'open/a' });
@@ -434,6 +464,10 @@ describe('the policy file', () => {
         advance_agent_state: { name: 'notes/x', expected_etag: 'x' },
         approve_agent_gate: { name: 'notes/x', expected_etag: 'x', state: 'b', reason: 'r' },
         reject_agent_gate: { name: 'notes/x', expected_etag: 'x', state: 'b', reason: 'r' },
+        update_task: { name: 'notes/x', line: 1, expected_etag: 'x', done: true },
+        get_daily_note: {},
+        list_attachments: {},
+        read_attachment: { path: 'notes/x.png' },
       }[tool] as Record<string, unknown>;
       expect(args, `${tool} has a call here`).toBeDefined();
       const r = await v.call(tool, args);

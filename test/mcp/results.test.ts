@@ -34,6 +34,10 @@ const TOOLS = [
   'create_folder',
   'move_folder',
   'delete_folder',
+  'update_task',
+  'get_daily_note',
+  'list_attachments',
+  'read_attachment',
   'create_agent_workflow',
   'append_agent_event',
   'advance_agent_state',
@@ -64,6 +68,8 @@ describe('tool list', () => {
         'query_notes',
         'list_trash',
         'list_folders',
+        'list_attachments',
+        'read_attachment',
       ].includes(tool.name);
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(readOnly);
     }
@@ -103,6 +109,16 @@ describe('input schema violations', () => {
     ['advance_agent_state', { name: 'w', expected_etag: 'x', to: 7 }, 'to'],
     ['approve_agent_gate', { name: 'w', expected_etag: 'x', state: 'b' }, 'reason'],
     ['reject_agent_gate', { name: 'w', expected_etag: 'x', reason: 'r' }, 'state'],
+    ['edit_note', { name: 'a', operation: 'set_properties', properties: { a: { nested: 1 } } }, 'properties'],
+    ['edit_note', { name: 'a', operation: 'add_tags', tags: [] }, 'tags'],
+    ['update_task', { name: 'a', expected_etag: 'x', done: true }, 'line'],
+    ['update_task', { name: 'a', line: 0, expected_etag: 'x' }, 'line'],
+    ['update_task', { name: 'a', line: 1, done: true }, 'expected_etag'],
+    ['update_task', { name: 'a', line: 1, expected_etag: 'x', done: 'yes' }, 'done'],
+    ['get_daily_note', { create: 'yes' }, 'create'],
+    ['list_attachments', { limit: 0 }, 'limit'],
+    ['read_attachment', {}, 'path'],
+    ['read_attachment', { path: 'x.txt', max_chars: 0 }, 'max_chars'],
   ];
 
   it.each(cases)(

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { DEFAULT_ATTACHMENT_LIMIT } from '../../access/attachment-tools.js';
+import { cursorField, limitField, moreText, pageFields } from '../paging.js';
 import { runTool, toolResult } from '../result.js';
 import { readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
@@ -19,14 +20,8 @@ export const inputSchema = z.object({
     .boolean()
     .optional()
     .describe('true: only files no note embeds or links (candidates for clean-up)'),
-  cursor: z.string().max(8192).optional().describe('The nextCursor of the previous page'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_LIMIT)
-    .optional()
-    .describe(`How many files in one page (default ${DEFAULT_ATTACHMENT_LIMIT}, at most ${MAX_LIMIT})`),
+  limit: limitField('files', DEFAULT_ATTACHMENT_LIMIT, MAX_LIMIT),
+  cursor: cursorField,
 });
 
 export const outputSchema = withErrors(
@@ -43,7 +38,7 @@ export const outputSchema = withErrors(
       )
       .describe('In path order'),
     total: z.number().describe('How many files match in all, on every page'),
-    nextCursor: z.string().optional().describe('Present when there are more: pass it as cursor'),
+    ...pageFields('files'),
   }),
 );
 
@@ -70,12 +65,14 @@ export function register({ server, access, session }: ToolDeps): void {
         const head =
           page.total === 0
             ? `No ${what}s${args.folder ? ` in ${args.folder}` : ''}.`
-            : `${page.total} ${what}${page.total === 1 ? '' : 's'}${page.nextCursor ? `; ${page.attachments.length} in this page (more with cursor ${page.nextCursor})` : ''}:`;
+            : `${page.total} ${what}${page.total === 1 ? '' : 's'}${page.more ? `; ${page.attachments.length} in this page` : ''}:`;
         const lines = page.attachments.map(
           (a) =>
             `- ${a.path} — ${a.mimeType}, ${a.sizeBytes} bytes, linked from ${a.embeddedBy} note${a.embeddedBy === 1 ? '' : 's'}`,
         );
-        return toolResult([head, ...lines].join('\n'), { ...page }, ['attachments']);
+        return toolResult([head, ...lines].join('\n') + moreText(page, `${what}s`), { ...page }, [
+          'attachments',
+        ]);
       }),
   );
 }
