@@ -19,6 +19,7 @@ import {
   parseFrontmatterYaml,
   parseYamlBlock,
   readDocument,
+  resolvePlainScalar,
   YAML_OPTIONS,
 } from './frontmatter.js';
 
@@ -54,6 +55,14 @@ export interface Splice {
 export const MAX_KEY_CHARS = 500;
 
 /**
+ * The largest frontmatter block the property operations change (before and after), in characters.
+ * Finding where each property is takes the YAML library's full parse, about 2 µs a character: a
+ * block of megabytes would hold up every other request for seconds. Real blocks are a few hundred
+ * bytes; a larger one is still changed whole by edit_note replace.
+ */
+export const MAX_EDITABLE_YAML = 128 * 1024;
+
+/**
  * Opens the frontmatter of `text` for changes.
  *
  * @throws NotedError `validation_error` when the block does not parse: its properties cannot be
@@ -66,6 +75,7 @@ export function openFrontmatter(text: string, operation: string): EditableFrontm
     return { text, block, yaml: '', data: {}, map: null, doc: null, eol: eolOfText, seqIndent: 2 };
   }
   const yaml = text.slice(block.yamlStart, block.yamlEnd);
+  checkYamlSize(yaml.length, operation);
   const composed = parseFrontmatterYaml(yaml);
   const parsed = 'doc' in composed ? readDocument(composed.doc, yaml) : composed;
   if ('error' in parsed) {
@@ -205,6 +215,7 @@ function withYaml(
   expected: Record<string, JsonValue>,
   operation: string,
 ): string {
+  checkYamlSize(yaml.length, operation);
   const after = parseYamlBlock(yaml);
   if ('error' in after) {
     throw new NotedError(
@@ -224,6 +235,15 @@ function withYaml(
   if (yaml === '') return text;
   const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
   return `${bom}---${fm.eol}${yaml}---${fm.eol}${text.slice(bom.length)}`;
+}
+
+function checkYamlSize(length: number, operation: string): void {
+  if (length <= MAX_EDITABLE_YAML) return;
+  throw new NotedError(
+    'too_large',
+    `The frontmatter would be ${Math.ceil(length / 1024)} KB; ${operation} changes frontmatter blocks up to ${MAX_EDITABLE_YAML / 1024} KB. Nothing was written. Keep long text in the body, or change a block this large with edit_note replace.`,
+    { maxChars: MAX_EDITABLE_YAML },
+  );
 }
 
 /**
@@ -247,6 +267,10 @@ export function blockItems(items: readonly PropertyValue[], indent: number, eol:
 /** A scalar (or an empty list, `[]`) as one line of YAML, in `style` when the value allows it. */
 function renderScalarLike(value: PropertyValue, style: Scalar.Type | undefined): string {
   if (Array.isArray(value)) return value.length === 0 ? '[]' : renderFlowList(value, false);
+  // Most values are words and dates: written plain without building a document (a list of thousands).
+  if (typeof value === 'string' && (style === undefined || style === Scalar.PLAIN) && isPlainWord(value)) {
+    return value;
+  }
   const scalar = new Scalar(value);
   // A line break inside a plain or block value would spread it over lines: keep it on one.
   if (typeof value === 'string' && /[\r\n]/.test(value)) scalar.type = Scalar.QUOTE_DOUBLE;
@@ -268,6 +292,13 @@ export function renderKey(key: string): string {
 
 function render(node: Scalar): string {
   return new Document(node, YAML_OPTIONS).toString({ lineWidth: 0 }).replace(/\r?\n$/, '');
+}
+
+/** Letters, digits and `_ . / -` inside, starting with a letter or digit, that the schema reads as text. */
+const PLAIN_WORD = /^[\p{L}\p{N}][\p{L}\p{N}_./-]*(?: [\p{L}\p{N}_./-]+)*$/u;
+
+function isPlainWord(value: string): boolean {
+  return value.length <= 200 && PLAIN_WORD.test(value) && resolvePlainScalar(value) === value;
 }
 
 function styleOf(node: Node): Scalar.Type | undefined {

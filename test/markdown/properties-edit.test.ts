@@ -155,6 +155,13 @@ describe('set_properties keeps every byte it does not change (SPEC 13.1)', () =>
     }
   });
 
+  it('refuses as too_large a block over 128 KB, before or after the change: finding its properties would take seconds', () => {
+    const big = `---\nbig: ${'x'.repeat(130 * 1024)}\n---\n`;
+    expect(refusal(() => setProperties(big, { a: 1 })).code).toBe('too_large');
+    expect(refusal(() => setProperties('x\n', { long: 'y'.repeat(130 * 1024) })).code).toBe('too_large');
+    expect(setProperties('x\n', { long: 'y'.repeat(100 * 1024) })).toContain('long: yyy');
+  });
+
   it('a __proto__ property is an ordinary property', () => {
     const out = setProperties('---\na: 1\n---\n', { ['__proto__']: 'p' } as PropertyChanges);
     expect(Object.keys(propertiesOf(out))).toEqual(['a', '__proto__']);
