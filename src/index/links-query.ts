@@ -173,14 +173,7 @@ export function linkingNoteCounts(
   const sources = new Map<string, Set<string>>(targets.map((t) => [t.path, new Set<string>()]));
   const keys = new Set(targets.flatMap((t) => keysForFile(t.file_lower)));
   if (keys.size === 0) return new Map();
-  const rows = db
-    .prepare<[string], IncomingLink>(
-      `SELECT l.note_id, n.path AS source, l.linkpath, l.key_lower
-       FROM note_links l JOIN notes n ON n.id = l.note_id
-       WHERE l.key_lower IN (SELECT value FROM json_each(?))`,
-    )
-    .all(JSON.stringify([...keys]))
-    .filter((r) => !visible || visible(r.source));
+  const rows = linksFiledUnder(db, keys, visible);
   const resolved = new LinkTargets(db, visible);
   resolved.prepare(rows.map((r) => ({ key: r.key_lower, linkpath: r.linkpath })));
   for (const r of rows) {
@@ -221,17 +214,22 @@ function incomingLinks(db: Db, targetPath: string, visible: Visible | undefined)
       .all(note.id);
     for (const a of aliases) keys.add(linkKey(a.alias_lower));
   }
-  const rows = db
+  const rows = linksFiledUnder(db, keys, visible).filter((r) => r.source !== targetPath);
+  const targets = new LinkTargets(db, visible);
+  targets.prepare(rows.map((r) => ({ key: r.key_lower, linkpath: r.linkpath })));
+  return rows.filter((r) => targets.resolve(r.key_lower, r.linkpath, r.source) === targetPath);
+}
+
+/** The links, in notes the caller may see, filed under any of `keys` (markdown/link-key.ts). */
+function linksFiledUnder(db: Db, keys: ReadonlySet<string>, visible: Visible | undefined): IncomingLink[] {
+  return db
     .prepare<[string], IncomingLink>(
       `SELECT l.note_id, n.path AS source, l.linkpath, l.key_lower
        FROM note_links l JOIN notes n ON n.id = l.note_id
        WHERE l.key_lower IN (SELECT value FROM json_each(?))`,
     )
     .all(JSON.stringify([...keys]))
-    .filter((r) => r.source !== targetPath && (!visible || visible(r.source)));
-  const targets = new LinkTargets(db, visible);
-  targets.prepare(rows.map((r) => ({ key: r.key_lower, linkpath: r.linkpath })));
-  return rows.filter((r) => targets.resolve(r.key_lower, r.linkpath, r.source) === targetPath);
+    .filter((r) => !visible || visible(r.source));
 }
 
 /**

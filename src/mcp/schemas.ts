@@ -62,3 +62,25 @@ export const readOnlyTool = {
   idempotentHint: true,
   openWorldHint: false,
 } as const;
+
+/**
+ * `offset` and `max_chars` of a tool that returns a long text in pages: `what` names the text, `unit`
+ * what is counted (`body character`).
+ */
+export function pagingArguments(what: string, unit: string) {
+  return {
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(`For a very large ${what}: the ${unit} to start at (the nextOffset of the previous page)`),
+    max_chars: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .optional()
+      .describe(`For a very large ${what}: at most this many ${unit}s (default and most: 1,000,000)`),
+  };
+}

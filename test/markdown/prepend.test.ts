@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyEdit } from '../../src/markdown/edit.js';
-
-function refusal(run: () => unknown): { code: string; message: string } {
-  try {
-    run();
-  } catch (err) {
-    return err as { code: string; message: string };
-  }
-  throw new Error('expected a refusal');
-}
+import { refusal } from '../helpers/refusal.js';
 
 describe('edit_note prepend (SPEC 13.1): after the frontmatter, before the body', () => {
   it('puts content first in the body with one blank line before the old text', () => {

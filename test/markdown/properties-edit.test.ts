@@ -5,21 +5,13 @@ import { parseFrontmatter } from '../../src/markdown/frontmatter.js';
 import type { PropertyValue } from '../../src/markdown/frontmatter-splice.js';
 import { noteProperties } from '../../src/markdown/properties.js';
 import { type PropertyChanges, setProperties } from '../../src/markdown/properties-edit.js';
+import { refusal } from '../helpers/refusal.js';
 
 /** The properties get_properties would report for a note's text. */
 function propertiesOf(text: string): Record<string, JsonValue> {
   const fm = parseFrontmatter(text);
   expect(fm.error, 'the frontmatter still parses').toBeUndefined();
   return noteProperties(fm.data).properties;
-}
-
-function refusal(run: () => unknown): { code: string; message: string } {
-  try {
-    run();
-  } catch (err) {
-    return err as { code: string; message: string };
-  }
-  throw new Error('expected a refusal');
 }
 
 const NOTE = [
@@ -88,7 +80,7 @@ describe('set_properties keeps every byte it does not change (SPEC 13.1)', () =>
   });
 
   it('writes each value so that it reads back as given: quoting strings that would read as another type', () => {
-    const out = setProperties('---\na: 1\n---\n', {
+    const values = {
       a: '5',
       b: 'true',
       c: 'key: value',
@@ -97,17 +89,9 @@ describe('set_properties keeps every byte it does not change (SPEC 13.1)', () =>
       f: '',
       g: 2.5,
       h: '2026-05-01',
-    });
-    expect(propertiesOf(out)).toEqual({
-      a: '5',
-      b: 'true',
-      c: 'key: value',
-      d: '#not-a-comment',
-      e: 'two\nlines',
-      f: '',
-      g: 2.5,
-      h: '2026-05-01',
-    });
+    };
+    const out = setProperties('---\na: 1\n---\n', values);
+    expect(propertiesOf(out)).toEqual(values);
     expect(out).toContain('h: 2026-05-01\n');
   });
 

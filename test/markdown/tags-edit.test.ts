@@ -2,20 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { parseFrontmatter } from '../../src/markdown/frontmatter.js';
 import { frontmatterTags } from '../../src/markdown/frontmatter-fields.js';
 import { addTags, inlineTagsLeft, removeTags } from '../../src/markdown/tags-edit.js';
+import { refusal } from '../helpers/refusal.js';
 
 function tagsOf(text: string): string[] {
   const fm = parseFrontmatter(text);
   expect(fm.error).toBeUndefined();
   return frontmatterTags(fm.data);
-}
-
-function refusal(run: () => unknown): { code: string; message: string } {
-  try {
-    run();
-  } catch (err) {
-    return err as { code: string; message: string };
-  }
-  throw new Error('expected a refusal');
 }
 
 describe('add_tags (SPEC 13.1)', () => {

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scanNote } from '../../src/markdown/scan.js';
 import { updateTask } from '../../src/markdown/task-edit.js';
-
-function refusal(run: () => unknown): { code: string; message: string; details: Record<string, unknown> } {
-  try {
-    run();
-  } catch (err) {
-    return err as { code: string; message: string; details: Record<string, unknown> };
-  }
-  throw new Error('expected a refusal');
-}
+import { refusal } from '../helpers/refusal.js';
 
 const NOTE = [
   '---',

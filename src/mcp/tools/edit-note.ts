@@ -144,15 +144,6 @@ function operationOf(args: Args): EditOperation {
     case 'prepend':
       if (args.content === undefined) throw missing('content');
       return { kind: 'prepend', content: args.content };
-    case 'prepend_to_section':
-      if (args.heading === undefined) throw missing('heading');
-      if (args.content === undefined) throw missing('content');
-      return {
-        kind: 'prepend_to_section',
-        heading: args.heading,
-        content: args.content,
-        ...(args.occurrence === undefined ? {} : { occurrence: args.occurrence }),
-      };
     default:
       return textOperationOf(args, missing);
   }
@@ -171,11 +162,16 @@ function textOperationOf(args: Args, missing: (arg: string) => NotedError): Edit
   }
   if (args.heading === undefined) throw missing('heading');
   if (args.content === undefined) throw missing('content');
-  return {
-    kind: args.operation as 'replace_section' | 'append_to_section',
+  const section = {
     heading: args.heading,
     content: args.content,
     ...(args.occurrence === undefined ? {} : { occurrence: args.occurrence }),
+  };
+  // Content right under the heading comes before any sub-section: `whole` has no say there.
+  if (args.operation === 'prepend_to_section') return { kind: 'prepend_to_section', ...section };
+  return {
+    kind: args.operation as 'replace_section' | 'append_to_section',
+    ...section,
     ...(args.whole === undefined ? {} : { whole: args.whole }),
   };
 }

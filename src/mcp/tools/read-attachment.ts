@@ -7,7 +7,7 @@
 import * as z from 'zod';
 import { noteUri } from '../resources.js';
 import { runTool, toolResult } from '../result.js';
-import { readOnlyTool, withErrors } from '../schemas.js';
+import { pagingArguments, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'read_attachment';
@@ -20,19 +20,7 @@ export const inputSchema = z.object({
     .describe(
       'The file\'s vault-relative path, with its extension, e.g. "img/photo.png" (list_attachments gives them)',
     ),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('For a long text file: the character to start at (the nextOffset of the previous page)'),
-  max_chars: z
-    .number()
-    .int()
-    .min(1)
-    .max(1_000_000)
-    .optional()
-    .describe('For a long text file: at most this many characters (default and most: 1,000,000)'),
+  ...pagingArguments('text file', 'character'),
 });
 
 export const outputSchema = withErrors(

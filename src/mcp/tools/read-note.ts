@@ -6,26 +6,14 @@ import { stringify } from 'yaml';
 import * as z from 'zod';
 import type { NoteContent } from '../../access/types.js';
 import { runTool, toolResult } from '../result.js';
-import { noteName, readOnlyTool, withErrors } from '../schemas.js';
+import { noteName, pagingArguments, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'read_note';
 
 export const inputSchema = z.object({
   name: noteName,
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('For a very large note: the body character to start at (the nextOffset of the previous page)'),
-  max_chars: z
-    .number()
-    .int()
-    .min(1)
-    .max(1_000_000)
-    .optional()
-    .describe('For a very large note: at most this many body characters (default and most: 1,000,000)'),
+  ...pagingArguments('note', 'body character'),
 });
 
 /** A note as read_note gives it (SPEC 2.1); get_daily_note gives the same. */
