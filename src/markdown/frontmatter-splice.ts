@@ -10,7 +10,7 @@
  * no lines to splice: it is re-printed through the `yaml` Document API, as Obsidian re-saves it as YAML.
  */
 
-import { Document, isAlias, isMap, isScalar, isSeq, type Node, type Pair, Scalar, type YAMLMap } from 'yaml';
+import { Document, isMap, isScalar, isSeq, type Node, type Pair, Scalar, type YAMLMap } from 'yaml';
 import { NotedError } from '../common/errors.js';
 import {
   type BlockBounds,
@@ -318,9 +318,8 @@ export function columnOf(text: string, offset: number): number {
 function seqIndentOf(yaml: string, map: YAMLMap | null): number {
   for (const pair of map?.items ?? []) {
     const value = pair.value as Node | null;
-    if (isSeq(value) && !value.flow && value.range && !isAlias(pair.key)) {
-      const key = pair.key as Node | null;
-      if (!key?.range) continue;
+    const key = pair.key as Node | null;
+    if (isSeq(value) && !value.flow && value.range && key?.range) {
       return Math.max(0, columnOf(yaml, value.range[0]) - columnOf(yaml, key.range[0]));
     }
   }
