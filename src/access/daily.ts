@@ -54,6 +54,9 @@ export async function getDailyNote(
     return { date, exists: true, created: false, note: readNote(ctx, rules, name) };
   }
   if (!input.create) return { date, name, exists: false, created: false };
+  // "Get today's note" is asked again and again: in a staged folder, one creation waits for review.
+  const waiting = waitingCreation(ctx, rules, name);
+  if (waiting !== null) return waiting;
   let text = '';
   let templateMissing: string | undefined;
   if (settings.template !== '') {
@@ -83,6 +86,13 @@ export async function getDailyNote(
     note: readNote(ctx, rules, existing),
     ...(templateMissing === undefined ? {} : { templateMissing }),
   };
+}
+
+/** The creation of `name` already waiting for the owner's review, in a staged folder; else null. */
+function waitingCreation(ctx: AccessContext, rules: Rules, name: string): StagedResult | null {
+  if (rules.accessOf(name) !== 'staged') return null;
+  const pending = ctx.pending.list().find((p) => p.kind === 'create' && p.note === name);
+  return pending ? { staged: true, pendingId: pending.id, note: name, kind: 'create' } : null;
 }
 
 function seen(ctx: AccessContext, rules: Rules, name: string): boolean {

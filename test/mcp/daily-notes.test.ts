@@ -152,6 +152,10 @@ describe('get_daily_note with the vault’s Daily notes settings', () => {
     const staged = await v.call('get_daily_note', { create: true });
     expect(staged.structured).toMatchObject({ staged: true, kind: 'create', note: 'Journal/2026-05-01.md' });
     expect(stored(v, 'Journal/2026-05-01.md')).toBeUndefined();
+    // Asked again before the owner decides: the same pending creation, not a second one.
+    const again = await v.call('get_daily_note', { create: true });
+    expect(again.structured.pendingId).toBe(staged.structured.pendingId);
+    expect(v.opened.access.ctx.pending.list()).toHaveLength(1);
     await v.close();
 
     v = await open({ ...base, '.noted/mcp-policy.yaml': policy('read-only') });
