@@ -8,7 +8,7 @@
  * journal); a hidden one answers exactly like a missing one.
  */
 import { isNotedError, NotedError } from '../common/errors.js';
-import { addDays, fillDailyTemplate, formatDate, parseDay } from '../markdown/templates.js';
+import { type DateTools, dateTools } from '../markdown/templates.js';
 import { normalizeNoteName } from '../vault/names.js';
 import { localDay } from './calendar.js';
 import type { AccessContext, Writer } from './context.js';
@@ -46,10 +46,11 @@ export async function getDailyNote(
   who: Writer,
   input: DailyNoteInput,
 ): Promise<DailyNote | StagedResult> {
-  const day = dayOf(input.date, ctx.now());
+  const dates = await dateTools();
+  const day = dayOf(dates, input.date, ctx.now());
   const date = localDay(day);
   const settings = readDailyNoteSettings(ctx.vault.root);
-  const name = dailyNoteName(settings.folder, formatDate(day, settings.format), settings);
+  const name = dailyNoteName(settings.folder, dates.formatDate(day, settings.format), settings);
   if (seen(ctx, rules, name)) {
     return { date, exists: true, created: false, note: readNote(ctx, rules, name) };
   }
@@ -68,7 +69,7 @@ export async function getDailyNote(
       templateMissing = settings.template;
     }
   }
-  text = fillDailyTemplate(text, { day, now: ctx.now(), format: settings.format });
+  text = dates.fillDailyTemplate(text, { day, now: ctx.now(), format: settings.format });
   let created = true;
   try {
     const result = await createWithText(ctx, rules, who, 'get_daily_note', name, text);
@@ -110,11 +111,11 @@ function existingName(ctx: AccessContext, rules: Rules, name: string): string {
 }
 
 /** The day asked for, at local midnight. */
-function dayOf(input: string | undefined, now: Date): Date {
+function dayOf(dates: DateTools, input: string | undefined, now: Date): Date {
   const text = (input ?? 'today').trim().toLowerCase();
   const relative = RELATIVE_DAYS[text];
-  if (relative !== undefined) return addDays(now, relative);
-  const day = parseDay(text);
+  if (relative !== undefined) return dates.addDays(now, relative);
+  const day = dates.parseDay(text);
   if (day === null) {
     throw new NotedError(
       'validation_error',

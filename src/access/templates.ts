@@ -7,7 +7,7 @@
  */
 import { isNotedError, NotedError } from '../common/errors.js';
 import { findBlock } from '../markdown/frontmatter.js';
-import { fillTemplate } from '../markdown/templates.js';
+import { dateTools } from '../markdown/templates.js';
 import { normalizeNoteName } from '../vault/names.js';
 import type { StoredNote } from '../vault/vault.js';
 import type { AccessContext } from './context.js';
@@ -19,15 +19,16 @@ import type { Rules } from './rules.js';
  * The text a note created from `template` starts with: the template filled for a note titled
  * `title` at the gate's clock, then `content` after one blank line.
  */
-export function textFromTemplate(
+export async function textFromTemplate(
   ctx: AccessContext,
   rules: Rules,
   template: string,
   title: string,
   content: string,
-): string {
+): Promise<string> {
   const settings = readTemplateSettings(ctx.vault.root);
   const stored = readTemplate(ctx, rules, template, settings.folder);
+  const { fillTemplate } = await dateTools();
   const filled = fillTemplate(stored.text, {
     title,
     now: ctx.now(),

@@ -59,7 +59,7 @@ export async function createNote(
   let text: string;
   if (input.template !== undefined) {
     const content = input.content === undefined ? '' : incoming(input.content);
-    text = textFromTemplate(ctx, rules, input.template, title ?? baseNameOf(name), content);
+    text = await textFromTemplate(ctx, rules, input.template, title ?? baseNameOf(name), content);
   } else if (input.content !== undefined) {
     text = incoming(input.content);
   } else {

@@ -18,7 +18,54 @@
  * `{{` and `}}` (another plugin's syntax, such as Templater's `<% %>`) is left as it is.
  */
 
-import moment from 'moment';
+import type Moment from 'moment';
+
+type MomentFn = typeof Moment;
+
+let loaded: Promise<DateTools> | undefined;
+
+/**
+ * The date functions, with moment.js loaded on first use: evaluating the library costs every server
+ * start 10–20 ms, and most sessions never format a date.
+ *
+ * @example
+ * const { formatDate } = await dateTools();
+ */
+export function dateTools(): Promise<DateTools> {
+  loaded ??= import('moment').then(({ default: moment }) => toolsOf(moment));
+  return loaded;
+}
+
+export interface DateTools {
+  formatDate(date: Date, format: string): string;
+  parseDay(text: string): Date | null;
+  addDays(date: Date, days: number): Date;
+  fillTemplate(text: string, vars: TemplateVars): string;
+  fillDailyTemplate(text: string, vars: DailyVars): string;
+}
+
+export interface TemplateVars {
+  readonly title: string;
+  readonly now: Date;
+  readonly dateFormat: string;
+  readonly timeFormat: string;
+}
+
+export interface DailyVars {
+  readonly day: Date;
+  readonly now: Date;
+  readonly format: string;
+}
+
+function toolsOf(moment: MomentFn): DateTools {
+  return {
+    formatDate: (date, format) => formatDate(moment, date, format),
+    parseDay: (text) => parseDay(moment, text),
+    addDays: (date, days) => moment(date).startOf('day').add(days, 'days').toDate(),
+    fillTemplate: (text, vars) => fillTemplate(moment, text, vars),
+    fillDailyTemplate: (text, vars) => fillDailyTemplate(moment, text, vars),
+  };
+}
 
 /** A format longer than this is not a date format: it is left as written. */
 const MAX_FORMAT = 100;
@@ -37,7 +84,7 @@ const DAILY_VARIABLE = new RegExp(
  * @example
  * formatDate(new Date(2026, 4, 1), 'dddd, MMMM Do YYYY') // 'Friday, May 1st 2026'
  */
-export function formatDate(date: Date, format: string): string {
+function formatDate(moment: MomentFn, date: Date, format: string): string {
   return moment(date).format(format);
 }
 
@@ -47,14 +94,9 @@ export function formatDate(date: Date, format: string): string {
  * @example
  * parseDay('2026-02-30') // null
  */
-export function parseDay(text: string): Date | null {
+function parseDay(moment: MomentFn, text: string): Date | null {
   const m = moment(text, 'YYYY-MM-DD', true);
   return m.isValid() ? m.toDate() : null;
-}
-
-/** The local day `days` after `date`, at midnight. */
-export function addDays(date: Date, days: number): Date {
-  return moment(date).startOf('day').add(days, 'days').toDate();
 }
 
 /**
@@ -63,10 +105,7 @@ export function addDays(date: Date, days: number): Date {
  * @example
  * fillTemplate('# {{title}}\n{{date:YYYY}}', { title: 'Plan', now, dateFormat: 'YYYY-MM-DD', timeFormat: 'HH:mm' })
  */
-export function fillTemplate(
-  text: string,
-  vars: { title: string; now: Date; dateFormat: string; timeFormat: string },
-): string {
+function fillTemplate(moment: MomentFn, text: string, vars: TemplateVars): string {
   const now = moment(vars.now);
   return text.replace(
     CORE_VARIABLE,
@@ -84,7 +123,7 @@ export function fillTemplate(
  * @example
  * fillDailyTemplate('# {{date:dddd}}\n[[{{yesterday}}]]', { day, now, format: 'YYYY-MM-DD' })
  */
-export function fillDailyTemplate(text: string, vars: { day: Date; now: Date; format: string }): string {
+function fillDailyTemplate(moment: MomentFn, text: string, vars: DailyVars): string {
   const day = moment(vars.day);
   const now = moment(vars.now);
   const name = day.format(vars.format);
@@ -109,7 +148,7 @@ export function fillDailyTemplate(text: string, vars: { day: Date; now: Date; fo
       }
       const at = day.clone().set({ hour: now.hour(), minute: now.minute(), second: now.second() });
       if (delta !== undefined && unit !== undefined) {
-        at.add(Number.parseInt(delta, 10), unit as moment.unitOfTime.DurationConstructor);
+        at.add(Number.parseInt(delta, 10), unit as Moment.unitOfTime.DurationConstructor);
       }
       return at.format(format?.trim() || vars.format);
     },

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addDays,
-  fillDailyTemplate,
-  fillTemplate,
-  formatDate,
-  parseDay,
-} from '../../src/markdown/templates.js';
+import { dateTools } from '../../src/markdown/templates.js';
+
+const { addDays, fillDailyTemplate, fillTemplate, formatDate, parseDay } = await dateTools();
 
 /** A local time, whatever the time zone the tests run in. */
 const NOW = new Date(2026, 4, 1, 14, 7, 9);
