@@ -76,7 +76,9 @@ describe('noted-mcp.mcpb', () => {
   });
 
   it('unpacked, its server answers over stdio with its own native modules, and lists the tools the manifest lists', async () => {
+    // Claude Desktop's directory picker gives a folder that exists (a named vault that does not is refused).
     const vault = path.join(base, 'My Notes');
+    fs.mkdirSync(vault);
     const args = manifest.server.mcp_config.args.map((a) =>
       a.replace(placeholder('__dirname'), unpacked).replace(placeholder('user_config.notes_dir'), vault),
     );
