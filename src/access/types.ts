@@ -9,6 +9,8 @@ export interface AgentSession {
   readonly id: string;
   /** The client's self-declared name, when it gave one. */
   clientName(): string | undefined;
+  /** For one call: the folder its writes must stay in (`in_folder`, SPEC 12.5). */
+  readonly inFolder?: string;
 }
 
 export interface NoteSummary {

@@ -11,3 +11,11 @@ export interface ToolDeps {
   readonly access: VaultAccess;
   readonly session: AgentSession;
 }
+
+/**
+ * The session for one call that limits its writes to `inFolder` (SPEC 12.5); the session itself
+ * when the call gave none.
+ */
+export function scoped(session: AgentSession, inFolder: string | undefined): AgentSession {
+  return inFolder === undefined ? session : { id: session.id, clientName: session.clientName, inFolder };
+}
