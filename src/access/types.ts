@@ -43,6 +43,14 @@ export interface NoteContent {
   readonly etag: string;
   readonly modified: string;
   readonly sizeBytes: number;
+  /** Present when only a part was asked for (`section` or `block`): `body` is that part alone. */
+  readonly partial?: true;
+  /** The part's lines in the note, `[from, to]`, 1-based and inclusive. */
+  readonly lines?: [number, number];
+  /** The heading of the section returned, as `## Risks`. */
+  readonly section?: string;
+  /** The id of the block returned. */
+  readonly block?: string;
   /** Present when the body was cut to a page: read on from `nextOffset`. */
   readonly truncated?: boolean;
   readonly offset?: number;

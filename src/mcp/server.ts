@@ -22,6 +22,7 @@ import * as deleteNote from './tools/delete-note.js';
 import * as deleteNotes from './tools/delete-notes.js';
 import * as editNote from './tools/edit-note.js';
 import * as getBacklinks from './tools/get-backlinks.js';
+import * as getNoteOutline from './tools/get-note-outline.js';
 import * as getOutgoingLinks from './tools/get-outgoing-links.js';
 import * as getProperties from './tools/get-properties.js';
 import * as listByTag from './tools/list-by-tag.js';
@@ -44,6 +45,7 @@ import * as updateNote from './tools/update-note.js';
 export const TOOLS = [
   listNotes,
   readNote,
+  getNoteOutline,
   searchNotes,
   listTasks,
   getBacklinks,

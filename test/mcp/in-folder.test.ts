@@ -81,9 +81,9 @@ describe('in_folder', () => {
   it('inside the folder every write works as before', async () => {
     const v = await open();
     const scope = { in_folder: 'projects/alpha' };
-    expect((await v.call('create_note', { ...scope, name: 'projects/alpha/new', content: 'n' })).isError).toBe(
-      false,
-    );
+    expect(
+      (await v.call('create_note', { ...scope, name: 'projects/alpha/new', content: 'n' })).isError,
+    ).toBe(false);
     const e = await etag(v, 'projects/alpha/plan');
     const edit = await v.call('edit_note', {
       ...scope,
@@ -94,7 +94,11 @@ describe('in_folder', () => {
       content: 'one',
     });
     expect(edit.isError, edit.text).toBe(false);
-    const moved = await v.call('move_note', { ...scope, name: 'other', new_name: 'projects/alpha/sub/other' });
+    const moved = await v.call('move_note', {
+      ...scope,
+      name: 'other',
+      new_name: 'projects/alpha/sub/other',
+    });
     expect(moved.isError, moved.text).toBe(false);
     const deleted = await v.call('delete_note', { ...scope, name: 'projects/alpha/new' });
     expect(deleted.isError, deleted.text).toBe(false);
@@ -109,7 +113,11 @@ describe('in_folder', () => {
       name: 'projects/alpha/plan',
       new_name: 'inbox/plan',
     });
-    await refusedOutOfScope(v, 'move_note', { in_folder: 'projects', name: 'idea', new_name: 'projects/idea' });
+    await refusedOutOfScope(v, 'move_note', {
+      in_folder: 'projects',
+      name: 'idea',
+      new_name: 'projects/idea',
+    });
     await refusedOutOfScope(v, 'move_folder', {
       in_folder: 'projects',
       folder: 'projects/alpha',
@@ -121,7 +129,11 @@ describe('in_folder', () => {
       new_folder: 'projects/inbox',
     });
     await refusedOutOfScope(v, 'create_folder', { in_folder: 'projects', folder: 'inbox/sub' });
-    await refusedOutOfScope(v, 'delete_folder', { in_folder: 'projects', folder: 'projectsX', dry_run: true });
+    await refusedOutOfScope(v, 'delete_folder', {
+      in_folder: 'projects',
+      folder: 'projectsX',
+      dry_run: true,
+    });
   });
 
   it('a batch with one item outside is refused whole: the items inside are not done either', async () => {
@@ -137,7 +149,10 @@ describe('in_folder', () => {
         { name: 'projects/alpha/plan', new_name: 'inbox/plan' },
       ],
     });
-    const ok = await v.call('delete_notes', { in_folder: 'projects', items: [{ name: 'projects/alpha/other' }] });
+    const ok = await v.call('delete_notes', {
+      in_folder: 'projects',
+      items: [{ name: 'projects/alpha/other' }],
+    });
     expect(ok.structured.committedCount).toBe(1);
   });
 
