@@ -6,6 +6,7 @@
  * and the per-note locks.
  */
 import { purgeTrash } from '../vault/trash.js';
+import { listChanges } from './changes.js';
 import type { AccessContext, Writer } from './context.js';
 import { createFolder, deleteFolder, listFolders, moveFolder } from './folders.js';
 import { backlinks, outgoingLinks } from './links.js';
@@ -76,6 +77,11 @@ export class VaultAccess {
   /** A note's headings, blocks and counts (SPEC 12.3). */
   noteOutline(session: AgentSession, ...args: Rest<typeof noteOutline>) {
     return noteOutline(this.ctx, this.rules(session), ...args);
+  }
+
+  /** What changed since a cursor or a time (SPEC 12.1), the policy applied as it is read. */
+  listChanges(session: AgentSession, ...args: Rest<typeof listChanges>) {
+    return listChanges(this.ctx, this.rules(session), ...args);
   }
 
   listTasks(session: AgentSession, ...args: Rest<typeof listTasks>) {

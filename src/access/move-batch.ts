@@ -8,9 +8,11 @@
  */
 import { NotedError } from '../common/errors.js';
 import { newGroupId } from '../journal/entry.js';
+import type { RecordInput } from '../journal/record-input.js';
 import { normalizeNoteName } from '../vault/names.js';
 import { moveToTrash } from '../vault/trash.js';
 import type { AccessContext, Writer } from './context.js';
+import { claimChanges } from './feed-claims.js';
 import { type MoveNoteInput, type MoveResult, moveNote } from './move.js';
 import { stage, writableAccess } from './permission.js';
 import { notFound, resolveExisting } from './resolve.js';
@@ -161,7 +163,7 @@ export function deleteNotes(
         });
         return { name, committed: false, staged: true, pendingId: s.pendingId };
       }
-      ctx.journal.record({
+      const input: RecordInput = {
         ...who,
         tool: 'delete_notes',
         note: name,
@@ -169,7 +171,9 @@ export function deleteNotes(
         before: stored.bytes,
         after: null,
         group,
-      });
+      };
+      claimChanges(ctx, [input]);
+      ctx.journal.record(input);
       return { name, committed: true, trashId: moveToTrash(ctx.vault, name, ctx.now()) };
     });
     if (done.committed) ctx.index.touched([name]);

@@ -26,6 +26,7 @@ import * as getNoteOutline from './tools/get-note-outline.js';
 import * as getOutgoingLinks from './tools/get-outgoing-links.js';
 import * as getProperties from './tools/get-properties.js';
 import * as listByTag from './tools/list-by-tag.js';
+import * as listChanges from './tools/list-changes.js';
 import * as listFolders from './tools/list-folders.js';
 import * as listNotes from './tools/list-notes.js';
 import * as listTags from './tools/list-tags.js';
@@ -44,6 +45,7 @@ import * as updateNote from './tools/update-note.js';
 /** Every tool, in the order clients list them. */
 export const TOOLS = [
   listNotes,
+  listChanges,
   readNote,
   getNoteOutline,
   searchNotes,
