@@ -8,6 +8,7 @@
 import { purgeTrash } from '../vault/trash.js';
 import { listChanges } from './changes.js';
 import type { AccessContext, Writer } from './context.js';
+import { exportNotes } from './export.js';
 import { createFolder, deleteFolder, listFolders, moveFolder } from './folders.js';
 import { backlinks, outgoingLinks } from './links.js';
 import { moveNote } from './move.js';
@@ -82,6 +83,11 @@ export class VaultAccess {
   /** What changed since a cursor or a time (SPEC 12.1), the policy applied as it is read. */
   listChanges(session: AgentSession, ...args: Rest<typeof listChanges>) {
     return listChanges(this.ctx, this.rules(session), ...args);
+  }
+
+  /** Many notes at once, in pages under a byte budget (SPEC 12.2). */
+  exportNotes(session: AgentSession, ...args: Rest<typeof exportNotes>) {
+    return exportNotes(this.ctx, this.rules(session), ...args);
   }
 
   listTasks(session: AgentSession, ...args: Rest<typeof listTasks>) {

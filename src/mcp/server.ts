@@ -21,6 +21,7 @@ import * as deleteFolder from './tools/delete-folder.js';
 import * as deleteNote from './tools/delete-note.js';
 import * as deleteNotes from './tools/delete-notes.js';
 import * as editNote from './tools/edit-note.js';
+import * as exportNotes from './tools/export-notes.js';
 import * as getBacklinks from './tools/get-backlinks.js';
 import * as getNoteOutline from './tools/get-note-outline.js';
 import * as getOutgoingLinks from './tools/get-outgoing-links.js';
@@ -46,6 +47,7 @@ import * as updateNote from './tools/update-note.js';
 export const TOOLS = [
   listNotes,
   listChanges,
+  exportNotes,
   readNote,
   getNoteOutline,
   searchNotes,
