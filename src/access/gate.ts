@@ -25,6 +25,7 @@ import { listTags, notesByTag } from './tags.js';
 import { listTasks } from './tasks.js';
 import { deleteNote, restoreNote, trashPage } from './trash-ops.js';
 import type { AgentSession } from './types.js';
+import { type IndexState, vaultInfo } from './vault-info.js';
 import {
   createGeneratedNote,
   type GeneratedNote,
@@ -88,6 +89,17 @@ export class VaultAccess {
   /** Many notes at once, in pages under a byte budget (SPEC 12.2). */
   exportNotes(session: AgentSession, ...args: Rest<typeof exportNotes>) {
     return exportNotes(this.ctx, this.rules(session), ...args);
+  }
+
+  /** The index's state for get_vault_info: `ready` once the first build is done. */
+  indexState(): IndexState {
+    // Seam: while a first build runs in the background this reports `building` with its progress.
+    return { state: 'ready' };
+  }
+
+  /** What an agent needs to orient itself (SPEC 12.4), as it may see the vault. */
+  vaultInfo(session: AgentSession) {
+    return vaultInfo(this.ctx, this.rules(session), this.indexState());
   }
 
   listTasks(session: AgentSession, ...args: Rest<typeof listTasks>) {

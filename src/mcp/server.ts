@@ -26,6 +26,7 @@ import * as getBacklinks from './tools/get-backlinks.js';
 import * as getNoteOutline from './tools/get-note-outline.js';
 import * as getOutgoingLinks from './tools/get-outgoing-links.js';
 import * as getProperties from './tools/get-properties.js';
+import * as getVaultInfo from './tools/get-vault-info.js';
 import * as listByTag from './tools/list-by-tag.js';
 import * as listChanges from './tools/list-changes.js';
 import * as listFolders from './tools/list-folders.js';
@@ -45,6 +46,7 @@ import * as updateNote from './tools/update-note.js';
 
 /** Every tool, in the order clients list them. */
 export const TOOLS = [
+  getVaultInfo,
   listNotes,
   listChanges,
   exportNotes,
@@ -107,7 +109,7 @@ export function createMcpServer(
     id: options.sessionId ?? randomUUID(),
     clientName: () => server.server.getClientVersion()?.name,
   };
-  const deps: ToolDeps = { server, access, session };
+  const deps: ToolDeps = { server, access, session, info };
   for (const tool of TOOLS) tool.register(deps);
   registerPrompts(server, access, session, options.prompts);
   registerResources(server, access, session);

@@ -10,6 +10,8 @@ export interface ToolDeps {
   readonly server: McpServer;
   readonly access: VaultAccess;
   readonly session: AgentSession;
+  /** The server's name and version, as it tells clients. */
+  readonly info: { readonly name: string; readonly version: string };
 }
 
 /**
