@@ -68,7 +68,9 @@ describe('noted-mcp doctor', () => {
     const dir = await healthyVault();
     // SQLite's companion files of an index opened read-only (-wal, -shm) may come and go; nothing else may.
     const files = () =>
-      new Map([...snapshot(dir, { includeState: true })].filter(([k]) => !/index\.sqlite-(wal|shm)$/.test(k)));
+      new Map(
+        [...snapshot(dir, { includeState: true })].filter(([k]) => !/index\.sqlite-(wal|shm)$/.test(k)),
+      );
     const before = files();
     const run = io();
     expect(await doctorCommand(['--notes-dir', dir], run.io)).toBe(0);

@@ -155,7 +155,9 @@ describe('list_changes', () => {
     extra.push(again);
     const { changes } = await drain(again, cursor);
     expect(brief(changes)[0]).toEqual(['modified', 'a.md']);
-    const offline = brief(changes.slice(1)).map((c) => c.join(' ')).sort();
+    const offline = brief(changes.slice(1))
+      .map((c) => c.join(' '))
+      .sort();
     expect(offline).toEqual(['created new.md', 'modified b.md', 'moved c-renamed.md c.md']);
     expect(changes[0]?.by).toBe('agent');
   });
