@@ -10,6 +10,7 @@ import { resolveLinkTarget } from '../index/links-query.js';
 import { parseFrontmatter } from '../markdown/frontmatter.js';
 import { escapeHtml, markdownToHtml, type RenderedLink } from '../markdown/render-html.js';
 import { stripHeading } from '../markdown/sections.js';
+import { folderOf } from '../vault/names.js';
 import type { StoredNote } from '../vault/vault.js';
 import { isNoteFile } from '../vault/walk.js';
 import type { AccessContext } from './context.js';
@@ -45,9 +46,20 @@ export function htmlLinks(ctx: AccessContext, rules: Rules): HtmlLinks {
   const visible = visibleOption(rules);
   const page = new Set<string>();
   const byAnchor = new Map<string, string>();
+  // Resolution depends on the link text and the source's folder (same-folder preference), not more.
+  const resolved = new Map<string, string | null>();
+  const resolve = (source: string, linkpath: string): string | null => {
+    const key = `${folderOf(source)}\0${linkpath.normalize('NFC').toLowerCase()}`;
+    let target = resolved.get(key);
+    if (target === undefined) {
+      target = resolveLinkTarget(db, linkpath, source, visible);
+      resolved.set(key, target);
+    }
+    return target;
+  };
   return {
     hrefFor(source, link) {
-      const target = link.linkpath === '' ? source : resolveLinkTarget(db, link.linkpath, source, visible);
+      const target = link.linkpath === '' ? source : resolve(source, link.linkpath);
       if (target === null || !isNoteFile(target)) return null;
       const anchor = noteAnchor(target);
       byAnchor.set(anchor, target);

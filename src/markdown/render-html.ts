@@ -78,34 +78,49 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
  * // '<h1>Hi</h1>\n<p>See <a href="#Other" class="internal-link">Other</a></p>\n'
  */
 export function markdownToHtml(markdown: string, options: RenderOptions = {}): string {
+  const env: RenderEnv = { options };
+  return sanitizeHtml(renderer().render(withWikilinks(markdown, options.linkHref), env));
+}
+
+interface RenderEnv {
+  readonly options: RenderOptions;
+}
+
+let shared: MarkdownIt | null = null;
+
+/**
+ * One renderer for every note: building one costs more than rendering a short note. Each call's
+ * options reach its rules through markdown-it's `env`.
+ */
+function renderer(): MarkdownIt {
+  if (shared !== null) return shared;
   const md = new MarkdownIt({ html: true, linkify: false, typographer: false });
-  const linkHref = options.linkHref;
-  const headingId = options.headingId;
   const defaultLinkOpen =
     md.renderer.rules.link_open ?? ((tokens, idx, opts, _env, self) => self.renderToken(tokens, idx, opts));
-  md.renderer.rules.link_open = (tokens, idx, opts, env, self) => {
+  md.renderer.rules.link_open = (tokens, idx, opts, env: RenderEnv, self) => {
     const token = tokens[idx];
     const href = token?.attrGet('href');
+    const linkHref = env.options.linkHref;
     if (token && linkHref && href && !SCHEME.test(href) && !href.startsWith('#')) {
-      const target = decodeDestination(href);
-      const resolved = linkHref({ ...target, embed: false });
+      const resolved = linkHref({ ...decodeDestination(href), embed: false });
       if (resolved !== null) token.attrSet('href', resolved);
     }
     return defaultLinkOpen(tokens, idx, opts, env, self);
   };
-  if (headingId) {
-    md.core.ruler.push('heading_ids', (state) => {
-      const tokens = state.tokens;
-      for (let i = 0; i < tokens.length; i++) {
-        const token = tokens[i];
-        const inline = tokens[i + 1];
-        if (token?.type !== 'heading_open' || inline === undefined) continue;
-        const id = headingId(inline.content);
-        if (id !== null) token.attrSet('id', id);
-      }
-    });
-  }
-  return sanitizeHtml(md.render(withWikilinks(markdown, linkHref)));
+  md.core.ruler.push('heading_ids', (state) => {
+    const headingId = (state.env as RenderEnv).options.headingId;
+    if (headingId === undefined) return;
+    const tokens = state.tokens;
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i];
+      const inline = tokens[i + 1];
+      if (token?.type !== 'heading_open' || inline === undefined) continue;
+      const id = headingId(inline.content);
+      if (id !== null) token.attrSet('id', id);
+    }
+  });
+  shared = md;
+  return md;
 }
 
 /**
