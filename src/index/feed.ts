@@ -65,22 +65,14 @@ type Pending = Put | Removal;
 interface FeedState {
   root: string | null;
   pending: Pending[];
-  /**
-   * Notes recorded as moved away whose own rows go later (the start-up sync removes what it did not
-   * find after writing what it found): their removal is part of the move, not a deletion of its own.
-   */
-  movedAway: Map<string, number>;
 }
-
-/** How long a note recorded as moved away waits for its rows to be removed. */
-const MOVED_AWAY_TTL_MS = 10 * 60 * 1000;
 
 const states = new WeakMap<Db, FeedState>();
 
 function stateOf(db: Db): FeedState {
   let state = states.get(db);
   if (state === undefined) {
-    state = { root: null, pending: [], movedAway: new Map() };
+    state = { root: null, pending: [] };
     states.set(db, state);
   }
   return state;
@@ -227,9 +219,6 @@ export class FeedRecorder {
       const kind: ChangeKind = source !== null ? 'moved' : change.before === null ? 'created' : 'modified';
       rows.push({ path: change.path, kind, from: source, etag: change.etag, claim });
     }
-    const movedAway = this.state.movedAway;
-    for (const [p, until] of movedAway) if (until < nowMs) movedAway.delete(p);
-    for (const from of movedFrom) if (!removed.has(from)) movedAway.set(from, nowMs + MOVED_AWAY_TTL_MS);
     const insert = db.prepare(
       'INSERT INTO changes(at_ms, path, kind, from_path, etag, session, client, real) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -237,11 +226,10 @@ export class FeedRecorder {
     let written = 0;
     let last = 0;
     for (const row of rows) {
-      if (row.kind === 'deleted') {
-        // The removal of a moved note's old rows is part of its move.
-        if (movedFrom.has(row.path)) continue;
-        if (movedAway.delete(row.path)) continue;
-      }
+      // The removal of a moved note's old rows is part of its move: in this transaction, or later (the
+      // start-up sync removes what it did not find after writing what it found; another process may
+      // remove rows whose move this one recorded).
+      if (row.kind === 'deleted' && (movedFrom.has(row.path) || movedAway(db, row.path))) continue;
       const claim = row.kind === 'deleted' ? takeClaim(row.path, null) : row.claim;
       const real = row.kind === 'deleted' ? lastReal(db, row.path) : realOf(root, row.path);
       const info = insert.run(
@@ -311,6 +299,20 @@ function claimTaker(db: Db): (path: string, etag: string | null) => ClaimRow | n
     if (claim !== undefined) remove.run(claim.rowid);
     return claim ?? null;
   };
+}
+
+/** True when the feed's last word on `rel` is that it moved away (no change to it since). */
+function movedAway(db: Db, rel: string): boolean {
+  const away = db
+    .prepare<[string], { seq: number }>(
+      "SELECT seq FROM changes WHERE from_path = ? AND kind = 'moved' ORDER BY seq DESC LIMIT 1",
+    )
+    .get(rel);
+  if (away === undefined) return false;
+  const since = db
+    .prepare<[string, number], { seq: number }>('SELECT seq FROM changes WHERE path = ? AND seq > ? LIMIT 1')
+    .get(rel, away.seq);
+  return since === undefined;
 }
 
 /** True when `rel` is still the file with inode `ino`. */

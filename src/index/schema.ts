@@ -137,6 +137,7 @@ CREATE TABLE changes(
 );
 CREATE INDEX changes_at ON changes(at_ms);
 CREATE INDEX changes_path ON changes(path, seq);
+CREATE INDEX changes_from ON changes(from_path, seq);
 -- What an agent is about to change (written by the gate before the file), so that whichever process
 -- indexes the change attributes it to the agent, and knows a move as a move (feed.ts).
 CREATE TABLE change_claims(

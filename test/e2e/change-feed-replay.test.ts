@@ -166,20 +166,24 @@ it('replaying the feed from an old cursor onto a copy ends with exactly the visi
     return same;
   });
   expect(converged, last).not.toBeNull();
-  expect(seen.length).toBeGreaterThan(50);
+  const summary = JSON.stringify(seen.map((c) => [c.seq, c.kind, c.name, c.from, c.by]));
+  expect(seen.length, summary).toBeGreaterThan(50);
   expect(JSON.stringify(seen)).not.toContain('private/');
   const kinds = new Set(seen.map((c) => c.kind));
-  expect([...kinds].sort()).toEqual(['created', 'deleted', 'modified', 'moved']);
+  expect([...kinds].sort(), summary).toEqual(['created', 'deleted', 'modified', 'moved']);
   // Both servers' agents are named as such; every change by either came through a tool.
   const agentSessions = new Set(seen.filter((c) => c.by === 'agent').map((c) => c.session));
-  expect(agentSessions.size).toBe(2);
-  expect(seen.some((c) => c.by === 'outside')).toBe(true);
+  expect(agentSessions.size, summary).toBe(2);
+  expect(
+    seen.some((c) => c.by === 'outside'),
+    summary,
+  ).toBe(true);
   // The last etag the feed gives each surviving note is the note's etag now.
   const lastEtag = new Map<string, string | null>();
   for (const c of seen) lastEtag.set(c.name, c.etag);
   for (const [name, etag] of lastEtag) {
     if (etag === null || !copy.has(name)) continue;
     const now = await reader.call('read_note', { name });
-    expect(now.structured.etag, name).toBe(etag);
+    expect(now.structured.etag, `${name} in ${summary}`).toBe(etag);
   }
 });

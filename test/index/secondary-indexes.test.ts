@@ -69,6 +69,7 @@ const ALL = [
   'attachments_file',
   'change_claims_path',
   'changes_at',
+  'changes_from',
   'changes_path',
   'note_aliases_alias',
   'note_links_key',
