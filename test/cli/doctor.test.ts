@@ -19,7 +19,7 @@ import {
   checkVault,
 } from '../../src/cli/doctor-checks.js';
 import { doctorCommand } from '../../src/cli/doctor-command.js';
-import type { CliIo } from '../../src/cli/io.js';
+import { captureIo } from '../helpers/cli-io.js';
 import { snapshot } from '../helpers/vault.js';
 
 let bases: string[] = [];
@@ -47,20 +47,7 @@ async function healthyVault(): Promise<string> {
 }
 
 function io(env: NodeJS.ProcessEnv = {}) {
-  let out = '';
-  let err = '';
-  const value: CliIo = {
-    env: { HOME: '/nonexistent-home', ...env },
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    script: 'noted-mcp',
-    isTty: false,
-  };
-  return { io: value, out: () => out, err: () => err };
+  return captureIo({ HOME: '/nonexistent-home', ...env });
 }
 
 describe('noted-mcp doctor', () => {
