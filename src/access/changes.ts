@@ -69,7 +69,7 @@ function isFeedCursor(data: unknown): data is FeedCursor {
 }
 
 function cursorAt(feed: FeedPosition, seq: number): string {
-  return encodeCursor({ f: feed.id, s: seq } satisfies FeedCursor);
+  return encodeCursor('list_changes', { f: feed.id, s: seq } satisfies FeedCursor);
 }
 
 export function listChanges(ctx: AccessContext, rules: Rules, input: ChangesInput): ChangesPage {
@@ -98,7 +98,7 @@ export function listChanges(ctx: AccessContext, rules: Rules, input: ChangesInpu
   });
   let after: number;
   if (input.cursor !== undefined) {
-    const cursor = decodeCursor(input.cursor, isFeedCursor);
+    const cursor = decodeCursor('list_changes', input.cursor, isFeedCursor);
     if (cursor.f !== feed.id) {
       return reset('the cursor comes from another index (this one was rebuilt, or it is another vault)');
     }

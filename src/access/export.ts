@@ -110,7 +110,7 @@ export function exportNotes(ctx: AccessContext, rules: Rules, input: ExportInput
     .slice(0, 12);
   let after: string | null = null;
   if (input.cursor !== undefined) {
-    const cursor = decodeCursor(input.cursor, isExportCursor);
+    const cursor = decodeCursor('export_notes', input.cursor, isExportCursor);
     if (cursor.h !== fingerprint) {
       throw new NotedError(
         'validation_error',
@@ -162,7 +162,7 @@ export function exportNotes(ctx: AccessContext, rules: Rules, input: ExportInput
     count: page.notes.length,
     total,
     ...(more && last !== null
-      ? { nextCursor: encodeCursor({ a: last, h: fingerprint } satisfies ExportCursor) }
+      ? { nextCursor: encodeCursor('export_notes', { a: last, h: fingerprint } satisfies ExportCursor) }
       : {}),
     ...(truncated ? { truncated: true as const } : {}),
   };
