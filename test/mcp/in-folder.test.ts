@@ -61,7 +61,7 @@ describe('in_folder', () => {
     await refusedOutOfScope(v, 'create_agent_workflow', {
       ...scope,
       title: 'Flow',
-      folder: 'inbox',
+      name: 'inbox/flow',
       states: ['a', 'b'],
     });
   });
