@@ -77,6 +77,9 @@ describe('noted-mcp.mcpb', () => {
 
   it('unpacked, its server answers over stdio with its own native modules, and lists the tools the manifest lists', async () => {
     const vault = path.join(base, 'My Notes');
+    // Claude Desktop asks for an existing folder (user_config type directory); a named folder that
+    // does not exist is refused since --create (issue 18).
+    fs.mkdirSync(vault, { recursive: true });
     const args = manifest.server.mcp_config.args.map((a) =>
       a.replace(placeholder('__dirname'), unpacked).replace(placeholder('user_config.notes_dir'), vault),
     );
