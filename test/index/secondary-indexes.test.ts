@@ -217,7 +217,7 @@ it('a server started after a build was killed midway puts them back before it sy
     });
     try {
       expect(declaredIndexes(again.index.db)).toEqual(ALL);
-      expect(warnings).toContain('Recreated 17 lookup indexes that a stopped index build left missing.');
+      expect(warnings).toContain('Recreated 18 lookup indexes that a stopped index build left missing.');
     } finally {
       await again.close();
     }
