@@ -33,7 +33,8 @@ export function indexContent(file) {
   try {
     const tables = {};
     const sorted = (rows) => rows.map((r) => JSON.stringify(r)).sort();
-    tables.meta = sorted(db.prepare('SELECT * FROM meta').all());
+    // The change feed's state (its id, start, retention) is the index's history, not derived from the files.
+    tables.meta = sorted(db.prepare("SELECT * FROM meta WHERE key NOT LIKE 'feed\\_%' ESCAPE '\\'").all());
     tables.notes = sorted(
       db
         .prepare('SELECT * FROM notes')

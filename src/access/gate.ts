@@ -7,22 +7,27 @@
  */
 import { purgeTrash } from '../vault/trash.js';
 import { listAttachments, readAttachmentContent } from './attachment-tools.js';
+import { listChanges } from './changes.js';
 import type { AccessContext, Writer } from './context.js';
 import { type DailyNoteInput, getDailyNote } from './daily.js';
+import { exportNotes } from './export.js';
 import { createFolder, deleteFolder, listFolders, moveFolder } from './folders.js';
 import { backlinks, outgoingLinks } from './links.js';
 import { moveNote } from './move.js';
 import { deleteNotes, moveNotes } from './move-batch.js';
+import { noteOutline } from './outline.js';
 import { noteText, promptFingerprint, promptNotes } from './prompts.js';
 import { getProperties } from './properties.js';
 import { listNotes, readNote, search } from './read.js';
 import { completePaths, listVaultFiles, readVaultFile } from './resources.js';
 import type { PolicyReader, Rules } from './rules.js';
+import { withScope } from './scope.js';
 import { queryNotes } from './table.js';
 import { listTags, notesByTag } from './tags.js';
 import { listTasks, type TaskUpdate, updateTask } from './tasks.js';
 import { deleteNote, restoreNote, trashPage } from './trash-ops.js';
 import type { AgentSession } from './types.js';
+import { type IndexState, vaultInfo } from './vault-info.js';
 import {
   createGeneratedNote,
   type GeneratedNote,
@@ -51,127 +56,155 @@ export class VaultAccess {
 
   /**
    * The policy for this request. The index is brought in line with it first, so that no search
-   * answered under it counts a note it hides (index/visibility.ts).
+   * answered under it counts a note it hides (index/visibility.ts). Every method passes its session,
+   * so a write added later is limited by `in_folder` too.
    */
-  rules(): Rules {
+  rules(session: AgentSession): Rules {
     const rules = this.policy.load();
     this.ctx.index.useVisibility(rules.visibility);
-    return rules;
+    // The writes of this call are limited to the session's in_folder (SPEC 12.5), when it names one.
+    return withScope(rules, session.inFolder);
   }
 
-  listNotes(_session: AgentSession, ...args: Rest<typeof listNotes>) {
-    return listNotes(this.ctx, this.rules(), ...args);
+  listNotes(session: AgentSession, ...args: Rest<typeof listNotes>) {
+    return listNotes(this.ctx, this.rules(session), ...args);
   }
 
-  readNote(_session: AgentSession, ...args: Rest<typeof readNote>) {
-    return readNote(this.ctx, this.rules(), ...args);
+  readNote(session: AgentSession, ...args: Rest<typeof readNote>) {
+    return readNote(this.ctx, this.rules(session), ...args);
   }
 
-  search(_session: AgentSession, ...args: Rest<typeof search>) {
-    return search(this.ctx, this.rules(), ...args);
+  search(session: AgentSession, ...args: Rest<typeof search>) {
+    return search(this.ctx, this.rules(session), ...args);
   }
 
-  listTasks(_session: AgentSession, ...args: Rest<typeof listTasks>) {
-    return listTasks(this.ctx, this.rules(), ...args);
+  /** A note's headings, blocks and counts (SPEC 12.3). */
+  noteOutline(session: AgentSession, ...args: Rest<typeof noteOutline>) {
+    return noteOutline(this.ctx, this.rules(session), ...args);
   }
 
-  backlinks(_session: AgentSession, ...args: Rest<typeof backlinks>) {
-    return backlinks(this.ctx, this.rules(), ...args);
+  /** What changed since a cursor or a time (SPEC 12.1), the policy applied as it is read. */
+  listChanges(session: AgentSession, ...args: Rest<typeof listChanges>) {
+    return listChanges(this.ctx, this.rules(session), ...args);
   }
 
-  outgoingLinks(_session: AgentSession, ...args: Rest<typeof outgoingLinks>) {
-    return outgoingLinks(this.ctx, this.rules(), ...args);
+  /** Many notes at once, in pages under a byte budget (SPEC 12.2). */
+  exportNotes(session: AgentSession, ...args: Rest<typeof exportNotes>) {
+    return exportNotes(this.ctx, this.rules(session), ...args);
   }
 
-  listTags(_session: AgentSession, ...args: Rest<typeof listTags>) {
-    return listTags(this.ctx, this.rules(), ...args);
+  /** The index's state for get_vault_info: `ready` once the first build is done. */
+  indexState(): IndexState {
+    // Seam: while a first build runs in the background this reports `building` with its progress.
+    return { state: 'ready' };
   }
 
-  notesByTag(_session: AgentSession, ...args: Rest<typeof notesByTag>) {
-    return notesByTag(this.ctx, this.rules(), ...args);
+  /** What an agent needs to orient itself (SPEC 12.4), as it may see the vault. */
+  vaultInfo(session: AgentSession) {
+    return vaultInfo(this.ctx, this.rules(session), this.indexState());
   }
 
-  getProperties(_session: AgentSession, ...args: Rest<typeof getProperties>) {
-    return getProperties(this.ctx, this.rules(), ...args);
+  listTasks(session: AgentSession, ...args: Rest<typeof listTasks>) {
+    return listTasks(this.ctx, this.rules(session), ...args);
   }
 
-  queryNotes(_session: AgentSession, ...args: Rest<typeof queryNotes>) {
-    return queryNotes(this.ctx, this.rules(), ...args);
+  backlinks(session: AgentSession, ...args: Rest<typeof backlinks>) {
+    return backlinks(this.ctx, this.rules(session), ...args);
+  }
+
+  outgoingLinks(session: AgentSession, ...args: Rest<typeof outgoingLinks>) {
+    return outgoingLinks(this.ctx, this.rules(session), ...args);
+  }
+
+  listTags(session: AgentSession, ...args: Rest<typeof listTags>) {
+    return listTags(this.ctx, this.rules(session), ...args);
+  }
+
+  notesByTag(session: AgentSession, ...args: Rest<typeof notesByTag>) {
+    return notesByTag(this.ctx, this.rules(session), ...args);
+  }
+
+  getProperties(session: AgentSession, ...args: Rest<typeof getProperties>) {
+    return getProperties(this.ctx, this.rules(session), ...args);
+  }
+
+  queryNotes(session: AgentSession, ...args: Rest<typeof queryNotes>) {
+    return queryNotes(this.ctx, this.rules(session), ...args);
   }
 
   createNote(session: AgentSession, input: CreateInput) {
-    return createNote(this.ctx, this.rules(), writerOf(session), input);
+    return createNote(this.ctx, this.rules(session), writerOf(session), input);
   }
 
   updateNote(session: AgentSession, input: UpdateInput) {
-    return updateNote(this.ctx, this.rules(), writerOf(session), input);
+    return updateNote(this.ctx, this.rules(session), writerOf(session), input);
   }
 
   editNote(session: AgentSession, input: EditInput) {
-    return editNote(this.ctx, this.rules(), writerOf(session), input);
+    return editNote(this.ctx, this.rules(session), writerOf(session), input);
   }
 
   /** One task line ticked, re-statused, re-worded or re-dated (SPEC 13.2), as an edit of its note. */
   updateTask(session: AgentSession, input: TaskUpdate) {
-    return updateTask(this.ctx, this.rules(), writerOf(session), input);
+    return updateTask(this.ctx, this.rules(session), writerOf(session), input);
   }
 
   /** The daily note of a day, created from Obsidian's daily template when asked (SPEC 13.3). */
   getDailyNote(session: AgentSession, input: DailyNoteInput) {
-    return getDailyNote(this.ctx, this.rules(), writerOf(session), input);
+    return getDailyNote(this.ctx, this.rules(session), writerOf(session), input);
   }
 
   /** Files that are not notes, with how many notes link them (SPEC 13.4). */
-  listAttachments(_session: AgentSession, ...args: Rest<typeof listAttachments>) {
-    return listAttachments(this.ctx, this.rules(), ...args);
+  listAttachments(session: AgentSession, ...args: Rest<typeof listAttachments>) {
+    return listAttachments(this.ctx, this.rules(session), ...args);
   }
 
   /** One attachment, shaped by its type (SPEC 13.4); hidden answers like missing. */
-  readAttachment(_session: AgentSession, ...args: Rest<typeof readAttachmentContent>) {
-    return readAttachmentContent(this.ctx, this.rules(), ...args);
+  readAttachment(session: AgentSession, ...args: Rest<typeof readAttachmentContent>) {
+    return readAttachmentContent(this.ctx, this.rules(session), ...args);
   }
 
   deleteNote(session: AgentSession, ...args: WriterRest<typeof deleteNote>) {
-    return deleteNote(this.ctx, this.rules(), writerOf(session), ...args);
+    return deleteNote(this.ctx, this.rules(session), writerOf(session), ...args);
   }
 
   /** One page of the trash. A read only: deletions past retention are left out, not purged here. */
-  listTrash(_session: AgentSession, ...args: Rest<typeof trashPage>) {
-    return trashPage(this.ctx, this.rules(), ...args);
+  listTrash(session: AgentSession, ...args: Rest<typeof trashPage>) {
+    return trashPage(this.ctx, this.rules(session), ...args);
   }
 
   restoreNote(session: AgentSession, ...args: WriterRest<typeof restoreNote>) {
-    return restoreNote(this.ctx, this.rules(), writerOf(session), ...args);
+    return restoreNote(this.ctx, this.rules(session), writerOf(session), ...args);
   }
 
   /** A fingerprint of the prompt notes agents may see: it changes when one is added, changed or removed. */
-  promptFingerprint(_session: AgentSession): string {
-    return promptFingerprint(this.ctx, this.rules());
+  promptFingerprint(session: AgentSession): string {
+    return promptFingerprint(this.ctx, this.rules(session));
   }
 
   /** The prompt notes agents may see (SPEC 9.1), with their text. */
-  promptNotes(_session: AgentSession) {
-    return promptNotes(this.ctx, this.rules());
+  promptNotes(session: AgentSession) {
+    return promptNotes(this.ctx, this.rules(session));
   }
 
   /** The text of the note a prompt is applied to; hidden answers like missing. */
-  promptNoteText(_session: AgentSession, name: string) {
-    return noteText(this.ctx, this.rules(), name);
+  promptNoteText(session: AgentSession, name: string) {
+    return noteText(this.ctx, this.rules(session), name);
   }
 
   /** Notes and attachments agents may see, by path, paged (SPEC 9.2). */
-  listVaultFiles(_session: AgentSession, ...args: Rest<typeof listVaultFiles>) {
-    return listVaultFiles(this.ctx, this.rules(), ...args);
+  listVaultFiles(session: AgentSession, ...args: Rest<typeof listVaultFiles>) {
+    return listVaultFiles(this.ctx, this.rules(session), ...args);
   }
 
   /** Paths agents may see that start with a prefix, for completion. */
-  completePaths(_session: AgentSession, ...args: Rest<typeof completePaths>) {
-    return completePaths(this.ctx, this.rules(), ...args);
+  completePaths(session: AgentSession, ...args: Rest<typeof completePaths>) {
+    return completePaths(this.ctx, this.rules(session), ...args);
   }
 
   /** One note (text) or attachment (bytes) by its exact path; hidden answers like missing. */
-  readVaultFile(_session: AgentSession, ...args: Rest<typeof readVaultFile>) {
-    return readVaultFile(this.ctx, this.rules(), ...args);
+  readVaultFile(session: AgentSession, ...args: Rest<typeof readVaultFile>) {
+    return readVaultFile(this.ctx, this.rules(session), ...args);
   }
 
   /**
@@ -179,7 +212,7 @@ export class VaultAccess {
    * create; refused in read-only, hidden and staged folders.
    */
   createWorkflowNote<T>(session: AgentSession, input: GeneratedNote<T>) {
-    return createGeneratedNote(this.ctx, this.rules(), writerOf(session), input);
+    return createGeneratedNote(this.ctx, this.rules(session), writerOf(session), input);
   }
 
   /**
@@ -187,7 +220,7 @@ export class VaultAccess {
    * computes the new text from the stored one (or refuses), then journal and atomic write.
    */
   rewriteWorkflowNote<T>(session: AgentSession, input: NoteRewrite<T>) {
-    return rewriteGeneratedNote(this.ctx, this.rules(), writerOf(session), input);
+    return rewriteGeneratedNote(this.ctx, this.rules(session), writerOf(session), input);
   }
 
   /**
@@ -195,36 +228,36 @@ export class VaultAccess {
    * journal group; see move.ts.
    */
   moveNote(session: AgentSession, ...args: WriterRest<typeof moveNote>) {
-    return moveNote(this.ctx, this.rules(), writerOf(session), ...args);
+    return moveNote(this.ctx, this.rules(session), writerOf(session), ...args);
   }
 
   /** Several moves, one after the other, in one journal group; not a transaction. */
   moveNotes(session: AgentSession, ...args: WriterRest<typeof moveNotes>) {
-    return moveNotes(this.ctx, this.rules(), writerOf(session), ...args);
+    return moveNotes(this.ctx, this.rules(session), writerOf(session), ...args);
   }
 
   /** Several deletions to the trash, in one journal group; not a transaction. */
   deleteNotes(session: AgentSession, ...args: WriterRest<typeof deleteNotes>) {
-    return deleteNotes(this.ctx, this.rules(), writerOf(session), ...args);
+    return deleteNotes(this.ctx, this.rules(session), writerOf(session), ...args);
   }
 
   /** Folders agents may see, with note counts. */
-  listFolders(_session: AgentSession, ...args: Rest<typeof listFolders>) {
-    return listFolders(this.ctx, this.rules(), ...args);
+  listFolders(session: AgentSession, ...args: Rest<typeof listFolders>) {
+    return listFolders(this.ctx, this.rules(session), ...args);
   }
 
-  createFolder(_session: AgentSession, ...args: Rest<typeof createFolder>) {
-    return createFolder(this.ctx, this.rules(), ...args);
+  createFolder(session: AgentSession, ...args: Rest<typeof createFolder>) {
+    return createFolder(this.ctx, this.rules(session), ...args);
   }
 
   /** Moves a folder with every note and attachment agents may see in it, links kept. */
   moveFolder(session: AgentSession, ...args: WriterRest<typeof moveFolder>) {
-    return moveFolder(this.ctx, this.rules(), writerOf(session), ...args);
+    return moveFolder(this.ctx, this.rules(session), writerOf(session), ...args);
   }
 
   /** Deletes an empty folder, against the revision a dry run gave. */
-  deleteFolder(_session: AgentSession, ...args: Rest<typeof deleteFolder>) {
-    return deleteFolder(this.ctx, this.rules(), ...args);
+  deleteFolder(session: AgentSession, ...args: Rest<typeof deleteFolder>) {
+    return deleteFolder(this.ctx, this.rules(session), ...args);
   }
 
   /** Drops deletions past the retention period; runs on start and on a timer (open.ts). */

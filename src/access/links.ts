@@ -13,14 +13,22 @@ import {
   type OutgoingLink,
   outgoingLinks as outgoingLinksOf,
 } from '../index/links-query.js';
+import { subpathLines } from '../markdown/outline.js';
+import { isNoteFile } from '../vault/walk.js';
 import type { AccessContext } from './context.js';
 import { notFound, resolveExisting } from './resolve.js';
 import type { Rules } from './rules.js';
 import { visibleOption } from './scope.js';
 
+/**
+ * A link with the lines its `#heading` or `#^block` part points at in the target note (SPEC 12.3),
+ * null when it has none, the target is not a note, or nothing there matches.
+ */
+export type LinkWithLines = OutgoingLink & { readonly lines: [number, number] | null };
+
 export interface OutgoingLinks {
   readonly name: string;
-  readonly links: OutgoingLink[];
+  readonly links: LinkWithLines[];
 }
 
 export interface Backlinks {
@@ -55,7 +63,25 @@ const BACKLINK_ORDER: Keyset<Backlink, BacklinkPosition> = {
 export function outgoingLinks(ctx: AccessContext, rules: Rules, input: string): OutgoingLinks {
   const name = resolveExisting(ctx, rules, input);
   const links = indexed(ctx, name, () => outgoingLinksOf(ctx.index.db, name, visibleOption(rules)));
-  return { name, links };
+  const texts = new Map<string, string | null>();
+  const textOf = (target: string): string | null => {
+    if (!texts.has(target)) texts.set(target, ctx.vault.read(target)?.text ?? null);
+    return texts.get(target) ?? null;
+  };
+  return {
+    name,
+    links: links.map((link) => {
+      if (
+        link.target === null ||
+        (link.heading === null && link.block === null) ||
+        !isNoteFile(link.target)
+      ) {
+        return { ...link, lines: null };
+      }
+      const text = textOf(link.target);
+      return { ...link, lines: text === null ? null : subpathLines(text, link) };
+    }),
+  };
 }
 
 /**

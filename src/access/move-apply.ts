@@ -10,10 +10,12 @@ import fs from 'node:fs';
 import { NotedError } from '../common/errors.js';
 import type { JournalEntry } from '../journal/entry.js';
 import { withNoteLocks } from '../journal/note-locks.js';
+import type { RecordInput } from '../journal/record-input.js';
 import type { LinkEdit } from '../markdown/link-rewrite.js';
 import { createFileAtomic } from '../vault/atomic-write.js';
 import { moveFileNoClobber } from '../vault/folder-ops.js';
 import { type AccessContext, MAX_NOTE_BYTES, type Writer } from './context.js';
+import { claimChanges } from './feed-claims.js';
 import type { LinkProblem, MovePlan, SourcePlan } from './move-plan.js';
 import { stage } from './permission.js';
 import { existingCaseVariant, notFound } from './resolve.js';
@@ -69,10 +71,12 @@ export async function moveOneNote(
     }
     // Recorded before the change (SPEC 6.1); the pair is what undo needs to put the note back.
     const base = { session: who.session, client: who.client, tool: who.tool, group: who.group };
-    const entries = ctx.journal.recordMany([
+    const inputs: RecordInput[] = [
       { ...base, note: from, kind: 'delete', before: stored.bytes, after: null },
       { ...base, note: to, kind: 'create', before: null, after },
-    ]);
+    ];
+    claimChanges(ctx, inputs);
+    const entries = ctx.journal.recordMany(inputs);
     const fromAbs = ctx.vault.pathOf(from);
     const toAbs = ctx.vault.pathOf(to);
     if (rewritten) {
@@ -214,9 +218,11 @@ function rewriteBatch(
   }
   if (direct.length === 0) return;
   const base = { session: who.session, client: who.client, tool: who.tool, group: who.group };
-  const entries = ctx.journal.recordMany(
-    direct.map((d) => ({ ...base, note: d.name, kind: 'update' as const, before: d.before, after: d.text })),
+  const inputs = direct.map(
+    (d): RecordInput => ({ ...base, note: d.name, kind: 'update', before: d.before, after: d.text }),
   );
+  claimChanges(ctx, inputs);
+  const entries = ctx.journal.recordMany(inputs);
   const { changedOnDisk } = ctx.vault.writeMany(
     direct.map((d) => ({ name: d.name, text: d.text, ifStill: d.etag })),
   );

@@ -8,12 +8,16 @@
  */
 import { NotedError } from '../common/errors.js';
 import { newGroupId } from '../journal/entry.js';
+import type { RecordInput } from '../journal/record-input.js';
+import { normalizeNoteName } from '../vault/names.js';
 import { moveToTrash } from '../vault/trash.js';
 import type { AccessContext, Writer } from './context.js';
+import { claimChanges } from './feed-claims.js';
 import { type MoveNoteInput, type MoveResult, moveNote } from './move.js';
 import { stage, writableAccess } from './permission.js';
 import { notFound, resolveExisting } from './resolve.js';
 import type { Rules } from './rules.js';
+import { requireInScope } from './scope.js';
 import { checkExpected } from './write.js';
 
 /** An item the batch could not do, with the error it got. */
@@ -55,6 +59,40 @@ async function runBatch<I extends { name: string }, T extends { committed: boole
   };
 }
 
+/**
+ * A batch limited by `in_folder` is refused whole, before any item is done, when one of its notes
+ * resolves outside the folder or one of its destinations lies outside (SPEC 12.5). A name that does
+ * not resolve is left for its item to report; every item is checked again when it runs.
+ */
+function requireBatchInScope(
+  ctx: AccessContext,
+  rules: Rules,
+  names: readonly string[],
+  destinations: readonly string[] = [],
+): void {
+  if (rules.scope === undefined) return;
+  for (const input of names) {
+    let name: string;
+    try {
+      name = resolveExisting(ctx, rules, input);
+    } catch (err) {
+      if (err instanceof NotedError) continue;
+      throw err;
+    }
+    requireInScope(rules, name);
+  }
+  for (const input of destinations) {
+    let name: string;
+    try {
+      name = normalizeNoteName(input);
+    } catch (err) {
+      if (err instanceof NotedError) continue;
+      throw err;
+    }
+    requireInScope(rules, name);
+  }
+}
+
 /** Moves notes one after the other, each planned against the vault as the previous ones left it. */
 export function moveNotes(
   ctx: AccessContext,
@@ -62,6 +100,12 @@ export function moveNotes(
   who: Writer,
   input: { items: readonly MoveNoteInput[]; updateLinks?: boolean; dryRun?: boolean },
 ): Promise<BatchResult<MoveResult>> {
+  requireBatchInScope(
+    ctx,
+    rules,
+    input.items.map((i) => i.name),
+    input.items.map((i) => i.newName),
+  );
   const group = newGroupId(ctx.now());
   return runBatch(input.items, group, (item) =>
     moveNote(
@@ -95,6 +139,11 @@ export function deleteNotes(
   who: Writer,
   items: readonly { name: string; expectedEtag?: string }[],
 ): Promise<BatchResult<DeleteItemResult>> {
+  requireBatchInScope(
+    ctx,
+    rules,
+    items.map((i) => i.name),
+  );
   const group = newGroupId(ctx.now());
   return runBatch(items, group, async (item) => {
     const name = resolveExisting(ctx, rules, item.name);
@@ -114,7 +163,7 @@ export function deleteNotes(
         });
         return { name, committed: false, staged: true, pendingId: s.pendingId };
       }
-      ctx.journal.record({
+      const input: RecordInput = {
         ...who,
         tool: 'delete_notes',
         note: name,
@@ -122,7 +171,9 @@ export function deleteNotes(
         before: stored.bytes,
         after: null,
         group,
-      });
+      };
+      claimChanges(ctx, [input]);
+      ctx.journal.record(input);
       return { name, committed: true, trashId: moveToTrash(ctx.vault, name, ctx.now()) };
     });
     if (done.committed) ctx.index.touched([name]);

@@ -7,10 +7,17 @@ import type { Access } from '../policy/policy.js';
 import type { ChangeKind } from '../staging/types.js';
 import type { AccessContext, Writer } from './context.js';
 import type { Rules } from './rules.js';
+import { requireInScope } from './scope.js';
 import type { StagedResult } from './types.js';
 
-/** A write's access: `read-write` or `staged`; anything else is refused here. */
+/**
+ * A write's access: `read-write` or `staged`; anything else is refused here, and so is a note outside
+ * the call's `in_folder` (`out_of_scope`, scope.ts). Every write asks this for each note it creates,
+ * changes, deletes, restores or moves (both ends), so the scope guard needs no code of its own.
+ */
 export function writableAccess(rules: Rules, name: string, action: string): 'read-write' | 'staged' {
+  // First: a call limited to a folder learns nothing about what lies outside it.
+  requireInScope(rules, name);
   const access: Access = rules.accessOf(name);
   if (access === 'read-write' || access === 'staged') return access;
   if (access === 'read-only') {

@@ -10,6 +10,8 @@ import { parseSearchQuery } from '../index/search-query.js';
 import { runSearch } from '../index/search-run.js';
 import { dedupeQuery } from '../index/search-terms.js';
 import { parseFrontmatter, splitFrontmatter } from '../markdown/frontmatter.js';
+import { findBlock, lineRange, outlineOf } from '../markdown/outline.js';
+import { findSection, formatHeading } from '../markdown/sections.js';
 import { normalizeFolderName } from '../vault/names.js';
 import { type AccessContext, iso } from './context.js';
 import { notFound, resolveExisting } from './resolve.js';
@@ -48,29 +50,42 @@ export const NOT_UTF8 =
 /** Body characters in one read_note page unless the caller asks for fewer. */
 export const READ_PAGE_CHARS = 1_000_000;
 
+/** Which part of a note read_note returns instead of the whole (SPEC 12.3). */
+export interface NotePart {
+  /** A heading, as edit_note takes it (`Risks` or `## Risks`); its sub-sections come along. */
+  readonly section?: string;
+  /** Which of several equal headings (1 = the first). */
+  readonly occurrence?: number;
+  /** A block id, with or without `^`. */
+  readonly block?: string;
+}
+
 export function readNote(
   ctx: AccessContext,
   rules: Rules,
   input: string,
-  options: { offset?: number; maxChars?: number } = {},
+  options: { offset?: number; maxChars?: number } & NotePart = {},
 ): NoteContent {
   const name = resolveExisting(ctx, rules, input);
   const stored = ctx.vault.read(name);
   if (stored === null) throw notFound(name);
   const fm = parseFrontmatter(stored.text);
-  const page = textPage(fm.body, options, 'body');
+  const part = partOf(stored.text, options);
+  const page = textPage(part === null ? fm.body : part.text, options, part === null ? 'body' : 'part');
   return {
     schemaVersion: 2,
     name,
     format: 'markdown',
     frontmatter: fm.data,
-    frontmatterRaw: fm.raw,
+    // A part is not the note: no raw block that could be put back together with it into a "whole" note.
+    frontmatterRaw: part === null ? fm.raw : '',
     ...(fm.error === undefined ? {} : { frontmatterError: fm.error }),
     ...(stored.lossless ? {} : { encodingError: NOT_UTF8 }),
     body: page.text,
     etag: stored.etag,
     modified: iso(stored.mtimeMs),
     sizeBytes: stored.size,
+    ...(part === null ? {} : { partial: true as const, lines: part.lines, ...part.what }),
     ...page.paging,
   };
 }
@@ -113,6 +128,50 @@ export function textPage(
       ...(end < text.length ? { nextOffset: end } : {}),
     },
   };
+}
+
+/** The asked part of the note's text, with its lines; null when the whole note was asked for. */
+function partOf(
+  text: string,
+  options: NotePart,
+): { text: string; lines: [number, number]; what: { section: string } | { block: string } } | null {
+  if (options.section !== undefined && options.block !== undefined) {
+    throw new NotedError(
+      'validation_error',
+      'Pass section or block, not both: read_note returns one part of a note at a time.',
+    );
+  }
+  if (options.occurrence !== undefined && options.section === undefined) {
+    throw new NotedError('validation_error', 'occurrence picks among equal headings: pass it with section.');
+  }
+  if (options.section !== undefined) {
+    const found = findSection(text, options.section, options.occurrence);
+    return {
+      text: text.slice(found.heading.start, found.end),
+      lines: lineRange(text, found.heading.start, found.end),
+      what: { section: formatHeading(found.heading) },
+    };
+  }
+  if (options.block !== undefined) {
+    const block = findBlock(text, options.block);
+    if (block === null) {
+      const ids = outlineOf(text).blocks.map((b) => `^${b.id}`);
+      throw new NotedError(
+        'validation_error',
+        `No block "^${options.block.replace(/^\^/, '')}" in this note. ${ids.length === 0 ? 'It has no block ids.' : `Its block ids are: ${ids.slice(0, 100).join(', ')}.`} get_note_outline lists them with their lines.`,
+        { blocks: ids.slice(0, 100) },
+      );
+    }
+    const lines = text.split('\n');
+    const [from, to] = block.lines;
+    const endsNote = to >= lines.length;
+    return {
+      text: lines.slice(from - 1, to).join('\n') + (endsNote ? '' : '\n'),
+      lines: [from, to],
+      what: { block: block.id },
+    };
+  }
+  return null;
 }
 
 function isHighSurrogate(code: number): boolean {

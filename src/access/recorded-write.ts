@@ -10,6 +10,7 @@
 import { fileSystemFailure, isNotedError, NotedError } from '../common/errors.js';
 import type { RecordInput } from '../journal/record-input.js';
 import type { AccessContext } from './context.js';
+import { claimChanges } from './feed-claims.js';
 
 const DONE: Record<string, string> = {
   create: 'created',
@@ -26,6 +27,7 @@ const DONE: Record<string, string> = {
  *   A NotedError from `make` itself propagates as it is, after the entry is voided.
  */
 export function recordThenMake<T>(ctx: AccessContext, input: RecordInput, make: () => T): T {
+  claimChanges(ctx, [input]);
   const entry = ctx.journal.record(input);
   try {
     return make();

@@ -16,6 +16,7 @@ import {
 import { type Access, POLICY_FILE_NAME, type Policy, unreadablePolicy } from '../policy/policy.js';
 import { relativeToRoot } from '../vault/confine.js';
 import type { Vault } from '../vault/vault.js';
+import type { Scope } from './scope.js';
 
 export interface Rules {
   readonly policy: Policy | null;
@@ -28,6 +29,10 @@ export interface Rules {
   readonly visible: ((path: string) => boolean) | undefined;
   /** The same rules as the index applies them, by real path, with their name (index/visibility.ts). */
   readonly visibility: IndexVisibility;
+  /** The folder this call's writes are limited to (`in_folder`, SPEC 12.5); see scope.ts. */
+  readonly scope?: Scope;
+  /** The vault-relative real path of a note (symbolic links resolved), or null outside the vault. */
+  realPathOf(name: string): string | null;
 }
 
 export class PolicyReader {
@@ -44,10 +49,10 @@ export class PolicyReader {
     const policy = this.memo.parse(this.readText());
     const root = this.vault.root;
     const vault = this.vault;
+    const realPathOf = (name: string): string | null => relativeToRoot(root, vault.pathOf(name));
     const accessOf = (name: string): Access => {
       if (policy === null) return 'read-write';
-      const real = relativeToRoot(root, vault.pathOf(name));
-      return accessFor(policy, real ?? name);
+      return accessFor(policy, realPathOf(name) ?? name);
     };
     let visible: ((path: string) => boolean) | undefined;
     let visibility = EVERYTHING_VISIBLE;
@@ -56,7 +61,7 @@ export class PolicyReader {
       visible = (p: string) => isVisible(policy, linked.get(p) ?? p);
       visibility = { key: visibilityKey(policy), visible: noteVisibility(policy) };
     }
-    return { policy, accessOf, visible, visibility };
+    return { policy, accessOf, visible, visibility, realPathOf };
   }
 
   private readText(): string | null {

@@ -9,6 +9,8 @@ export interface AgentSession {
   readonly id: string;
   /** The client's self-declared name, when it gave one. */
   clientName(): string | undefined;
+  /** For one call: the folder its writes must stay in (`in_folder`, SPEC 12.5). */
+  readonly inFolder?: string;
 }
 
 export interface NoteSummary {
@@ -41,6 +43,14 @@ export interface NoteContent {
   readonly etag: string;
   readonly modified: string;
   readonly sizeBytes: number;
+  /** Present when only a part was asked for (`section` or `block`): `body` is that part alone. */
+  readonly partial?: true;
+  /** The part's lines in the note, `[from, to]`, 1-based and inclusive. */
+  readonly lines?: [number, number];
+  /** The heading of the section returned, as `## Risks`. */
+  readonly section?: string;
+  /** The id of the block returned. */
+  readonly block?: string;
   /** Present when the body was cut to a page: read on from `nextOffset`. */
   readonly truncated?: boolean;
   readonly offset?: number;

@@ -156,6 +156,7 @@ export const USAGE = `Usage: noted-mcp [serve] [options]
        noted-mcp config CLIENT  print ready-to-paste configuration for an AI client
        noted-mcp install claude-desktop   add this server to Claude Desktop's configuration
        noted-mcp ui             a web console on 127.0.0.1: review, activity and undo, access, clients
+       noted-mcp doctor         check the installation and the vault, with the fix for each problem
        (each command has its own --help)
 
 Serves a folder of Markdown notes to AI clients over the Model Context Protocol: over stdio (the

@@ -71,7 +71,7 @@ export function buildConfig(
   });
 }
 
-function homeOf(env: NodeJS.ProcessEnv): string {
+export function homeOf(env: NodeJS.ProcessEnv): string {
   return env.HOME && env.HOME.trim() !== '' ? env.HOME : os.homedir();
 }
 

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { isParserThread, runParserThread } from '../index/parser-pool.js';
 import { configCommand } from './config-command.js';
+import { doctorCommand } from './doctor-command.js';
 import { installCommand } from './install-command.js';
 import type { CliIo, ExitCode } from './io.js';
 import { journalCommand } from './journal-command.js';
@@ -25,6 +26,7 @@ const COMMANDS: Record<string, Command> = {
   config: configCommand,
   install: installCommand,
   ui: uiCommand,
+  doctor: doctorCommand,
 };
 
 async function main(): Promise<void> {

@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'too_large',
   'busy',
   'not_supported',
+  'out_of_scope',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

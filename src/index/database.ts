@@ -84,6 +84,31 @@ function initialize(db: Db): void {
   }).immediate();
 }
 
+/**
+ * Opens an existing index read-only, for looking at it without changing it (`noted-mcp doctor`);
+ * throws when the file is missing, damaged, foreign or of another layout, saying which.
+ */
+export function openIndexReadOnly(file: string): Db {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    if ((db.pragma('application_id', { simple: true }) as number) !== APPLICATION_ID) {
+      throw new Error('it is not a Noted index');
+    }
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version !== SCHEMA_VERSION)
+      throw new Error(`it has index schema ${version}, this server uses ${SCHEMA_VERSION}`);
+    const row = db.prepare("SELECT value FROM meta WHERE key = 'schema'").get() as
+      | { value: string }
+      | undefined;
+    if (row?.value !== SCHEMA_FINGERPRINT) throw new Error('its tables differ from this server');
+    db.prepare('SELECT count(*) FROM notes').get();
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
 /** Statements kept per connection by {@link reusedStatement}; past this many the oldest is let go. */
 const MAX_REUSED_STATEMENTS = 100;
 const reused = new WeakMap<Db, Map<string, Database.Statement>>();

@@ -8,6 +8,7 @@ import os from 'node:os';
 import type { Vault } from '../vault/vault.js';
 import { type VaultWatcher, watchVault } from '../vault/watcher.js';
 import { type Db, openIndexDatabase } from './database.js';
+import { attachFeed, type ChangeClaim, pruneFeed, recordClaims, startFeed } from './feed.js';
 import { mergeStep, restoreFtsDefaults } from './fts-merge.js';
 import { repairFtsTotals } from './fts-totals.js';
 import { ParserPool } from './parser-pool.js';
@@ -62,6 +63,7 @@ export class NoteIndex {
   ) {
     this.db = opened.db;
     this.rebuiltBecause = opened.rebuiltBecause;
+    attachFeed(this.db, vault.root);
   }
 
   private readonly rebuiltBecause: string | null;
@@ -107,6 +109,13 @@ export class NoteIndex {
     this.started = true;
     // The sync judged new and changed notes by these rules; the others may have been judged by others.
     this.applyVisibility();
+    try {
+      // The change feed begins with the first build; what it found were not changes (feed.ts).
+      startFeed(this.db, Date.now());
+      pruneFeed(this.db, Date.now());
+    } catch (err) {
+      this.log.warn(`Could not start or trim the change feed: ${(err as Error).message}`);
+    }
     try {
       // A build stopped midway left its options, and its segments unmerged.
       if (restoreFtsDefaults(this.db)) this.mergeLater();
@@ -184,6 +193,19 @@ export class NoteIndex {
     const paths = [...this.dirty];
     this.dirty.clear();
     this.applyPaths(paths);
+  }
+
+  /**
+   * Announces agents' changes about to be made, so the change feed attributes them to the agent and
+   * knows a move as a move, whichever process indexes them (feed.ts). Best effort: without the claim
+   * the change is still in the feed, as made from outside.
+   */
+  claim(claims: readonly ChangeClaim[]): void {
+    try {
+      recordClaims(this.db, claims, Date.now());
+    } catch (err) {
+      this.log.warn(`Could not note an agent's change for the change feed: ${(err as Error).message}`);
+    }
   }
 
   /** Records a change the server made itself, so the very next query sees it. */

@@ -49,6 +49,8 @@ CREATE INDEX notes_visible_mtime ON notes(mtime_ms DESC, path) WHERE visible = 1
 CREATE INDEX notes_file ON notes(file_lower);
 CREATE INDEX notes_path_lower ON notes(path_lower);
 CREATE INDEX notes_folder ON notes(folder_lower);
+-- An outside rename keeps the inode: a new path whose inode and etag an indexed note had is a move (feed.ts).
+CREATE INDEX notes_ino ON notes(ino);
 CREATE TABLE note_tags(note_id INTEGER NOT NULL, tag TEXT NOT NULL, tag_lower TEXT NOT NULL);
 CREATE INDEX note_tags_note ON note_tags(note_id);
 CREATE INDEX note_tags_tag ON note_tags(tag_lower);
@@ -119,6 +121,34 @@ CREATE TABLE note_props(
   PRIMARY KEY(key_lower, note_id, ord)
 ) WITHOUT ROWID;
 CREATE INDEX note_props_note ON note_props(note_id);
+-- The change feed (SPEC 12.1, index/feed.ts): one row per change of a note, written in the transaction
+-- that changes the note's rows, numbered in order. real: where a note reached through a symbolic link
+-- really is, so the policy judges it there when the feed is read.
+CREATE TABLE changes(
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  at_ms REAL NOT NULL,
+  path TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  from_path TEXT,
+  etag TEXT,
+  session TEXT,
+  client TEXT,
+  real TEXT
+);
+CREATE INDEX changes_at ON changes(at_ms);
+CREATE INDEX changes_path ON changes(path, seq);
+CREATE INDEX changes_from ON changes(from_path, seq);
+-- What an agent is about to change (written by the gate before the file), so that whichever process
+-- indexes the change attributes it to the agent, and knows a move as a move (feed.ts).
+CREATE TABLE change_claims(
+  path TEXT NOT NULL,
+  etag TEXT,
+  from_path TEXT,
+  session TEXT NOT NULL,
+  client TEXT,
+  at_ms REAL NOT NULL
+);
+CREATE INDEX change_claims_path ON change_claims(path);
 CREATE VIRTUAL TABLE notes_fts USING fts5(
   title, tags, body,
   content='', contentless_delete=1,

@@ -6,6 +6,7 @@ import { foldName } from '../markdown/link-key.js';
 import type { FileEntry } from '../vault/walk.js';
 import type { Db } from './database.js';
 import type { DerivedNote } from './derive.js';
+import { FeedRecorder } from './feed.js';
 import { FtsTotals } from './fts-totals.js';
 import { EVERYTHING_VISIBLE, markVisibilityStale } from './visibility.js';
 
@@ -71,13 +72,24 @@ export class IndexWriter {
   private readonly totals;
   /** Whether the open transaction decided any note's visibility. */
   private decided = false;
+  /** The change feed's recorder (feed.ts): every put and removal is reported to it. */
+  private readonly feed;
+  private readonly selectRow;
+  private readonly selectById;
 
   constructor(
     private readonly db: Db,
     private readonly visibilityKey: string = EVERYTHING_VISIBLE.key,
   ) {
     this.totals = new FtsTotals(db);
+    this.feed = new FeedRecorder(db);
     this.selectId = db.prepare<[string], { id: number }>('SELECT id FROM notes WHERE path = ?');
+    this.selectRow = db.prepare<[string], { id: number; etag: string }>(
+      'SELECT id, etag FROM notes WHERE path = ?',
+    );
+    this.selectById = db.prepare<[number], { path: string; etag: string; ino: number }>(
+      'SELECT path, etag, ino FROM notes WHERE id = ?',
+    );
     this.insertNote = db.prepare(
       `INSERT INTO notes(path, path_lower, folder_lower, file_lower, title, size, mtime_ms, ctime_ms, birthtime_ms, ino, etag, visible)
        VALUES (@path, @path_lower, @folder_lower, @file_lower, @title, @size, @mtime_ms, @ctime_ms, @birthtime_ms, @ino, @etag, @visible)`,
@@ -120,16 +132,20 @@ export class IndexWriter {
    * totals for the full-text rows it deleted (see fts-totals.ts).
    */
   write(fn: () => void): void {
+    // A write inside another (a folder synced within a watcher's batch) leaves the feed to the outer one.
+    const outer = !this.db.inTransaction;
     try {
       this.db
         .transaction(() => {
           fn();
           this.settleVisibility();
+          if (outer) this.feed.flush(Date.now());
         })
         .immediate();
     } catch (err) {
       this.decided = false;
       this.totals.discard();
+      if (outer) this.feed.discard();
       throw err;
     }
     this.totals.settle();
@@ -151,6 +167,7 @@ export class IndexWriter {
 
   commit(): void {
     this.settleVisibility();
+    this.feed.flush(Date.now());
     this.db.prepare('COMMIT').run();
     this.totals.settle();
   }
@@ -160,6 +177,7 @@ export class IndexWriter {
     if (this.db.inTransaction) this.db.prepare('ROLLBACK').run();
     this.decided = false;
     this.totals.discard();
+    this.feed.discard();
   }
 
   /**
@@ -178,7 +196,20 @@ export class IndexWriter {
       visible: visible ? 1 : 0,
     };
     this.decided = true;
-    const existing = this.selectId.get(file.name);
+    // The feed needs the etag the index held; the first build (no feed yet) reads only the id.
+    const existing = this.feed.active ? this.selectRow.get(file.name) : this.selectId.get(file.name);
+    if (this.feed.active) {
+      const before = existing === undefined ? null : (existing as unknown as { etag: string }).etag;
+      // An indexed note with this inode and text whose file is gone was renamed here (feed.ts).
+      const movedFrom = before === null ? this.feed.renamedFrom(file.name, file.ino, etag) : null;
+      this.feed.put({
+        path: file.name,
+        ino: file.ino,
+        etag,
+        before,
+        ...(movedFrom === null ? {} : { movedFrom }),
+      });
+    }
     let id: number;
     if (existing) {
       id = existing.id;
@@ -251,6 +282,10 @@ export class IndexWriter {
   }
 
   removeNote(id: number): void {
+    if (this.feed.active) {
+      const row = this.selectById.get(id);
+      if (row !== undefined) this.feed.removed(row);
+    }
     this.deleteNoteRows(id);
     this.deleteFtsRow(id);
     this.deleteNoteRow.run(id);

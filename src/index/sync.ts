@@ -359,12 +359,14 @@ export function syncPaths(
       if (unchanged(selectOne.get(rel), file, visible)) continue;
       if (indexFile(root, writer, file, visible)) changed++;
     }
+    // In the same transaction: a folder renamed (old path gone, new path walked) is one set of moves
+    // in the change feed, not deletions then creations (feed.ts).
+    for (const folder of folders) {
+      const stats = syncAll(db, root, folder, undefined, visibility);
+      changed += stats.reindexed;
+      for (const [k, v] of stats.linked) linked.set(k, v);
+    }
   });
-  for (const folder of folders) {
-    const stats = syncAll(db, root, folder, undefined, visibility);
-    changed += stats.reindexed;
-    for (const [k, v] of stats.linked) linked.set(k, v);
-  }
   return { changed, linked };
 }
 

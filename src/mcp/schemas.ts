@@ -84,3 +84,15 @@ export function pagingArguments(what: string, unit: string) {
       .describe(`For a very large ${what}: at most this many ${unit}s (default and most: 1,000,000)`),
   };
 }
+
+/**
+ * `in_folder` (SPEC 12.5), declared by every tool that writes, moves or deletes; the contract test
+ * checks that each such tool has it. The gate applies it (access/scope.ts).
+ */
+export const inFolderField = z
+  .string()
+  .max(4096)
+  .optional()
+  .describe(
+    'Guard: the folder this call may write in, e.g. "projects/alpha". The note (for a move, its source and destination; for a batch, every item) must be inside it, else the call is refused with out_of_scope and nothing is written. Use it so a bare name that resolves to a note elsewhere cannot change that note',
+  );

@@ -21,12 +21,16 @@ import * as deleteFolder from './tools/delete-folder.js';
 import * as deleteNote from './tools/delete-note.js';
 import * as deleteNotes from './tools/delete-notes.js';
 import * as editNote from './tools/edit-note.js';
+import * as exportNotes from './tools/export-notes.js';
 import * as getBacklinks from './tools/get-backlinks.js';
 import * as getDailyNote from './tools/get-daily-note.js';
+import * as getNoteOutline from './tools/get-note-outline.js';
 import * as getOutgoingLinks from './tools/get-outgoing-links.js';
 import * as getProperties from './tools/get-properties.js';
+import * as getVaultInfo from './tools/get-vault-info.js';
 import * as listAttachments from './tools/list-attachments.js';
 import * as listByTag from './tools/list-by-tag.js';
+import * as listChanges from './tools/list-changes.js';
 import * as listFolders from './tools/list-folders.js';
 import * as listNotes from './tools/list-notes.js';
 import * as listTags from './tools/list-tags.js';
@@ -46,8 +50,12 @@ import * as updateTask from './tools/update-task.js';
 
 /** Every tool, in the order clients list them. */
 export const TOOLS = [
+  getVaultInfo,
   listNotes,
+  listChanges,
+  exportNotes,
   readNote,
+  getNoteOutline,
   searchNotes,
   listTasks,
   getBacklinks,
@@ -109,7 +117,7 @@ export function createMcpServer(
     id: options.sessionId ?? randomUUID(),
     clientName: () => server.server.getClientVersion()?.name,
   };
-  const deps: ToolDeps = { server, access, session };
+  const deps: ToolDeps = { server, access, session, info };
   for (const tool of TOOLS) tool.register(deps);
   registerPrompts(server, access, session, options.prompts);
   registerResources(server, access, session);

@@ -41,8 +41,17 @@ const REWRITES_BLOCK =
   "The note's generated workflow block (summary, log, json) is rendered afresh: text edited inside it is replaced.";
 
 export const EFFECTS: Record<string, Effects> = {
+  get_vault_info: {
+    reads: 'Reads the index, the policy, the pending changes and the journal (verifying it); writes nothing.',
+  },
   list_notes: { reads: LISTS },
+  list_changes: {
+    reads:
+      "Reads the index's change feed; the index records changes as it catches up with the files, whoever calls, so a call adds none.",
+  },
+  export_notes: { reads: 'Reads the selected notes and the index; writes nothing.' },
   read_note: { reads: 'Reads one note.' },
+  get_note_outline: { reads: 'Reads one note and its links in the index.' },
   search_notes: { reads: LISTS },
   list_tasks: { reads: LISTS },
   get_backlinks: { reads: LISTS },

@@ -187,7 +187,9 @@ describe('the refusal in the cases issue 18 found', () => {
 
   it('an argument like none declared is named without a guess', async () => {
     const r = await v.call('read_note', { name: 'inbox/a', zzzzzz: true });
-    expect(r.text).toContain('unknown argument "zzzzzz" (read_note takes: name, offset, max_chars)');
+    expect(r.text).toContain(
+      'unknown argument "zzzzzz" (read_note takes: name, offset, max_chars, section, occurrence, block)',
+    );
   });
 
   it('a hostile call with thousands of long unknown keys gets a short answer', async () => {

@@ -64,6 +64,15 @@ describe('tool contract', () => {
     }
   });
 
+  it('every tool that writes, moves or deletes takes in_folder (SPEC 12.5)', () => {
+    const writers = tools.filter((t) => t.annotations?.readOnlyHint === false);
+    expect(writers.length).toBeGreaterThan(10);
+    for (const t of writers) {
+      const props = (t.inputSchema.properties ?? {}) as Record<string, unknown>;
+      expect(props.in_folder, `${t.name} declares in_folder`).toBeDefined();
+    }
+  });
+
   it('every tool says what it really does: its annotations match annotations.ts, with a reason for each mark', () => {
     const missing = tools.map((t) => t.name).filter((n) => EFFECTS[n] === undefined);
     expect(missing, 'say in test/contract/annotations.ts what these tools do').toEqual([]);

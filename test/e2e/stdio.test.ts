@@ -33,8 +33,12 @@ describe('the built server over stdio', () => {
 
     const { tools } = await server.client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
+      'get_vault_info',
       'list_notes',
+      'list_changes',
+      'export_notes',
       'read_note',
+      'get_note_outline',
       'search_notes',
       'list_tasks',
       'get_backlinks',

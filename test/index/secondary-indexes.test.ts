@@ -67,6 +67,10 @@ function recordingPool(d: Db, seen: string[][], failAt?: number): ParserPool {
 
 const ALL = [
   'attachments_file',
+  'change_claims_path',
+  'changes_at',
+  'changes_from',
+  'changes_path',
   'note_aliases_alias',
   'note_links_key',
   'note_props_note',
@@ -76,6 +80,7 @@ const ALL = [
   'note_tasks_due',
   'notes_file',
   'notes_folder',
+  'notes_ino',
   'notes_mtime',
   'notes_path_lower',
   'notes_visible_mtime',
@@ -212,7 +217,7 @@ it('a server started after a build was killed midway puts them back before it sy
     });
     try {
       expect(declaredIndexes(again.index.db)).toEqual(ALL);
-      expect(warnings).toContain('Recreated 13 lookup indexes that a stopped index build left missing.');
+      expect(warnings).toContain('Recreated 18 lookup indexes that a stopped index build left missing.');
     } finally {
       await again.close();
     }

@@ -44,6 +44,7 @@ describe('get_outgoing_links resolves each link as Obsidian does (OBSIDIAN.md §
           kind: 'wikilink',
           line: 3,
           property: null,
+          lines: null,
         },
         {
           raw: '[[Goals#^abc]]',
@@ -55,11 +56,12 @@ describe('get_outgoing_links resolves each link as Obsidian does (OBSIDIAN.md §
           kind: 'wikilink',
           line: 3,
           property: null,
+          lines: null,
         },
       ],
     });
     expect(r.text).toContain(
-      'line 3: [[Goals#Q3|the goals]] → Goals.md (heading "Q3", shown as "the goals")',
+      'line 3: [[Goals#Q3|the goals]] → Goals.md (heading "Q3", not found in the target, shown as "the goals")',
     );
   });
 

@@ -13,6 +13,7 @@ import { openTestVault, readBytes, snapshot, type TestVault } from '../helpers/v
 
 const POLICY = 'default: read-write\nfolders:\n  private: hidden\n  archive: read-only\n  drafts: staged\n';
 const ME = { session: 'undo-test', client: 'test' };
+const SESSION = { id: 'rules-test', clientName: () => undefined };
 
 let vaults: TestVault[] = [];
 afterEach(async () => {
@@ -132,7 +133,7 @@ describe('one journal group for a move and its rewrites', () => {
   it('a note that changed after planning is not overwritten, and is reported', async () => {
     const v = await open({ 'Plan.md': 'p\n', 'a.md': '[[Plan]]\n' }, 'default: read-write\n');
     const ctx = v.opened.access.ctx;
-    const rules = v.opened.access.rules();
+    const rules = v.opened.access.rules(SESSION);
     const plan = planMove(ctx, rules, new Map([['Plan.md', 'Roadmap.md']]), true);
     fs.writeFileSync(path.join(v.dir, 'a.md'), '[[Plan]] and more\n');
     const who = { session: 's', client: null, tool: 'move_note', group: 'g-test' };
@@ -147,7 +148,7 @@ describe('one journal group for a move and its rewrites', () => {
     for (let i = 0; i < 450; i++) files[`l/n${String(i).padStart(3, '0')}.md`] = `[[Plan]] ${i}\n`;
     const v = await open(files);
     const ctx = v.opened.access.ctx;
-    const rules = v.opened.access.rules();
+    const rules = v.opened.access.rules(SESSION);
     const plan = planMove(ctx, rules, new Map([['Plan.md', 'Roadmap.md']]), true);
     // Changed after planning, in the third batch: only this one is left as it is.
     fs.writeFileSync(path.join(v.dir, 'l/n420.md'), '[[Plan]] edited meanwhile\n');
@@ -175,7 +176,7 @@ describe('one journal group for a move and its rewrites', () => {
       'default: read-write\n',
     );
     const ctx = v.opened.access.ctx;
-    const rules = v.opened.access.rules();
+    const rules = v.opened.access.rules(SESSION);
     const plan = planMove(ctx, rules, new Map([['Plan.md', 'Roadmap.md']]), true);
     const journal = ctx.journal;
     const real = journal.recordMany.bind(journal);

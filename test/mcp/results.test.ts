@@ -11,8 +11,12 @@ afterAll(async () => {
 });
 
 const TOOLS = [
+  'get_vault_info',
   'list_notes',
+  'list_changes',
+  'export_notes',
   'read_note',
+  'get_note_outline',
   'search_notes',
   'list_tasks',
   'get_backlinks',
@@ -56,6 +60,10 @@ describe('tool list', () => {
       expect(tool.annotations?.openWorldHint, tool.name).toBe(false);
       expect(typeof tool.annotations?.title, tool.name).toBe('string');
       const readOnly = [
+        'get_vault_info',
+        'list_changes',
+        'export_notes',
+        'get_note_outline',
         'list_notes',
         'read_note',
         'search_notes',

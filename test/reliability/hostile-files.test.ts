@@ -1172,6 +1172,10 @@ describe(
         try {
           writeFiles(dir, { 'a.md': 'alpha text\n' });
           conn = await connect(dir);
+          // One write first, so the index's write-ahead log has the room later writes reuse (the change
+          // feed's claim is written there before the journal): the pages below are the journal's and the note's.
+          await conn.call('update_note', { name: 'a', content: 'alpha text\n\n' });
+          await conn.call('update_note', { name: 'a', content: 'alpha text\n' });
           const etag = (await conn.call('read_note', { name: 'a' })).structured.etag as string;
           const journal = conn.opened.access.ctx.journal;
           const seq = journal.entries().at(-1)?.seq ?? 0;

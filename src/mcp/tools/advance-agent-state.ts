@@ -6,7 +6,8 @@
 import * as z from 'zod';
 import { advanceStep } from '../../workflows/operations.js';
 import { runTool } from '../result.js';
-import type { ToolDeps } from '../tool-context.js';
+import { inFolderField } from '../schemas.js';
+import { scoped, type ToolDeps } from '../tool-context.js';
 import {
   agentText,
   outputSchema,
@@ -20,6 +21,7 @@ import {
 export const name = 'advance_agent_state';
 
 export const inputSchema = z.object({
+  in_folder: inFolderField,
   name: workflowName,
   expected_etag: workflowEtag,
   to: z
@@ -43,7 +45,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, async () => {
-        const result = await access.rewriteWorkflowNote(session, {
+        const result = await access.rewriteWorkflowNote(scoped(session, args.in_folder), {
           tool: name,
           name: args.name,
           expectedEtag: args.expected_etag,

@@ -5,7 +5,8 @@
 import * as z from 'zod';
 import { eventStep } from '../../workflows/operations.js';
 import { runTool } from '../result.js';
-import type { ToolDeps } from '../tool-context.js';
+import { inFolderField } from '../schemas.js';
+import { scoped, type ToolDeps } from '../tool-context.js';
 import {
   agentText,
   outputSchema,
@@ -19,6 +20,7 @@ import {
 export const name = 'append_agent_event';
 
 export const inputSchema = z.object({
+  in_folder: inFolderField,
   name: workflowName,
   expected_etag: workflowEtag,
   message: agentText('What happened, for the log, e.g. "Ran the test suite: 212 passed"'),
@@ -36,7 +38,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, async () => {
-        const result = await access.rewriteWorkflowNote(session, {
+        const result = await access.rewriteWorkflowNote(scoped(session, args.in_folder), {
           tool: name,
           name: args.name,
           expectedEtag: args.expected_etag,

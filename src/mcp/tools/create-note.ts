@@ -4,13 +4,14 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { WriteShape, writeOutput } from '../schemas.js';
-import type { ToolDeps } from '../tool-context.js';
+import { inFolderField, WriteShape, writeOutput } from '../schemas.js';
+import { scoped, type ToolDeps } from '../tool-context.js';
 import { describeWrite } from './write-text.js';
 
 export const name = 'create_note';
 
 export const inputSchema = z.object({
+  in_folder: inFolderField,
   name: z
     .string()
     .max(4096)
@@ -64,7 +65,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, async () => {
-        const result = await access.createNote(session, args);
+        const result = await access.createNote(scoped(session, args.in_folder), args);
         return toolResult(describeWrite('Created', result), { ...result });
       }),
   );

@@ -4,13 +4,14 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { etagField, noteName, writeOutput } from '../schemas.js';
-import type { ToolDeps } from '../tool-context.js';
+import { etagField, inFolderField, noteName, writeOutput } from '../schemas.js';
+import { scoped, type ToolDeps } from '../tool-context.js';
 import { describeStaged } from './write-text.js';
 
 export const name = 'delete_note';
 
 export const inputSchema = z.object({
+  in_folder: inFolderField,
   name: noteName,
   expected_etag: etagField.optional(),
 });
@@ -41,7 +42,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, async () => {
-        const result = await access.deleteNote(session, {
+        const result = await access.deleteNote(scoped(session, args.in_folder), {
           name: args.name,
           ...(args.expected_etag === undefined ? {} : { expectedEtag: args.expected_etag }),
         });

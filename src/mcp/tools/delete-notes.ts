@@ -4,12 +4,13 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { etagField, noteName, withErrors } from '../schemas.js';
-import type { ToolDeps } from '../tool-context.js';
+import { etagField, inFolderField, noteName, withErrors } from '../schemas.js';
+import { scoped, type ToolDeps } from '../tool-context.js';
 
 export const name = 'delete_notes';
 
 export const inputSchema = z.object({
+  in_folder: inFolderField,
   items: z
     .array(z.object({ name: noteName, expected_etag: etagField.optional() }))
     .min(1)
@@ -60,7 +61,7 @@ export function register({ server, access, session }: ToolDeps): void {
     (args) =>
       runTool(true, async () => {
         const r = await access.deleteNotes(
-          session,
+          scoped(session, args.in_folder),
           args.items.map((i) => ({
             name: i.name,
             ...(i.expected_etag === undefined ? {} : { expectedEtag: i.expected_etag }),

@@ -9,8 +9,8 @@ import { NotedError } from '../../common/errors.js';
 import type { EditOperation } from '../../markdown/edit.js';
 import { MAX_KEY_CHARS } from '../../markdown/frontmatter-splice.js';
 import { runTool, toolResult } from '../result.js';
-import { etagField, noteName, WriteShape, writeOutput } from '../schemas.js';
-import type { ToolDeps } from '../tool-context.js';
+import { etagField, inFolderField, noteName, WriteShape, writeOutput } from '../schemas.js';
+import { scoped, type ToolDeps } from '../tool-context.js';
 import { describeWrite } from './write-text.js';
 
 export const name = 'edit_note';
@@ -25,6 +25,7 @@ const propertyValue = z
   .describe('A text, number, true/false, a list of those, or null to remove the property');
 
 export const inputSchema = z.object({
+  in_folder: inFolderField,
   name: noteName,
   operation: z
     .enum([
@@ -195,7 +196,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, async () => {
-        const result = await access.editNote(session, {
+        const result = await access.editNote(scoped(session, args.in_folder), {
           name: args.name,
           operation: operationOf(args),
           ...(args.expected_etag === undefined ? {} : { expectedEtag: args.expected_etag }),

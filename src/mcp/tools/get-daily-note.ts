@@ -5,8 +5,8 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { ErrorShape, StagedShape } from '../schemas.js';
-import type { ToolDeps } from '../tool-context.js';
+import { ErrorShape, inFolderField, StagedShape } from '../schemas.js';
+import { scoped, type ToolDeps } from '../tool-context.js';
 import { NoteShape, noteText } from './read-note.js';
 import { describeStaged } from './write-text.js';
 
@@ -24,6 +24,7 @@ export const inputSchema = z.object({
     .boolean()
     .optional()
     .describe("true: create the note from the vault's daily-note template when it does not exist yet"),
+  in_folder: inFolderField,
 });
 
 const day = z.string().describe('The day, YYYY-MM-DD');
@@ -69,7 +70,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, async () => {
-        const daily = await access.getDailyNote(session, {
+        const daily = await access.getDailyNote(scoped(session, args.in_folder), {
           ...(args.date === undefined ? {} : { date: args.date }),
           ...(args.create === undefined ? {} : { create: args.create }),
         });

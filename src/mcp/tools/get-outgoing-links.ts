@@ -37,6 +37,12 @@ export const outputSchema = withErrors(
           .string()
           .nullable()
           .describe('For a frontmatter link, the property it sits at (e.g. "related.0"); else null'),
+        lines: z
+          .tuple([z.number(), z.number()])
+          .nullable()
+          .describe(
+            'For a link to a #heading or #^block: the lines [from, to] of that section or block in the target note (read them with read_note section/block); null when the link has no such part or nothing in the target matches it',
+          ),
       }),
     ),
   }),
@@ -48,7 +54,7 @@ export function register({ server, access, session }: ToolDeps): void {
     {
       title: 'Get outgoing links',
       description:
-        'Lists every link in one note, in document order (links in frontmatter properties first): wikilinks, Markdown links and embeds, each with the file it resolves to now as Obsidian resolves it (case-insensitive; a bare name finds a note in any folder; a path picks the shortest match), or target null when nothing matches (a note that does not exist yet). Also gives heading, block id, display text and line. Use get_backlinks for the reverse direction (who links here); use read_note for the text itself.',
+        'Lists every link in one note, in document order (links in frontmatter properties first): wikilinks, Markdown links and embeds, each with the file it resolves to now as Obsidian resolves it (case-insensitive; a bare name finds a note in any folder; a path picks the shortest match), or target null when nothing matches (a note that does not exist yet). Also gives heading, block id, display text and line; for a link to a #heading or #^block, the lines of that part in the target note (null when the target has no such heading or block). Use get_backlinks for the reverse direction (who links here); use read_note for the text itself.',
       inputSchema,
       outputSchema,
       annotations: { title: 'Get outgoing links', ...readOnlyTool },
@@ -67,6 +73,11 @@ export function register({ server, access, session }: ToolDeps): void {
             l.property === null ? null : `property ${l.property}`,
             l.heading === null ? null : `heading "${l.heading}"`,
             l.block === null ? null : `block ^${l.block}`,
+            l.heading === null && l.block === null
+              ? null
+              : l.lines === null
+                ? 'not found in the target'
+                : `lines ${l.lines[0]}–${l.lines[1]} there`,
             l.alias === null ? null : `shown as "${l.alias}"`,
           ].filter((n) => n !== null);
           const where = l.target === null ? 'unresolved (no such file)' : l.target;

@@ -4,13 +4,14 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { withErrors } from '../schemas.js';
-import type { ToolDeps } from '../tool-context.js';
+import { inFolderField, withErrors } from '../schemas.js';
+import { scoped, type ToolDeps } from '../tool-context.js';
 import { describeLinks, dryRunField, linkFields, updateLinksField } from './move-shape.js';
 
 export const name = 'move_folder';
 
 export const inputSchema = z.object({
+  in_folder: inFolderField,
   folder: z.string().min(1).max(4096).describe('The folder to move, e.g. "projects/old"'),
   new_folder: z
     .string()
@@ -57,7 +58,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, async () => {
-        const r = await access.moveFolder(session, {
+        const r = await access.moveFolder(scoped(session, args.in_folder), {
           folder: args.folder,
           newFolder: args.new_folder,
           ...(args.update_links === undefined ? {} : { updateLinks: args.update_links }),

@@ -4,13 +4,14 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { etagField, noteName, withErrors } from '../schemas.js';
-import type { ToolDeps } from '../tool-context.js';
+import { etagField, inFolderField, noteName, withErrors } from '../schemas.js';
+import { scoped, type ToolDeps } from '../tool-context.js';
 import { describeLinks, dryRunField, MoveNoteShape, updateLinksField } from './move-shape.js';
 
 export const name = 'move_note';
 
 export const inputSchema = z.object({
+  in_folder: inFolderField,
   name: noteName,
   new_name: z
     .string()
@@ -44,7 +45,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, async () => {
-        const r = await access.moveNote(session, {
+        const r = await access.moveNote(scoped(session, args.in_folder), {
           name: args.name,
           newName: args.new_name,
           ...(args.update_links === undefined ? {} : { updateLinks: args.update_links }),

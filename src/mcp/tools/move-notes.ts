@@ -4,13 +4,14 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { etagField, noteName, withErrors } from '../schemas.js';
-import type { ToolDeps } from '../tool-context.js';
+import { etagField, inFolderField, noteName, withErrors } from '../schemas.js';
+import { scoped, type ToolDeps } from '../tool-context.js';
 import { dryRunField, linkFields, updateLinksField } from './move-shape.js';
 
 export const name = 'move_notes';
 
 export const inputSchema = z.object({
+  in_folder: inFolderField,
   items: z
     .array(
       z.object({
@@ -69,7 +70,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, async () => {
-        const r = await access.moveNotes(session, {
+        const r = await access.moveNotes(scoped(session, args.in_folder), {
           items: args.items.map((i) => ({
             name: i.name,
             newName: i.new_name,

@@ -14,6 +14,24 @@ export const name = 'read_note';
 export const inputSchema = z.object({
   name: noteName,
   ...pagingArguments('note', 'body character'),
+  section: z
+    .string()
+    .max(1000)
+    .optional()
+    .describe(
+      'Return only this section: a heading like "Risks" (any level) or "## Risks" (that level), with its sub-sections. get_note_outline lists the headings',
+    ),
+  occurrence: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('With section: which of several equal headings (1 = the first in the note)'),
+  block: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('Return only the block with this id, "^abc" or "abc" (the ^id anchors get_note_outline lists)'),
 });
 
 /** A note as read_note gives it (SPEC 2.1); get_daily_note gives the same. */
@@ -45,6 +63,18 @@ export const NoteShape = z.object({
   offset: z.number().optional(),
   nextOffset: z.number().optional().describe('Where the next page starts'),
   totalChars: z.number().optional().describe('Length of the whole body in characters, for a paged read'),
+  partial: z
+    .literal(true)
+    .optional()
+    .describe(
+      'Present when only a section or block was asked for: body is that part alone and frontmatterRaw is "", so never write them back as the whole note; change a section with edit_note',
+    ),
+  lines: z
+    .tuple([z.number(), z.number()])
+    .optional()
+    .describe('With section or block: the lines [from, to] of the part in the note, 1-based'),
+  section: z.string().optional().describe('The heading of the section returned, e.g. "## Risks"'),
+  block: z.string().optional().describe('The id of the block returned'),
 });
 
 export const outputSchema = withErrors(NoteShape);
@@ -61,13 +91,19 @@ export function noteText(note: NoteContent): string {
   } else if (note.frontmatter !== null) {
     parts.push(`Frontmatter:\n\`\`\`yaml\n${stringify(note.frontmatter).trimEnd()}\n\`\`\``);
   }
+  if (note.lines !== undefined) {
+    const what = note.section !== undefined ? `Section "${note.section}"` : `Block ^${note.block}`;
+    parts.push(
+      `${what}: lines ${note.lines[0]}–${note.lines[1]} of the note (only this part; the etag is the whole note's).`,
+    );
+  }
   if (note.offset !== undefined) {
     const end = note.offset + note.body.length;
     parts.push(
       `Body characters ${note.offset}–${end} of ${note.totalChars}${note.truncated ? ` (continue with offset ${note.nextOffset})` : ''}:`,
     );
   } else {
-    parts.push('Body:');
+    parts.push(note.partial ? 'Text:' : 'Body:');
   }
   return `${parts.join('\n\n')}\n${note.body}`;
 }
@@ -78,7 +114,7 @@ export function register({ server, access, session }: ToolDeps): void {
     {
       title: 'Read a note',
       description:
-        'Reads one note: its frontmatter properties (parsed YAML) and its Markdown body, with the etag to pass to edit_note/update_note/delete_note. A bare name like "idea" finds the note in any folder when only one note has that name. frontmatterRaw + body is exactly the stored text. Very large notes come in pages: follow nextOffset while truncated is true.',
+        'Reads one note: its frontmatter properties (parsed YAML) and its Markdown body, with the etag to pass to edit_note/update_note/delete_note. A bare name like "idea" finds the note in any folder when only one note has that name. frontmatterRaw + body is exactly the stored text. Very large notes come in pages: follow nextOffset while truncated is true. To read only part of a long note, pass section (a heading; its sub-sections come along) or block (a ^id): the result is that part with its lines and the etag of the whole note. get_note_outline shows the headings and blocks of a note first.',
       inputSchema,
       outputSchema,
       annotations: { title: 'Read a note', ...readOnlyTool },
@@ -88,6 +124,9 @@ export function register({ server, access, session }: ToolDeps): void {
         const note = access.readNote(session, args.name, {
           ...(args.offset === undefined ? {} : { offset: args.offset }),
           ...(args.max_chars === undefined ? {} : { maxChars: args.max_chars }),
+          ...(args.section === undefined ? {} : { section: args.section }),
+          ...(args.occurrence === undefined ? {} : { occurrence: args.occurrence }),
+          ...(args.block === undefined ? {} : { block: args.block }),
         });
         return toolResult(noteText(note), { ...note }, ['body', 'frontmatter']);
       }),

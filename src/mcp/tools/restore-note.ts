@@ -4,12 +4,13 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { noteName, withErrors } from '../schemas.js';
-import type { ToolDeps } from '../tool-context.js';
+import { inFolderField, noteName, withErrors } from '../schemas.js';
+import { scoped, type ToolDeps } from '../tool-context.js';
 
 export const name = 'restore_note';
 
 export const inputSchema = z.object({
+  in_folder: inFolderField,
   name: noteName.describe('The original path of the deleted note, as list_trash shows it'),
   id: z
     .string()
@@ -45,7 +46,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, async () => {
-        const result = await access.restoreNote(session, {
+        const result = await access.restoreNote(scoped(session, args.in_folder), {
           name: args.name,
           ...(args.id === undefined ? {} : { id: args.id }),
         });

@@ -4,13 +4,14 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { etagField, noteName, WriteShape, writeOutput } from '../schemas.js';
-import type { ToolDeps } from '../tool-context.js';
+import { etagField, inFolderField, noteName, WriteShape, writeOutput } from '../schemas.js';
+import { scoped, type ToolDeps } from '../tool-context.js';
 import { describeWrite } from './write-text.js';
 
 export const name = 'update_note';
 
 export const inputSchema = z.object({
+  in_folder: inFolderField,
   name: noteName,
   content: z
     .string()
@@ -47,7 +48,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, async () => {
-        const result = await access.updateNote(session, {
+        const result = await access.updateNote(scoped(session, args.in_folder), {
           name: args.name,
           content: args.content,
           ...(args.append === undefined ? {} : { append: args.append }),

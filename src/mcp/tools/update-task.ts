@@ -5,8 +5,8 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { etagField, noteName, WriteShape, writeOutput } from '../schemas.js';
-import type { ToolDeps } from '../tool-context.js';
+import { etagField, inFolderField, noteName, WriteShape, writeOutput } from '../schemas.js';
+import { scoped, type ToolDeps } from '../tool-context.js';
 import { describeWrite } from './write-text.js';
 
 export const name = 'update_task';
@@ -48,6 +48,7 @@ export const inputSchema = z.object({
     .describe(
       'Due date YYYY-MM-DD, written as the line already writes it ("📅 date" or "[due:: date]"; new ones as "📅 date"); null removes it',
     ),
+  in_folder: inFolderField,
 });
 
 export const outputSchema = writeOutput(
@@ -84,7 +85,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, async () => {
-        const result = await access.updateTask(session, {
+        const result = await access.updateTask(scoped(session, args.in_folder), {
           name: args.name,
           line: args.line,
           expectedEtag: args.expected_etag,

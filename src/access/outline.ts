@@ -1,0 +1,39 @@
+/**
+ * @module
+ * A note's outline through the gate (SPEC 12.3): its structure from the stored text, and how many
+ * links it has each way as agents may see them (hidden notes count nowhere).
+ */
+import { backlinks as backlinksOf, outgoingLinks as outgoingLinksOf } from '../index/links-query.js';
+import { type NoteOutline, outlineOf } from '../markdown/outline.js';
+import type { AccessContext } from './context.js';
+import { notFound, resolveExisting } from './resolve.js';
+import type { Rules } from './rules.js';
+import { visibleOption } from './scope.js';
+
+export interface NoteOutlineResult extends NoteOutline {
+  readonly name: string;
+  readonly etag: string;
+  /** Links in the note (body and frontmatter), and notes linking to it. */
+  readonly links: { readonly outgoing: number; readonly backlinks: number };
+}
+
+export function noteOutline(ctx: AccessContext, rules: Rules, input: string): NoteOutlineResult {
+  const name = resolveExisting(ctx, rules, input);
+  const stored = ctx.vault.read(name);
+  if (stored === null) throw notFound(name);
+  ctx.index.refresh();
+  const visible = visibleOption(rules);
+  let outgoing = outgoingLinksOf(ctx.index.db, name, visible);
+  if (outgoing === null) {
+    // Written a moment ago by another program and not reported yet: index it on the spot.
+    ctx.index.touched([name]);
+    outgoing = outgoingLinksOf(ctx.index.db, name, visible);
+  }
+  const incoming = backlinksOf(ctx.index.db, name, visible);
+  return {
+    name,
+    etag: stored.etag,
+    ...outlineOf(stored.text),
+    links: { outgoing: outgoing?.length ?? 0, backlinks: incoming?.length ?? 0 },
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * @module
+ * What an agent needs to orient itself (SPEC 12.4), as this agent may see it: the vault's name and
+ * format, counts (hidden notes count nowhere), its access per folder (hidden folders are not named),
+ * pending changes, whether the journal verifies, the index's state, and the limits it works within.
+ * The server's own name, version and protocol version are added by the MCP layer.
+ */
+import path from 'node:path';
+import { listTags } from '../index/tags-query.js';
+import { describeAccess } from '../policy/access.js';
+import type { Access } from '../policy/policy.js';
+import { folderOf } from '../vault/names.js';
+import { MAX_CHANGES_PAGE } from './changes.js';
+import { type AccessContext, MAX_NOTE_BYTES } from './context.js';
+import { EXPORT_MAX_BYTES } from './export.js';
+import type { Rules } from './rules.js';
+import { visibleOption } from './scope.js';
+
+/** The index's state: `building` (with progress) while a first build runs, else `ready`. */
+export interface IndexState {
+  readonly state: 'ready' | 'building';
+  readonly progress?: { readonly done: number; readonly total: number };
+}
+
+export interface VaultInfo {
+  readonly vault: { readonly name: string; readonly format: 'markdown' };
+  readonly counts: {
+    readonly notes: number;
+    readonly attachments: number;
+    readonly folders: number;
+    readonly tags: number;
+    readonly openTasks: number;
+  };
+  readonly index: IndexState;
+  readonly access: {
+    readonly policyFile: boolean;
+    readonly default: Access;
+    readonly folders: { readonly folder: string; readonly access: Access }[];
+  };
+  readonly pendingChanges: number;
+  readonly journal: { readonly verifies: boolean; readonly entries: number; readonly problem?: string };
+  readonly limits: {
+    readonly resultBytes: number;
+    readonly noteBytes: number;
+    readonly searchResults: number;
+    readonly listPage: number;
+    readonly changesPage: number;
+    readonly exportBytes: number;
+  };
+}
+
+/** The largest result a tool sends (SPEC 3.3). */
+const RESULT_BYTES = 8 * 1024 * 1024;
+
+export function vaultInfo(ctx: AccessContext, rules: Rules, index: IndexState): VaultInfo {
+  ctx.index.refresh();
+  const db = ctx.index.db;
+  const visible = rules.visible ?? (() => true);
+  const notes = db
+    .prepare<[], { path: string }>('SELECT path FROM notes')
+    .all()
+    .map((r) => r.path)
+    .filter(visible);
+  const attachments = db
+    .prepare<[], { path: string }>('SELECT path FROM attachments')
+    .all()
+    .map((r) => r.path)
+    .filter(visible);
+  const folders = new Set<string>();
+  for (const p of [...notes, ...attachments]) {
+    for (let d = folderOf(p); d !== '' && !folders.has(d); d = folderOf(d)) folders.add(d);
+  }
+  const openTasks = db
+    .prepare<[], { path: string; n: number }>(
+      'SELECT n.path AS path, count(*) AS n FROM note_tasks t JOIN notes n ON n.id = t.note_id WHERE t.done = 0 GROUP BY n.id',
+    )
+    .all()
+    .reduce((sum, r) => sum + (visible(r.path) ? r.n : 0), 0);
+  const summary = describeAccess(rules.policy);
+  const journal = ctx.journal.verify();
+  return {
+    vault: { name: path.basename(ctx.vault.root), format: 'markdown' },
+    counts: {
+      notes: notes.length,
+      attachments: attachments.length,
+      folders: folders.size,
+      tags: listTags(db, visibleOption(rules)).length,
+      openTasks,
+    },
+    index,
+    access: {
+      policyFile: summary.policyFile,
+      default: summary.default,
+      // Security: a hidden folder is not named, not even as hidden.
+      folders: summary.folders
+        .filter((f) => f.access !== 'hidden')
+        .map((f) => ({ folder: f.folder, access: f.access })),
+    },
+    pendingChanges: ctx.pending.list().filter((p) => visible(p.note)).length,
+    journal: journal.ok
+      ? { verifies: true, entries: journal.entries }
+      : {
+          verifies: false,
+          entries: journal.entries,
+          problem: `${journal.brokenAt.file} line ${journal.brokenAt.line}: ${journal.reason}`,
+        },
+    limits: {
+      resultBytes: RESULT_BYTES,
+      noteBytes: MAX_NOTE_BYTES,
+      searchResults: 50,
+      listPage: 500,
+      changesPage: MAX_CHANGES_PAGE,
+      exportBytes: EXPORT_MAX_BYTES,
+    },
+  };
+}

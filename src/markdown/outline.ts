@@ -1,0 +1,201 @@
+/**
+ * @module
+ * A note's structure as Obsidian sees it (SPEC 12.3): headings with the anchor a `[[note#heading]]`
+ * link uses, `^id` block anchors with the lines each block covers, counts, and the lines a link's
+ * `#heading` or `#^block` part points at (Obsidian's `resolveSubpath`, OBSIDIAN.md LNK-40, LNK-41).
+ * Line numbers are 1-based and count the frontmatter's lines, like every other line number the tools
+ * give.
+ */
+import { splitFrontmatter } from './frontmatter.js';
+import { findHeadings, type Heading } from './headings.js';
+import { scanBody } from './scan.js';
+import { stripHeading } from './sections.js';
+import { countCharacters, countWords } from './word-count.js';
+
+export interface OutlineHeading {
+  readonly level: number;
+  readonly text: string;
+  /** 1-based line of the heading. */
+  readonly line: number;
+  /** What a link to this heading carries after `#`: `[[note#ANCHOR]]`. */
+  readonly anchor: string;
+}
+
+export interface OutlineBlock {
+  /** The id as written after `^`. */
+  readonly id: string;
+  /** 1-based line holding `^id`. */
+  readonly line: number;
+  /** The lines of the block the id names, `[from, to]`, 1-based and inclusive. */
+  readonly lines: readonly [number, number];
+  /** The block's text without the `^id`, shortened to 200 characters. */
+  readonly text: string;
+}
+
+export interface NoteOutline {
+  readonly headings: OutlineHeading[];
+  readonly blocks: OutlineBlock[];
+  readonly words: number;
+  readonly characters: number;
+  readonly lines: number;
+  readonly tasks: { readonly open: number; readonly done: number };
+}
+
+/**
+ * Obsidian's `stripHeadingForLink`: `:`, `#`, `|`, `^`, `\`, line breaks, `%%`, `[[` and `]]` become
+ * spaces, runs of whitespace one space, trimmed. A link to the heading carries this after `#`.
+ *
+ * @example
+ * headingAnchor('Step 1: C# [[basics]]') // 'Step 1 C basics'
+ */
+export function headingAnchor(heading: string): string {
+  return heading
+    .replace(/[:#|^\\\r\n]|%%|\[\[|\]\]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const BLOCK_TEXT_CHARS = 200;
+
+/** The outline of a note's whole stored text. */
+export function outlineOf(text: string): NoteOutline {
+  const { raw, body } = splitFrontmatter(text);
+  const lineOffset = raw === '' ? 0 : raw.split('\n').length - 1;
+  const scan = scanBody(body, { lineOffset });
+  const lines = text.split('\n');
+  const open = scan.tasks.filter((t) => t.status === ' ').length;
+  return {
+    headings: findHeadings(text).map((h) => ({
+      level: h.level,
+      text: h.text,
+      line: h.line + 1,
+      anchor: headingAnchor(h.text),
+    })),
+    blocks: scan.blockIds.map((b) => {
+      const range = blockLines(lines, b.line);
+      return { id: b.id, line: b.line, lines: range, text: blockText(lines, range, b.id) };
+    }),
+    words: countWords(body),
+    characters: countCharacters(body),
+    lines: lineCount(text),
+    tasks: { open, done: scan.tasks.length - open },
+  };
+}
+
+/** Lines in the text: a final line break ends the last line, it does not start another. */
+export function lineCount(text: string): number {
+  if (text === '') return 0;
+  const breaks = text.split('\n').length - 1;
+  return text.endsWith('\n') ? breaks : breaks + 1;
+}
+
+const BLANK = /^\s*$/;
+const LIST_ITEM = /^(\s*)(?:[-*+]|\d{1,9}[.)])(?:\s|$)/;
+const STANDALONE_ID = /^\s*\^[A-Za-z0-9-]+\s*$/;
+
+/**
+ * The lines a block id names (LNK-42): an id alone on its line names the block before it (a table,
+ * list, quote or paragraph, blank lines between allowed); on a list item, the item and the items
+ * nested in it; otherwise the paragraph ending on its line.
+ */
+function blockLines(lines: readonly string[], idLine: number): [number, number] {
+  const at = idLine - 1;
+  const here = lines[at] ?? '';
+  if (STANDALONE_ID.test(here)) {
+    let end = at - 1;
+    while (end >= 0 && BLANK.test(lines[end] ?? '')) end--;
+    if (end < 0) return [idLine, idLine];
+    return [paragraphStart(lines, end) + 1, idLine];
+  }
+  const item = LIST_ITEM.exec(here);
+  if (item) {
+    const indent = (item[1] ?? '').length;
+    let end = at;
+    for (let i = at + 1; i < lines.length; i++) {
+      const line = lines[i] ?? '';
+      if (BLANK.test(line)) break;
+      const nested = LIST_ITEM.exec(line);
+      const lineIndent = line.length - line.trimStart().length;
+      if (nested ? lineIndent <= indent : lineIndent === 0) break;
+      end = i;
+    }
+    return [idLine, end + 1];
+  }
+  return [paragraphStart(lines, at) + 1, idLine];
+}
+
+/** The first line of the run of non-blank lines ending at `end` (0-based), stopping after a heading. */
+function paragraphStart(lines: readonly string[], end: number): number {
+  let start = end;
+  while (start > 0) {
+    const before = lines[start - 1] ?? '';
+    if (BLANK.test(before) || /^ {0,3}#{1,6}(\s|$)/.test(before) || /^ {0,3}(`{3,}|~{3,})/.test(before))
+      break;
+    start--;
+  }
+  return start;
+}
+
+function blockText(lines: readonly string[], [from, to]: readonly [number, number], id: string): string {
+  const text = lines
+    .slice(from - 1, to)
+    .join('\n')
+    .replace(new RegExp(`[ \\t]*\\^${id}[ \\t]*$`, 'm'), '')
+    .trim();
+  return text.length > BLOCK_TEXT_CHARS ? `${text.slice(0, BLOCK_TEXT_CHARS - 1)}…` : text;
+}
+
+/** The block whose id is `id` (with or without `^`), compared ignoring case as Obsidian does. */
+export function findBlock(text: string, id: string): OutlineBlock | null {
+  const wanted = id.replace(/^\^/, '').toLowerCase();
+  return outlineOf(text).blocks.find((b) => b.id.toLowerCase() === wanted) ?? null;
+}
+
+/**
+ * The lines `[from, to]` a link's subpath points at in `text`, or null when nothing there matches:
+ * a block by id (ignoring case), or a heading path `A#B` whose parts match headings in document
+ * order, each deeper than the one before, compared after Obsidian's `stripHeading` and lower-casing.
+ * A heading's lines run to the line before the next heading of the same or a higher level.
+ */
+export function subpathLines(
+  text: string,
+  subpath: { readonly heading: string | null; readonly block: string | null },
+): [number, number] | null {
+  if (subpath.block !== null) {
+    const block = findBlock(text, subpath.block);
+    return block === null ? null : [block.lines[0], block.lines[1]];
+  }
+  if (subpath.heading === null) return null;
+  const parts = subpath.heading.split('#').filter((p) => p !== '');
+  if (parts.length === 0) return null;
+  const headings = findHeadings(text);
+  const found = matchHeadingPath(headings, parts);
+  if (found === null) return null;
+  const next = headings.slice(found + 1).find((h) => h.level <= (headings[found] as Heading).level);
+  const end = next === undefined ? lineCount(text) : next.line;
+  return [(headings[found] as Heading).line + 1, Math.max(end, (headings[found] as Heading).line + 1)];
+}
+
+/** Index of the heading a `#A#B` path names (LNK-40), or null. */
+function matchHeadingPath(headings: readonly Heading[], parts: readonly string[]): number | null {
+  let matched = 0;
+  let level = 0;
+  for (let i = 0; i < headings.length; i++) {
+    const h = headings[i] as Heading;
+    const part = parts[matched] as string;
+    if (h.level > level && stripHeading(h.text).toLowerCase() === stripHeading(part).toLowerCase()) {
+      matched++;
+      level = h.level;
+      if (matched === parts.length) return i;
+    }
+  }
+  return null;
+}
+
+/** The 1-based lines `[from, to]` holding the text from offset `start` up to (not including) `end`. */
+export function lineRange(text: string, start: number, end: number): [number, number] {
+  const from = text.slice(0, start).split('\n').length;
+  const last = Math.max(start, end - 1);
+  const to = text.slice(0, last).split('\n').length;
+  return [from, Math.max(from, to)];
+}

@@ -1,0 +1,92 @@
+/**
+ * @module
+ * get_note_outline: a note's structure before reading it all (SPEC 12.3).
+ */
+import * as z from 'zod';
+import { runTool, toolResult } from '../result.js';
+import { noteName, readOnlyTool, withErrors } from '../schemas.js';
+import type { ToolDeps } from '../tool-context.js';
+
+export const name = 'get_note_outline';
+
+export const inputSchema = z.object({
+  name: noteName,
+});
+
+const lineRange = z.tuple([z.number(), z.number()]);
+
+export const outputSchema = withErrors(
+  z.object({
+    name: z.string().describe('Canonical name of the note, with .md'),
+    etag: z.string().describe("The whole note's etag, as read_note gives it"),
+    headings: z
+      .array(
+        z.object({
+          level: z.number().describe('1 to 6'),
+          text: z.string().describe('The heading text'),
+          line: z.number().describe('1-based line of the heading'),
+          anchor: z
+            .string()
+            .describe('What a link to it carries after #, as Obsidian writes it: [[note#anchor]]'),
+        }),
+      )
+      .describe('Every heading in document order'),
+    blocks: z
+      .array(
+        z.object({
+          id: z.string().describe('The block id; link to it as [[note#^id]]'),
+          line: z.number().describe('1-based line holding ^id'),
+          lines: lineRange.describe('The lines [from, to] of the block the id names'),
+          text: z.string().describe('The block text without ^id, at most 200 characters'),
+        }),
+      )
+      .describe('Every ^id block anchor in document order'),
+    words: z
+      .number()
+      .describe(
+        "Words in the body as Obsidian's word count counts them (frontmatter excluded; CJK characters one word each)",
+      ),
+    characters: z.number().describe("Characters in the body as Obsidian's status bar counts them"),
+    lines: z.number().describe('Lines in the whole note, frontmatter included'),
+    tasks: z.object({ open: z.number(), done: z.number() }).describe('Checkbox tasks, open and done'),
+    links: z
+      .object({
+        outgoing: z.number().describe('Links in the note (get_outgoing_links lists them)'),
+        backlinks: z.number().describe('Notes linking to it (get_backlinks lists them)'),
+      })
+      .describe('Links both ways, counted'),
+  }),
+);
+
+export function register({ server, access, session }: ToolDeps): void {
+  server.registerTool(
+    name,
+    {
+      title: 'Get a note outline',
+      description:
+        "Shows a note's structure without its text: headings (level, line, and the anchor a [[note#heading]] link uses), ^id blocks with their lines, counts of words (as Obsidian counts them), characters, lines and tasks, and how many links go out and come in. Use it before reading a long note, then read only the part you need with read_note section or block. Use read_note for the text, get_outgoing_links / get_backlinks for the links themselves.",
+      inputSchema,
+      outputSchema,
+      annotations: { title: 'Get a note outline', ...readOnlyTool },
+    },
+    (args) =>
+      runTool(false, () => {
+        const o = access.noteOutline(session, args.name);
+        const parts = [
+          `# Outline of ${o.name}`,
+          `etag: ${o.etag} · ${o.words} words · ${o.characters} characters · ${o.lines} lines · tasks ${o.tasks.open} open, ${o.tasks.done} done · links ${o.links.outgoing} out, ${o.links.backlinks} notes in`,
+        ];
+        parts.push(
+          o.headings.length === 0
+            ? 'No headings.'
+            : `Headings:\n${o.headings.map((h) => `${'  '.repeat(h.level - 1)}- ${'#'.repeat(h.level)} ${h.text} (line ${h.line}; link [[${o.name.replace(/\.md$/i, '')}#${h.anchor}]])`).join('\n')}`,
+        );
+        if (o.blocks.length > 0) {
+          parts.push(
+            `Blocks:\n${o.blocks.map((b) => `- ^${b.id} (lines ${b.lines[0]}–${b.lines[1]}): ${b.text}`).join('\n')}`,
+          );
+        }
+        return toolResult(parts.join('\n\n'), { ...o }, ['headings', 'blocks']);
+      }),
+  );
+}

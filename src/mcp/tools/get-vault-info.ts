@@ -1,0 +1,91 @@
+/**
+ * @module
+ * get_vault_info: where the agent is and what it may do (SPEC 12.4).
+ */
+import * as z from 'zod';
+import { runTool, toolResult } from '../result.js';
+import { readOnlyTool, withErrors } from '../schemas.js';
+import type { ToolDeps } from '../tool-context.js';
+
+export const name = 'get_vault_info';
+
+export const inputSchema = z.object({});
+
+const access = z.enum(['read-write', 'read-only', 'staged', 'hidden']);
+
+export const outputSchema = withErrors(
+  z.object({
+    server: z.object({ name: z.string(), version: z.string() }),
+    protocolVersion: z.string().nullable().describe('The MCP protocol version this connection negotiated'),
+    vault: z.object({
+      name: z.string().describe("The vault folder's name"),
+      format: z.literal('markdown').describe('How notes are stored'),
+    }),
+    counts: z
+      .object({
+        notes: z.number(),
+        attachments: z.number(),
+        folders: z.number().describe('Folders holding notes or attachments you may see'),
+        tags: z.number(),
+        openTasks: z.number(),
+      })
+      .describe('As you may see the vault: hidden notes count nowhere'),
+    index: z.object({
+      state: z.enum(['ready', 'building']),
+      progress: z.object({ done: z.number(), total: z.number() }).optional(),
+    }),
+    access: z
+      .object({
+        policyFile: z.boolean().describe('false: no policy file, everything is read-write'),
+        default: access.describe('What applies where no folder rule does'),
+        folders: z
+          .array(z.object({ folder: z.string(), access }))
+          .describe('The folder rules (hidden folders are not listed); the most specific one applies'),
+      })
+      .describe('What you may do where (read-only: refused; staged: waits for the owner)'),
+    pendingChanges: z.number().describe("Changes waiting for the owner's review"),
+    journal: z.object({
+      verifies: z.boolean().describe("true when the journal's hash chain is intact"),
+      entries: z.number(),
+      problem: z.string().optional(),
+    }),
+    limits: z.object({
+      resultBytes: z.number().describe('The most one result may carry'),
+      noteBytes: z.number().describe('The most a note may hold when written'),
+      searchResults: z.number().describe('search_notes max_results at most'),
+      listPage: z.number().describe('list_notes limit at most'),
+      changesPage: z.number().describe('list_changes limit at most'),
+      exportBytes: z.number().describe('export_notes max_bytes at most'),
+    }),
+  }),
+);
+
+export function register({ server, access: gate, session, info }: ToolDeps): void {
+  server.registerTool(
+    name,
+    {
+      title: 'Get vault information',
+      description:
+        'Tells you where you are and what you may do, in one call: the server and protocol version, the vault name and format, how many notes, attachments, folders, tags and open tasks you can see, your access per folder (read-write, read-only, staged), pending changes, whether the journal verifies, whether the index is ready, and the limits (result size, note size, page sizes). Call it first in a new session; use list_notes, list_folders or search_notes to look at the notes themselves.',
+      inputSchema,
+      outputSchema,
+      annotations: { title: 'Get vault information', ...readOnlyTool },
+    },
+    () =>
+      runTool(false, () => {
+        const v = gate.vaultInfo(session);
+        // The deprecated accessor is the one that reports the revision on both protocol eras.
+        const protocolVersion = server.server.getNegotiatedProtocolVersion() ?? null;
+        const data = { server: { name: info.name, version: info.version }, protocolVersion, ...v };
+        const rules = v.access.folders.map((f) => `  - ${f.folder}: ${f.access}`).join('\n');
+        const text = [
+          `${info.name} ${info.version} (MCP ${protocolVersion ?? 'unknown'}) · vault "${v.vault.name}" (${v.vault.format})`,
+          `You can see ${v.counts.notes} notes, ${v.counts.attachments} attachments, ${v.counts.folders} folders, ${v.counts.tags} tags, ${v.counts.openTasks} open tasks. Index: ${v.index.state}.`,
+          `Access: ${v.access.policyFile ? `default ${v.access.default}` : 'no policy file: read-write everywhere'}${rules === '' ? '' : `\n${rules}`}`,
+          `Pending changes waiting for review: ${v.pendingChanges}. Journal: ${v.journal.verifies ? `verifies (${v.journal.entries} entries)` : `does NOT verify: ${v.journal.problem}`}.`,
+          `Limits: results ${v.limits.resultBytes} bytes, notes ${v.limits.noteBytes} bytes, export pages ${v.limits.exportBytes} bytes, search ${v.limits.searchResults} hits, list pages ${v.limits.listPage}, change pages ${v.limits.changesPage}.`,
+        ].join('\n');
+        return toolResult(text, data);
+      }),
+  );
+}

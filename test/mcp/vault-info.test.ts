@@ -1,0 +1,62 @@
+/**
+ * get_vault_info (SPEC 12.4): counts as this agent may see the vault, its access per folder with
+ * hidden folders never named, pending changes, the journal's state, the index state and the limits.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { openTestVault, type TestVault } from '../helpers/vault.js';
+
+let vaults: TestVault[] = [];
+afterEach(async () => {
+  for (const v of vaults) await v.close();
+  vaults = [];
+});
+
+it('orients an agent without naming what is hidden', async () => {
+  const v = await openTestVault({
+    'a.md': '#t1\n- [ ] one\n',
+    'docs/b.md': '- [ ] two\n- [x] done\n#t2',
+    'docs/img.png': 'png',
+    'drafts/c.md': 'c',
+    'secret-project/s.md': '#hiddentag - [ ] hidden task',
+    'secret-project/s.png': 'png',
+    '.noted/mcp-policy.yaml':
+      'default: read-write\nfolders:\n  secret-project: hidden\n  docs: read-only\n  drafts: staged\n',
+  });
+  vaults.push(v);
+  await v.call('update_note', { name: 'drafts/c', content: 'staged' });
+  const r = await v.call('get_vault_info');
+  expect(r.isError, r.text).toBe(false);
+  const info = r.structured;
+  expect(info.server).toEqual({ name: 'noted-mcp', version: 'test' });
+  expect(info.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  expect(info.vault).toEqual({ name: 'vault', format: 'markdown' });
+  expect(info.counts).toEqual({ notes: 3, attachments: 1, folders: 2, tags: 2, openTasks: 2 });
+  expect(info.index).toEqual({ state: 'ready' });
+  expect(info.access).toEqual({
+    policyFile: true,
+    default: 'read-write',
+    folders: [
+      { folder: 'docs', access: 'read-only' },
+      { folder: 'drafts', access: 'staged' },
+    ],
+  });
+  expect(info.pendingChanges).toBe(1);
+  expect(info.journal).toEqual({ verifies: true, entries: 0 });
+  expect(info.limits.noteBytes).toBe(5 * 1024 * 1024);
+  expect(JSON.stringify(info) + r.text).not.toMatch(/secret|hiddentag/);
+});
+
+it('says when the journal does not verify', async () => {
+  const v = await openTestVault({ 'a.md': 'a' });
+  vaults.push(v);
+  await v.call('update_note', { name: 'a', content: 'b' });
+  const dir = path.join(v.dir, '.noted/journal');
+  const day = fs.readdirSync(dir).find((f) => f.endsWith('.jsonl')) as string;
+  const file = path.join(dir, day);
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"update_note"', '"create_note"'));
+  const r = await v.call('get_vault_info');
+  expect(r.structured.journal.verifies).toBe(false);
+  expect(r.text).toContain('does NOT verify');
+});
