@@ -16,6 +16,7 @@ afterEach(async () => {
 
 const FILES = {
   'projects/alpha/plan.md': '# Plan\n\n## Risks\n\nnone\n',
+  'inbox/todo.md': '- [ ] call Ann\n',
   'projects/alpha/other.md': 'other\n',
   'inbox/idea.md': 'idea\n',
   'projectsX/near.md': 'near\n',
@@ -64,6 +65,29 @@ describe('in_folder', () => {
       name: 'inbox/flow',
       states: ['a', 'b'],
     });
+  });
+
+  it('update_task and get_daily_note (SPEC 13.2, 13.3) are guarded like every other write', async () => {
+    const v = await open();
+    const todo = await etag(v, 'inbox/todo');
+    await refusedOutOfScope(v, 'update_task', {
+      in_folder: 'projects',
+      name: 'todo',
+      line: 1,
+      expected_etag: todo,
+      done: true,
+    });
+    // The daily note lives at the vault root by default: outside projects/.
+    await refusedOutOfScope(v, 'get_daily_note', { in_folder: 'projects', create: true });
+    const inside = await v.call('update_task', {
+      in_folder: 'inbox',
+      name: 'todo',
+      line: 1,
+      expected_etag: todo,
+      done: true,
+    });
+    expect(inside.isError, inside.text).toBe(false);
+    expect(fs.readFileSync(path.join(v.dir, 'inbox/todo.md'), 'utf8')).toBe('- [x] call Ann\n');
   });
 
   it('whole path segments only, case and separators as in the policy: projectsX is not in projects', async () => {
