@@ -2,6 +2,7 @@
  * @module
  * What every gate operation works with. Built once by the entry point.
  */
+import type { Diagnostics } from '../common/diagnostics.js';
 import type { NoteIndex } from '../index/note-index.js';
 import type { Journal } from '../journal/journal.js';
 import type { PendingStore } from '../staging/pending-store.js';
@@ -14,6 +15,8 @@ export interface AccessContext {
   readonly pending: PendingStore;
   readonly trashRetentionDays: number;
   readonly now: () => Date;
+  /** The server's diagnostics (stderr, and log messages to clients). */
+  readonly diagnostics: Diagnostics;
 }
 
 /** The most a note body written through the tools may weigh (SPEC 3.3). */

@@ -1,13 +1,11 @@
 /**
  * @module
- * Folders through the gate: list them with note counts, create one, move or rename one with every
- * note and attachment inside (links kept, as for a note move), delete an empty one.
+ * Folders through the gate: list them with note counts, create one, delete an empty one (moving one
+ * is folder-move.ts).
  *
  * Decisions where the spec is silent:
  * - Folders hidden by policy, and every folder whose name starts with `.`, are not listed; a hidden
  *   folder answers like a missing one.
- * - A folder move takes the notes and attachments agents may see. What they may not see (a hidden
- *   sub-folder, dot-files) stays where it is, unmentioned, and keeps the old folder in existence.
  * - delete_folder removes only a folder with no files in it at all, its empty sub-folders included.
  *   Files agents cannot see (dot-files, notes hidden by policy) also keep it: the answer then says
  *   only that the folder holds files agents cannot see, never what or how many. A dry run returns a
@@ -17,7 +15,6 @@
  */
 import { NotedError } from '../common/errors.js';
 import { byCodeUnits, type Keyset, pageOf } from '../common/paging.js';
-import { newGroupId } from '../journal/entry.js';
 import {
   existsAny,
   folderListing,
@@ -27,19 +24,8 @@ import {
   removeEmptyTree,
 } from '../vault/folder-ops.js';
 import { folderOf, isHiddenPath, normalizeFolderName } from '../vault/names.js';
-import type { AccessContext, Writer } from './context.js';
-import { MAX_LISTED_CHANGES, requireMovable, requireWritable } from './move.js';
-import {
-  applyRewrites,
-  type LinkChange,
-  linkChanges,
-  moveAttachment,
-  moveOneNote,
-  type NotUpdated,
-  uniqueProblems,
-} from './move-apply.js';
-import { allNotePaths, filesUnder, pathsWithLowerPrefix } from './move-index.js';
-import { type NowResolved, planMove } from './move-plan.js';
+import type { AccessContext } from './context.js';
+import { allNotePaths } from './move-index.js';
 import { writableAccess } from './permission.js';
 import type { Rules } from './rules.js';
 
@@ -130,143 +116,6 @@ export function createFolder(
   return { folder, created: makeFolder(abs) };
 }
 
-export interface FolderMoveResult {
-  readonly folder: string;
-  readonly newFolder: string;
-  readonly dryRun: boolean;
-  readonly committed: boolean;
-  readonly group?: string;
-  /** Notes moved (or to move), old and new names; at most MAX_LISTED_CHANGES listed. */
-  readonly notes: { name: string; newName: string }[];
-  readonly notesTotal: number;
-  readonly attachmentsTotal: number;
-  /** Files that could not be moved, and why. */
-  readonly notMoved: { name: string; code: string; message: string }[];
-  readonly changes: LinkChange[];
-  readonly changesTotal: number;
-  readonly updated: string[];
-  readonly staged: { note: string; pendingId: string }[];
-  readonly notUpdated: NotUpdated[];
-  readonly nowResolved: NowResolved[];
-}
-
-export async function moveFolder(
-  ctx: AccessContext,
-  rules: Rules,
-  who: Writer,
-  input: { folder: string; newFolder: string; updateLinks?: boolean; dryRun?: boolean },
-): Promise<FolderMoveResult> {
-  const from = requireNamed(input.folder);
-  requireVisibleFolder(ctx, rules, from);
-  const to = requireNamed(input.newFolder);
-  const caseOnly = to.toLowerCase() === from.toLowerCase();
-  if (to === from || (!caseOnly && to.toLowerCase().startsWith(`${from.toLowerCase()}/`))) {
-    throw new NotedError('validation_error', `A folder cannot be moved to "${to}", into itself.`, {
-      committed: false,
-    });
-  }
-  requireFolderWritable(rules, from, 'moved');
-  requireFolderWritable(rules, to, 'created');
-  ctx.index.refresh();
-  if (
-    !caseOnly &&
-    (existsAny(ctx.vault.pathOf(to)) || pathsWithLowerPrefix(ctx.index.db, `${to.toLowerCase()}/`).length > 0)
-  ) {
-    throw new NotedError('already_exists', `"${to}" already exists. Choose another folder name.`, {
-      name: to,
-      committed: false,
-    });
-  }
-  const visible = rules.visible ?? (() => true);
-  const inside = filesUnder(ctx.index.db, from);
-  const mapped = (p: string) => to + p.slice(from.length);
-  const moves = new Map<string, string>();
-  for (const p of [...inside.notes, ...inside.attachments]) {
-    if (!visible(p)) continue;
-    requireMovable(rules, p, mapped(p));
-    moves.set(p, mapped(p));
-  }
-  const plan = planMove(ctx, rules, moves, input.updateLinks ?? true);
-  requireWritable(plan.unwritable);
-  const movedSources = plan.sources.filter((s) => moves.has(s.name));
-  const others = plan.sources.filter((s) => !moves.has(s.name));
-  const notes = inside.notes.filter((n) => moves.has(n)).map((n) => ({ name: n, newName: mapped(n) }));
-  const base = {
-    folder: from,
-    newFolder: to,
-    notes: notes.slice(0, MAX_LISTED_CHANGES),
-    notesTotal: notes.length,
-    attachmentsTotal: inside.attachments.filter((a) => moves.has(a)).length,
-    changesTotal: plan.sources.reduce((n, s) => n + s.edits.length, 0),
-    nowResolved: uniqueProblems(plan.nowResolved),
-  };
-  if (input.dryRun) {
-    return {
-      ...base,
-      dryRun: true,
-      committed: false,
-      notMoved: [],
-      changes: linkChanges(plan.sources, MAX_LISTED_CHANGES),
-      updated: plan.sources.filter((s) => s.edits.length > 0).map((s) => s.newName),
-      staged: [],
-      notUpdated: [],
-    };
-  }
-  const group = newGroupId(ctx.now());
-  const writer = { ...who, tool: 'move_folder', group };
-  const notMoved: FolderMoveResult['notMoved'] = [];
-  const updated: string[] = [];
-  const ownChanges: LinkChange[] = [];
-  // Sub-folders agents see come along even when empty.
-  const fromAbs = ctx.vault.pathOf(from);
-  makeFolder(ctx.vault.pathOf(to));
-  for (const sub of listFolderTree(fromAbs, (rel) => rules.accessOf(`${from}/${rel}`) !== 'hidden')) {
-    makeFolder(ctx.vault.pathOf(`${to}/${sub}`));
-  }
-  for (const source of movedSources) {
-    try {
-      const moved = await moveOneNote(ctx, writer, plan, source, undefined);
-      if (moved.edits.length > 0) updated.push(source.newName);
-      ownChanges.push(...moved.edits.map((e) => ({ note: source.name, ...e })));
-    } catch (err) {
-      if (!(err instanceof NotedError)) throw err;
-      notMoved.push({ name: source.name, code: err.code, message: err.message });
-    }
-  }
-  for (const attachment of inside.attachments.filter((a) => moves.has(a))) {
-    try {
-      await moveAttachment(ctx, attachment, mapped(attachment));
-    } catch (err) {
-      if (!(err instanceof NotedError)) throw err;
-      notMoved.push({ name: attachment, code: err.code, message: err.message });
-    }
-  }
-  const outcome = await applyRewrites(ctx, rules, writer, others);
-  removeEmptyTree(fromAbs);
-  // The old paths of attachments are named one by one: the index drops notes below a folder that
-  // is gone, but an attachment only by its own path.
-  const movedAttachments = inside.attachments.filter((a) => moves.has(a));
-  ctx.index.touched([from, to, ...movedAttachments, ...outcome.updated]);
-  const written = new Set(outcome.updated);
-  return {
-    ...base,
-    dryRun: false,
-    committed: true,
-    group,
-    notMoved,
-    changes: [
-      ...ownChanges,
-      ...linkChanges(
-        others.filter((s) => written.has(s.name)),
-        MAX_LISTED_CHANGES,
-      ),
-    ].slice(0, MAX_LISTED_CHANGES),
-    updated: [...updated, ...outcome.updated],
-    staged: outcome.staged,
-    notUpdated: outcome.notUpdated,
-  };
-}
-
 export interface FolderDeleteResult {
   readonly folder: string;
   readonly dryRun: boolean;
@@ -332,7 +181,7 @@ export function deleteFolder(
 }
 
 /** A folder name that is not the vault root. */
-function requireNamed(input: string): string {
+export function requireNamed(input: string): string {
   const folder = normalizeFolderName(input);
   if (folder === '') {
     throw new NotedError(
@@ -347,7 +196,7 @@ function requireNamed(input: string): string {
 }
 
 /** An existing folder agents may see, else `not_found` exactly as for a folder that is not there. */
-function requireVisibleFolder(ctx: AccessContext, rules: Rules, folder: string): void {
+export function requireVisibleFolder(ctx: AccessContext, rules: Rules, folder: string): void {
   if (!isFolder(ctx.vault.pathOf(folder)) || rules.accessOf(folder) === 'hidden') {
     throw new NotedError('not_found', `No folder "${folder}" exists. Call list_folders to see the folders.`, {
       name: folder,
@@ -355,7 +204,7 @@ function requireVisibleFolder(ctx: AccessContext, rules: Rules, folder: string):
   }
 }
 
-function requireFolderWritable(rules: Rules, folder: string, action: string): void {
+export function requireFolderWritable(rules: Rules, folder: string, action: string): void {
   if (writableAccess(rules, folder, action) === 'staged') {
     throw new NotedError(
       'staged',

@@ -5,13 +5,17 @@
  * for each request (a broken policy file closes the vault with `policy_error`), staging, the journal
  * and the per-note locks.
  */
+import type { Diagnostic } from '../common/diagnostics.js';
+import type { Work } from '../common/work.js';
 import { purgeTrash } from '../vault/trash.js';
 import { listAttachments, readAttachmentContent } from './attachment-tools.js';
 import { listChanges } from './changes.js';
 import type { AccessContext, Writer } from './context.js';
 import { type DailyNoteInput, getDailyNote } from './daily.js';
 import { exportNotes } from './export.js';
-import { createFolder, deleteFolder, listFolders, moveFolder } from './folders.js';
+import { moveFolder } from './folder-move.js';
+import { createFolder, deleteFolder, listFolders } from './folders.js';
+import { waitForIndex } from './index-wait.js';
 import { backlinks, outgoingLinks } from './links.js';
 import { moveNote } from './move.js';
 import { deleteNotes, moveNotes } from './move-batch.js';
@@ -66,6 +70,19 @@ export class VaultAccess {
     return withScope(rules, session.inFolder);
   }
 
+  /** Hears the server's diagnostics (the last few first), for the connections' log messages. */
+  onDiagnostic(listener: (diagnostic: Diagnostic) => void): () => void {
+    return this.ctx.diagnostics.subscribe(listener);
+  }
+
+  /**
+   * Waits until the index is ready, reporting the build's progress to `work`; a call still waiting
+   * after 30 s is answered `busy` with the build's progress (access/index-wait.ts).
+   */
+  waitForIndex(work: Work, maxWaitMs?: number): Promise<void> {
+    return waitForIndex(this.ctx.index, work, maxWaitMs);
+  }
+
   listNotes(session: AgentSession, ...args: Rest<typeof listNotes>) {
     return listNotes(this.ctx, this.rules(session), ...args);
   }
@@ -93,10 +110,15 @@ export class VaultAccess {
     return exportNotes(this.ctx, this.rules(session), ...args);
   }
 
-  /** The index's state for get_vault_info: `ready` once the first build is done. */
+  /**
+   * Where the index stands (SPEC 14.1, 12.4): `ready`, or `building` with how far the start-up build
+   * or re-sync is (notes read of the notes to read; 0 of 0 while the files are still being listed).
+   */
   indexState(): IndexState {
-    // Seam: while a first build runs in the background this reports `building` with its progress.
-    return { state: 'ready' };
+    const now = this.ctx.index.state();
+    if (now.state === 'ready') return { state: 'ready' };
+    if (now.state === 'failed') return { state: 'failed', error: now.error };
+    return { state: 'building', progress: { done: now.done, total: now.total ?? 0 }, step: now.step };
   }
 
   /** What an agent needs to orient itself (SPEC 12.4), as it may see the vault. */

@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import { NotedError } from '../common/errors.js';
+import type { Work } from '../common/work.js';
 import type { JournalEntry } from '../journal/entry.js';
 import { withNoteLocks } from '../journal/note-locks.js';
 import type { RecordInput } from '../journal/record-input.js';
@@ -34,6 +35,23 @@ export interface NotUpdated {
   readonly message: string;
 }
 
+/**
+ * Who makes a move, and what it has done so far: the journal entries of the changes it made, in
+ * order, and the pending changes it staged, so that a cancelled move can be undone exactly
+ * (move-rollback.ts).
+ */
+export interface MoveWriter extends Writer {
+  readonly tool: string;
+  readonly group: string;
+  readonly recorded: JournalEntry[];
+  readonly staged: string[];
+}
+
+/** A writer for one move operation, with nothing done yet. */
+export function moveWriter(who: Writer, tool: string, group: string): MoveWriter {
+  return { session: who.session, client: who.client, tool, group, recorded: [], staged: [] };
+}
+
 /** What rewriting the links of the notes that point at moved files did. */
 export interface RewriteOutcome {
   readonly updated: string[];
@@ -47,7 +65,7 @@ export interface RewriteOutcome {
  */
 export async function moveOneNote(
   ctx: AccessContext,
-  who: Writer & { tool: string; group: string },
+  who: MoveWriter,
   plan: MovePlan,
   source: SourcePlan,
   expectedEtag: string | undefined,
@@ -93,6 +111,7 @@ export async function moveOneNote(
         throw savedMeanwhile(from, now);
       }
     } else if (!moveFileNoClobber(fromAbs, toAbs)) throw taken(to);
+    who.recorded.push(...entries);
     return { etag: ctx.vault.read(to)?.etag ?? '', edits: rewritten ? edits : [] };
   });
 }
@@ -137,10 +156,12 @@ const REWRITE_BATCH = 200;
 export async function applyRewrites(
   ctx: AccessContext,
   rules: Rules,
-  who: Writer & { tool: string; group: string },
+  who: MoveWriter,
   sources: readonly SourcePlan[],
+  work: Work,
 ): Promise<RewriteOutcome> {
   const out: RewriteOutcome = { updated: [], staged: [], notUpdated: [] };
+  if (sources.length === 0) return out;
   const writable: { source: SourcePlan; staged: boolean }[] = [];
   for (const source of sources) {
     const access = rules.accessOf(source.name);
@@ -168,6 +189,8 @@ export async function applyRewrites(
     writable.push({ source, staged: access === 'staged' });
   }
   for (let i = 0; i < writable.length; i += REWRITE_BATCH) {
+    await work.checkpoint();
+    work.report(i, writable.length, `rewriting links: ${i} of ${writable.length} notes`);
     const batch = writable.slice(i, i + REWRITE_BATCH);
     await withNoteLocks(
       ctx.vault,
@@ -181,7 +204,7 @@ export async function applyRewrites(
 /** One batch of applyRewrites, under the locks of all its notes. */
 function rewriteBatch(
   ctx: AccessContext,
-  who: Writer & { tool: string; group: string },
+  who: MoveWriter,
   batch: readonly { source: SourcePlan; staged: boolean }[],
   out: RewriteOutcome,
 ): void {
@@ -210,6 +233,7 @@ function rewriteBatch(
         newText: source.text,
       });
       out.staged.push({ note: source.name, pendingId: pending.pendingId });
+      who.staged.push(pending.pendingId);
     } catch (err) {
       // A full staging area is the one expected refusal here; anything else is a real failure.
       if (!(err instanceof NotedError)) throw err;
@@ -227,6 +251,7 @@ function rewriteBatch(
     direct.map((d) => ({ name: d.name, text: d.text, ifStill: d.etag })),
   );
   const skipped = new Set(changedOnDisk);
+  who.recorded.push(...entries.filter((entry) => !skipped.has(entry.note)));
   for (const d of direct) {
     if (!skipped.has(d.name)) out.updated.push(d.name);
     else

@@ -5,8 +5,12 @@
  * not a transaction, and each item says whether it was committed. The entries of one batch share a
  * journal group, so `noted-mcp undo --group ID` undoes the whole batch (or, when one of its notes
  * changed since, none of it).
+ *
+ * A cancelled batch stops between two items (SPEC 14.2): the items done stay done, a move cut short
+ * is undone (move.ts), and the items not reached are listed as refused with code `cancelled`.
  */
 import { NotedError } from '../common/errors.js';
+import { Cancelled, isCancelled, quiet, unobservedWork, type Work } from '../common/work.js';
 import { newGroupId } from '../journal/entry.js';
 import type { RecordInput } from '../journal/record-input.js';
 import { normalizeNoteName } from '../vault/names.js';
@@ -39,17 +43,36 @@ export interface BatchResult<T> {
 async function runBatch<I extends { name: string }, T extends { committed: boolean }>(
   items: readonly I[],
   group: string,
+  work: Work,
   run: (item: I) => Promise<T>,
 ): Promise<BatchResult<T>> {
   const results: (T | BatchRefusal)[] = [];
-  for (const item of items) {
+  let stopped: string | null = null;
+  for (const [i, item] of items.entries()) {
+    if (stopped === null) {
+      try {
+        await work.checkpoint();
+      } catch (err) {
+        if (!isCancelled(err)) throw err;
+        stopped = err.message;
+      }
+    }
+    if (stopped !== null) {
+      const message = `${stopped} This item was not reached, so nothing was done to it.`;
+      results.push({ name: item.name, committed: false, code: 'cancelled', message });
+      continue;
+    }
+    work.report(i, items.length, `${i} of ${items.length} done`);
     try {
       results.push(await run(item));
     } catch (err) {
       if (!(err instanceof NotedError)) throw err;
       results.push({ name: item.name, committed: false, code: err.code, message: err.message });
+      // A move cut short by the cancellation was undone (its message says so); the rest is not tried.
+      if (err.code === 'cancelled') stopped = new Cancelled().message;
     }
   }
+  work.report(items.length, items.length, `${items.length} of ${items.length} done`);
   const committedCount = results.filter((r) => r.committed).length;
   return {
     results,
@@ -99,6 +122,7 @@ export function moveNotes(
   rules: Rules,
   who: Writer,
   input: { items: readonly MoveNoteInput[]; updateLinks?: boolean; dryRun?: boolean },
+  work: Work = unobservedWork(),
 ): Promise<BatchResult<MoveResult>> {
   requireBatchInScope(
     ctx,
@@ -107,7 +131,7 @@ export function moveNotes(
     input.items.map((i) => i.newName),
   );
   const group = newGroupId(ctx.now());
-  return runBatch(input.items, group, (item) =>
+  return runBatch(input.items, group, work, (item) =>
     moveNote(
       ctx,
       rules,
@@ -117,7 +141,7 @@ export function moveNotes(
         ...(input.updateLinks === undefined ? {} : { updateLinks: input.updateLinks }),
         ...(input.dryRun === undefined ? {} : { dryRun: input.dryRun }),
       },
-      group,
+      { group, work: quiet(work) },
     ),
   );
 }
@@ -138,6 +162,7 @@ export function deleteNotes(
   rules: Rules,
   who: Writer,
   items: readonly { name: string; expectedEtag?: string }[],
+  work: Work = unobservedWork(),
 ): Promise<BatchResult<DeleteItemResult>> {
   requireBatchInScope(
     ctx,
@@ -145,7 +170,7 @@ export function deleteNotes(
     items.map((i) => i.name),
   );
   const group = newGroupId(ctx.now());
-  return runBatch(items, group, async (item) => {
+  return runBatch(items, group, work, async (item) => {
     const name = resolveExisting(ctx, rules, item.name);
     const access = writableAccess(rules, name, 'deleted');
     const done = await ctx.vault.withNoteLock(name, (): DeleteItemResult => {

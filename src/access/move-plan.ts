@@ -12,6 +12,7 @@
  *
  * Hidden notes are neither sources nor targets here (SPEC 4): they are never read, changed or named.
  */
+import type { Work } from '../common/work.js';
 import { fileNamesForKey, foldName, keysForFile, linkKey } from '../markdown/link-key.js';
 import { type LinkEdit, type LinkInNote, rewriteLinks } from '../markdown/link-rewrite.js';
 import { createLinkResolver, type LinkResolver } from '../markdown/resolve.js';
@@ -59,12 +60,13 @@ export interface MovePlan {
  * Plans moving the files of `moves` (old path → new path; notes and attachments). Without
  * `updateLinks` only the moved notes are read and nothing is rewritten.
  */
-export function planMove(
+export async function planMove(
   ctx: AccessContext,
   rules: Rules,
   moves: ReadonlyMap<string, string>,
   updateLinks: boolean,
-): MovePlan {
+  work: Work,
+): Promise<MovePlan> {
   ctx.index.refresh();
   const db = ctx.index.db;
   const visible = rules.visible ?? (() => true);
@@ -79,7 +81,9 @@ export function planMove(
 
   // Read every source once and gather the links that could change target.
   const read: { name: string; stored: StoredNote; links: LinkInNote[] }[] = [];
-  for (const name of sourceNames) {
+  for (const [i, name] of sourceNames.entries()) {
+    await work.checkpoint();
+    if (i % 100 === 0) work.report(i, sourceNames.length, `planning: reading ${sourceNames.length} notes`);
     const stored = ctx.vault.read(name);
     if (stored === null) continue;
     const links: LinkInNote[] = [];
@@ -136,6 +140,7 @@ export function planMove(
 
   const sources: SourcePlan[] = [];
   for (const r of read) {
+    await work.checkpoint();
     const moved = moves.has(r.name);
     const done = r.links.length === 0 ? { text: r.stored.text, edits: [] } : rewrite(r.name, r.stored.text);
     if (!moved && done.edits.length === 0) continue;

@@ -12,6 +12,7 @@
  *   with every rewrite, so undoing the group puts all of it back or nothing.
  */
 import { NotedError } from '../common/errors.js';
+import { isCancelled, unobservedWork, type Work } from '../common/work.js';
 import { newGroupId } from '../journal/entry.js';
 import { normalizeNoteName } from '../vault/names.js';
 import type { AccessContext, Writer } from './context.js';
@@ -20,11 +21,13 @@ import {
   type LinkChange,
   linkChanges,
   moveOneNote,
+  moveWriter,
   type NotUpdated,
   requireFreeFor,
   uniqueProblems,
 } from './move-apply.js';
 import { type LinkProblem, type NowResolved, planMove } from './move-plan.js';
+import { cancelledMove, rollBack } from './move-rollback.js';
 import { writableAccess } from './permission.js';
 import { resolveExisting } from './resolve.js';
 import type { Rules } from './rules.js';
@@ -59,13 +62,27 @@ export interface MoveResult {
   readonly nowResolved: NowResolved[];
 }
 
+export interface MoveOptions {
+  /** The journal group to record in (a batch shares one); a new one by default. */
+  readonly group?: string;
+  /** Progress and cancellation (common/work.ts). */
+  readonly work?: Work;
+}
+
+/**
+ * Moves a note and rewrites the links to it. Cancelled while planning, nothing is changed; cancelled
+ * while the links are rewritten, what was done is undone (move-rollback.ts); either way the answer is
+ * a `cancelled` error that says which.
+ */
 export async function moveNote(
   ctx: AccessContext,
   rules: Rules,
   who: Writer,
   input: MoveNoteInput,
-  group = newGroupId(ctx.now()),
+  options: MoveOptions = {},
 ): Promise<MoveResult> {
+  const group = options.group ?? newGroupId(ctx.now());
+  const work = options.work ?? unobservedWork();
   const from = resolveExisting(ctx, rules, input.name);
   const to = normalizeNoteName(input.newName);
   if (to === from) {
@@ -76,7 +93,12 @@ export async function moveNote(
   }
   requireMovable(rules, from, to);
   requireFreeFor(ctx, from, to);
-  const plan = planMove(ctx, rules, new Map([[from, to]]), input.updateLinks ?? true);
+  const what = `The move of "${from}" to "${to}"`;
+  const plan = await planMove(ctx, rules, new Map([[from, to]]), input.updateLinks ?? true, work).catch(
+    (err: unknown) => {
+      throw isCancelled(err) ? cancelledMove(what, err.message, null, group) : err;
+    },
+  );
   requireWritable(plan.unwritable);
   const own = plan.sources.find((s) => s.name === from);
   if (own === undefined) throw notFoundAfterAll(from);
@@ -110,10 +132,20 @@ export async function moveNote(
       ),
     };
   }
-  const writer = { ...who, tool: 'move_note', group };
+  await work.checkpoint().catch((err: unknown) => {
+    throw isCancelled(err) ? cancelledMove(what, err.message, null, group) : err;
+  });
+  const writer = moveWriter(who, 'move_note', group);
   const moved = await moveOneNote(ctx, writer, plan, own, input.expectedEtag);
-  const outcome = await applyRewrites(ctx, rules, writer, others);
+  let outcome: Awaited<ReturnType<typeof applyRewrites>>;
+  try {
+    outcome = await applyRewrites(ctx, rules, writer, others, work);
+  } catch (err) {
+    if (!isCancelled(err)) throw err;
+    throw cancelledMove(what, err.message, await rollBack(ctx, writer), group);
+  }
   ctx.index.touched([from, to, ...outcome.updated]);
+  work.report(others.length + 1, others.length + 1, 'moved');
   const written = new Set(outcome.updated);
   const done = plan.sources.filter((s) => written.has(s.name));
   const ownChanges = moved.edits.map((e) => ({ note: from, ...e }));

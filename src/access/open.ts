@@ -1,8 +1,11 @@
 /**
  * @module
- * Opens a vault for agents: the vault folder, its index (caught up with the files) and the gate.
+ * Opens a vault for agents: the vault folder, its index and the gate. `startVault` returns while the
+ * index is still being built or caught up (SPEC 14.1: the server answers at once; the gate makes
+ * tools that need the index wait for it); `openVault` waits for it, as tests and commands want.
  */
 
+import { Diagnostics } from '../common/diagnostics.js';
 import { type IndexLogger, type IndexStartInfo, NoteIndex } from '../index/note-index.js';
 import { Journal } from '../journal/journal.js';
 import { reconcileJournal } from '../journal/reconcile.js';
@@ -18,6 +21,7 @@ export interface OpenOptions {
   readonly now?: () => Date;
   /** Watch the files for outside changes (default true). */
   readonly watch?: boolean;
+  /** Where diagnostics are written (default: stderr, each line prefixed `noted-mcp: `). */
   readonly log?: IndexLogger;
   /** The entry point's script, to run index parser threads from (see index/parser-pool.ts). */
   readonly parserScript?: string;
@@ -28,18 +32,42 @@ export interface OpenOptions {
 /** Deletions past retention are purged on start and then this often; never as a side effect of a read. */
 export const PURGE_EVERY_MS = 60 * 60 * 1000;
 
-export interface OpenedVault {
+export interface StartingVault {
   readonly vault: Vault;
   readonly index: NoteIndex;
   readonly access: VaultAccess;
-  readonly started: IndexStartInfo;
+  /** The server's diagnostics: written to `log`, and heard by each MCP connection (logging). */
+  readonly diagnostics: Diagnostics;
+  /** The index's start-up build or re-sync; rejects when it failed (the vault is closed then). */
+  readonly ready: Promise<IndexStartInfo>;
   /** Trash entries purged on start for being past the retention period. */
   readonly purged: number;
+  /** Stops a build still running, then closes the index. */
   close(): Promise<void>;
 }
 
+export interface OpenedVault extends StartingVault {
+  readonly started: IndexStartInfo;
+}
+
+/** Opens the vault and waits until its index is ready. */
 export async function openVault(options: OpenOptions): Promise<OpenedVault> {
-  const log = options.log ?? { warn: (m: string) => process.stderr.write(`noted-mcp: ${m}\n`) };
+  const starting = await startVault(options);
+  try {
+    return { ...starting, started: await starting.ready };
+  } catch (err) {
+    await starting.close();
+    throw err;
+  }
+}
+
+/**
+ * Opens the vault and starts its index in the background. Whatever can stop the server from serving
+ * at all (a vault folder that cannot be opened, an index file that cannot be created) fails here.
+ */
+export async function startVault(options: OpenOptions): Promise<StartingVault> {
+  const sink = options.log ?? { warn: (m: string) => process.stderr.write(`noted-mcp: ${m}\n`) };
+  const log = new Diagnostics((m) => sink.warn(m));
   const vault = Vault.open(options.vaultDir);
   const index = NoteIndex.open(
     vault,
@@ -57,6 +85,7 @@ export async function openVault(options: OpenOptions): Promise<OpenedVault> {
       pending: new PendingStore(vault, now),
       trashRetentionDays: options.trashRetentionDays,
       now,
+      diagnostics: log,
     },
     policy,
   );
@@ -66,17 +95,27 @@ export async function openVault(options: OpenOptions): Promise<OpenedVault> {
     index.useVisibility(policy.load().visibility);
   } catch {}
   try {
-    const started = await index.start({ watch: options.watch ?? true });
     const purged = access.purgeExpiredTrash();
     await checkJournal(journal, log);
     sweepStateTemps(vault, log);
     const purging = setInterval(() => purgeQuietly(access, log), options.purgeEveryMs ?? PURGE_EVERY_MS);
     purging.unref();
+    const ready = index.start({ watch: options.watch ?? true }).then(
+      (started) => {
+        if (started.rebuiltBecause !== null) log.info(`The index was rebuilt (${started.rebuiltBecause}).`);
+        return started;
+      },
+      (err: unknown) => {
+        log.error(`The search index could not be built: ${(err as Error).message}`);
+        throw err;
+      },
+    );
+    ready.catch(() => undefined);
     const close = () => {
       clearInterval(purging);
       return index.close();
     };
-    return { vault, index, access, started, purged, close };
+    return { vault, index, access, diagnostics: log, ready, purged, close };
   } catch (err) {
     await index.close();
     throw err;

@@ -16,10 +16,15 @@ import { EXPORT_MAX_BYTES } from './export.js';
 import type { Rules } from './rules.js';
 import { visibleOption } from './scope.js';
 
-/** The index's state: `building` (with progress) while a first build runs, else `ready`. */
+/**
+ * The index's state: `building` (with progress: notes read of those to read, and what it is doing)
+ * while the start-up build or re-sync runs, `ready` after, `failed` (with why) when it could not run.
+ */
 export interface IndexState {
-  readonly state: 'ready' | 'building';
+  readonly state: 'ready' | 'building' | 'failed';
   readonly progress?: { readonly done: number; readonly total: number };
+  readonly step?: string;
+  readonly error?: string;
 }
 
 export interface VaultInfo {

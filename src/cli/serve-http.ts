@@ -4,7 +4,7 @@
  * (SPEC 8.2, 8.3). The vault is opened once by the caller; each session gets its own MCP server.
  */
 import path from 'node:path';
-import type { OpenedVault } from '../access/open.js';
+import type { StartingVault } from '../access/open.js';
 import { createMcpServer } from '../mcp/server.js';
 import { PortInUseError, startHttpServer } from '../transport/http.js';
 import { tokenProblem } from '../transport/http-auth.js';
@@ -93,7 +93,7 @@ export function resolveToken(args: ParsedArgs, env: NodeJS.ProcessEnv, stateDir:
 export interface HttpRun {
   readonly args: ParsedArgs;
   readonly io: CliIo;
-  readonly opened: OpenedVault;
+  readonly opened: StartingVault;
   readonly version: string;
 }
 

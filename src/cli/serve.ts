@@ -4,10 +4,11 @@
  * Streamable HTTP (`--transport http`, see serve-http.ts).
  */
 
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import packageJson from '../../package.json' with { type: 'json' };
-import { openVault } from '../access/open.js';
+import { type StartingVault, startVault } from '../access/open.js';
 import { createMcpServer } from '../mcp/server.js';
 import { serveStdio } from '../transport/stdio.js';
 import { parseArgs, USAGE } from './args.js';
@@ -54,9 +55,10 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     return 1;
   }
 
-  let opened: Awaited<ReturnType<typeof openVault>>;
+  let opened: StartingVault;
   try {
-    opened = await openVault({
+    // The index is built or caught up in the background: the server answers at once (SPEC 14.1).
+    opened = await startVault({
       vaultDir: config.vaultDir,
       trashRetentionDays: config.trashRetentionDays,
       parserScript: io.script,
@@ -65,8 +67,6 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     io.stderr(`noted-mcp: cannot open the vault ${config.vaultDir}: ${(err as Error).message}\n`);
     return 1;
   }
-  const { started } = opened;
-  if (started.rebuiltBecause) io.stderr(`noted-mcp: the index was rebuilt (${started.rebuiltBecause}).\n`);
   if (args.transport === 'http' || args.transport === 'sse') {
     try {
       return await serveHttp({ args, io, opened, version: VERSION });
@@ -79,20 +79,31 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
       [
         `Noted MCP ${VERSION} — a Model Context Protocol server for your Markdown notes.`,
         `Vault: ${opened.vault.root} (from ${config.vaultSource})`,
-        `Indexed ${started.notes} ${started.notes === 1 ? 'note' : 'notes'} (${started.reindexed} read now, ${Math.round(started.ms)} ms).`,
         'This server talks MCP over stdin/stdout, so it is meant to be started by an AI client. Connect Claude Code with:',
         `  ${connectCommand(io.script, opened.vault.root)}`,
-        'Serving on stdio now; press Ctrl+C to stop.',
+        'Serving on stdio now (the index is brought up to date meanwhile); press Ctrl+C to stop.',
         '',
       ].join('\n'),
     );
+    opened.ready.then(
+      (started) =>
+        io.stderr(
+          `noted-mcp: indexed ${started.notes} ${started.notes === 1 ? 'note' : 'notes'} (${started.reindexed} read now, ${Math.round(started.ms)} ms).\n`,
+        ),
+      () => undefined,
+    );
   }
 
-  const server = createMcpServer(opened.access, { name: 'noted-mcp', version: VERSION });
+  // One journal session for the run, whichever era the client speaks (a probe may make a 2nd server).
+  const sessionId = randomUUID();
+  const served = serveStdio(
+    () => createMcpServer(opened.access, { name: 'noted-mcp', version: VERSION }, { sessionId }),
+    { onerror: (err) => io.stderr(`noted-mcp: stdio: ${err.message}\n`) },
+  );
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
-      await server.close().catch(() => undefined);
+      await served.stop().catch(() => undefined);
       await opened.close();
     })();
     return stopping;
@@ -100,7 +111,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   const onSignal = () => void stop().then(() => process.exit(0));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  await serveStdio(server);
+  await served.closed;
   await stop();
   return 0;
 }

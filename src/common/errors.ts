@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'busy',
   'not_supported',
   'out_of_scope',
+  'cancelled',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -89,14 +89,15 @@ function totalChanges(db: Db): number {
 }
 
 /**
- * Settings for writing thousands of notes at once; returns a function that puts the usual ones back.
+ * Settings for writing thousands of notes at once; returns a function that puts the usual ones back
+ * (and, when asked, merges every segment).
  * The index is a cache, so skipping fsync while it is built risks only a rebuild after a power cut.
  * FTS5 does no merging during the load, and at the end merges every segment into one in a single
  * pass ('optimize'): merging level by level as the load goes rewrites the same data more than once
  * (100k notes, writes and merging: 30.3–31.7 s with automerge 16, 26.5–28.9 s so, of which the final
  * merge takes about 3 s; alternating runs).
  */
-export function bulkLoadSettings(db: Db): () => void {
+export function bulkLoadSettings(db: Db): (merge: boolean) => void {
   const putBack = (merge: boolean) => {
     try {
       setFtsOption(db, 'hashsize', DEFAULT_FTS_HASH_BYTES);
@@ -117,5 +118,6 @@ export function bulkLoadSettings(db: Db): () => void {
     putBack(false);
     throw err;
   }
-  return () => putBack(true);
+  // Without the merge (a load that was stopped), FTS5's automerge takes the segments in hand later.
+  return (merge) => putBack(merge);
 }

@@ -5,6 +5,8 @@
  */
 
 import os from 'node:os';
+import { NotedError } from '../common/errors.js';
+import { createWork } from '../common/work.js';
 import type { Vault } from '../vault/vault.js';
 import { type VaultWatcher, watchVault } from '../vault/watcher.js';
 import { type Db, openIndexDatabase } from './database.js';
@@ -27,6 +29,24 @@ export interface IndexStartInfo extends SyncStats {
 export interface IndexLogger {
   warn(message: string): void;
 }
+
+/**
+ * Where the index stands (SPEC 14.1, 12.4): built or caught up (`ready`), being built or caught up on
+ * start (`building`, with how far: `done` of `total` notes read, `total` null while the files are
+ * still being listed), or a start that failed (`failed`, with why).
+ */
+export type IndexState =
+  | { readonly state: 'ready' }
+  | {
+      readonly state: 'building';
+      readonly done: number;
+      readonly total: number | null;
+      /** What the build is doing: "listing the vault's files", "reading notes", … */
+      readonly step: string;
+      /** When the build began, ISO 8601. */
+      readonly since: string;
+    }
+  | { readonly state: 'failed'; readonly error: string };
 
 export interface IndexOptions {
   /**
@@ -51,9 +71,14 @@ export class NoteIndex {
   private lastFullScan = 0;
   private closed = false;
   private merging = false;
+  /** True once the start-up build is done: from then on a change of rules is applied at once. */
   private started = false;
   /** The rules of the latest request: what every sync judges notes by (visibility.ts). */
   private visibility: IndexVisibility = EVERYTHING_VISIBLE;
+  private current: IndexState = { state: 'building', done: 0, total: null, step: 'starting', since: '' };
+  private starting: Promise<IndexStartInfo> | null = null;
+  /** Stops a build still running when the index is closed (the server is stopping). */
+  private readonly stopBuild = new AbortController();
 
   private constructor(
     private readonly vault: Vault,
@@ -72,8 +97,47 @@ export class NoteIndex {
     return new NoteIndex(vault, openIndexDatabase(vault.statePath('index.sqlite')), log, options);
   }
 
-  /** Starts watching, then brings the index up to date with the files. */
-  async start(options: { watch?: boolean } = {}): Promise<IndexStartInfo> {
+  /**
+   * Starts watching, then brings the index up to date with the files, while the server already
+   * answers: `state()` says how far it is, `whenReady()` waits for it. Called once.
+   */
+  start(options: { watch?: boolean } = {}): Promise<IndexStartInfo> {
+    if (this.starting !== null) return this.starting;
+    const since = new Date().toISOString();
+    this.current = { state: 'building', done: 0, total: null, step: 'starting', since };
+    this.starting = this.build(options, since).then(
+      (info) => {
+        this.current = { state: 'ready' };
+        return info;
+      },
+      (err: unknown) => {
+        this.current = { state: 'failed', error: (err as Error).message };
+        throw err;
+      },
+    );
+    // Whoever waits on it hears of a failure; the promise itself is never left unhandled.
+    this.starting.catch(() => undefined);
+    return this.starting;
+  }
+
+  /** Where the index stands now. */
+  state(): IndexState {
+    return this.current;
+  }
+
+  /** Resolves once the index is ready; rejects when its start failed. */
+  whenReady(): Promise<IndexStartInfo> {
+    if (this.starting === null) throw new Error('The index was never started.');
+    return this.starting;
+  }
+
+  private async build(options: { watch?: boolean }, since: string): Promise<IndexStartInfo> {
+    const work = createWork({
+      signal: this.stopBuild.signal,
+      onProgress: (done, total, step) => {
+        this.current = { state: 'building', done, total: total ?? null, step: step ?? 'building', since };
+      },
+    });
     // The watcher crawls the folders on its own thread while this one loads what the index holds.
     const watching = options.watch === false ? Promise.resolve() : this.startWatching();
     const indexed = loadIndexedFiles(this.db);
@@ -96,13 +160,8 @@ export class NoteIndex {
       // Parser threads take the reading and scanning; this thread keeps the SQLite writes. One per
       // spare core: on 2 cores a second parser thread only competed with the writer.
       const threads = Math.max(1, Math.min(3, os.availableParallelism() - 1));
-      stats = await syncAllParallel(
-        this.db,
-        this.vault.root,
-        () => new ParserPool(script, threads),
-        indexed,
-        this.visibility,
-      );
+      const pool = () => new ParserPool(script, threads);
+      stats = await syncAllParallel(this.db, this.vault.root, pool, indexed, this.visibility, work);
     }
     this.lastFullScan = Date.now();
     this.linked = stats.linked;
@@ -185,6 +244,7 @@ export class NoteIndex {
   /** Applies every change reported since the last call. Cheap when nothing changed. */
   refresh(): void {
     if (this.closed) throw new Error('The index is closed.');
+    this.requireReady();
     if (!this.watching) {
       if (Date.now() - this.lastFullScan >= RESCAN_INTERVAL_MS) this.fullSync();
       return;
@@ -210,7 +270,24 @@ export class NoteIndex {
 
   /** Records a change the server made itself, so the very next query sees it. */
   touched(names: string[]): void {
+    this.requireReady();
     this.applyPaths(names);
+  }
+
+  /**
+   * While the start-up build runs it owns the connection (its transactions span awaits), so nothing
+   * else may read or write through it. The gate waits for the build before using the index
+   * (access/index-wait.ts); this is the backstop for a path that did not.
+   */
+  private requireReady(): void {
+    const now = this.current;
+    if (now.state === 'ready') return;
+    if (now.state === 'failed')
+      throw new NotedError('not_supported', `The search index could not be built: ${now.error}`);
+    throw new NotedError(
+      'busy',
+      'The search index is still being built. Try again in a moment; get_vault_info shows how far it is.',
+    );
   }
 
   /** Syncs `paths`; returns how many notes were read again. */
@@ -264,6 +341,9 @@ export class NoteIndex {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // A build still running stops at its next batch and lets go of the connection first.
+    this.stopBuild.abort('the server is stopping');
+    await this.starting?.catch(() => undefined);
     await this.watcher?.close().catch(() => undefined);
     this.db.close();
   }

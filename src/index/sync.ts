@@ -10,7 +10,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { type FileEntry, isNoteFile, type WalkResult, walkVault } from '../vault/walk.js';
+import { isCancelled, unobservedWork, type Work } from '../common/work.js';
+import { type FileEntry, isNoteFile, type WalkResult, walkVault, walkVaultAsync } from '../vault/walk.js';
 import type { Db } from './database.js';
 import { bulkLoadSettings, withoutAutomerge } from './fts-merge.js';
 import { type ParsedNote, parseNoteFile } from './parse-note.js';
@@ -106,8 +107,15 @@ function planSync(
   indexed: Map<string, IndexedFile> | undefined,
   visibility: IndexVisibility,
 ): SyncPlan {
-  const rows = indexed ?? loadIndexedFiles(db, sub);
-  const walked = walkVault(root, sub);
+  return planOf(indexed ?? loadIndexedFiles(db, sub), walkVault(root, sub), sub, visibility);
+}
+
+function planOf(
+  rows: Map<string, IndexedFile>,
+  walked: WalkResult,
+  sub: string,
+  visibility: IndexVisibility,
+): SyncPlan {
   const visible = visibleIn(visibility, walked.linked);
   const stale = walked.notes.filter((file) => !unchanged(rows.get(file.name), file, visible(file.name)));
   const seen = new Set(walked.notes.map((f) => f.name));
@@ -179,7 +187,9 @@ const NOTES_PER_COMMIT = 2000;
 
 /**
  * The same as syncAll, with reading and parsing on parser threads while this thread writes: the
- * cold build of a large vault.
+ * cold build of a large vault, or the start-up re-sync. It runs while the server already answers, so
+ * it reports its progress to `work` and lets other work run between folders of the walk and between
+ * batches; cancelled, it stops at the next batch and keeps nothing of the one it was writing.
  */
 export async function syncAllParallel(
   db: Db,
@@ -187,9 +197,13 @@ export async function syncAllParallel(
   makePool: () => ParserPool,
   indexed?: Map<string, IndexedFile>,
   visibility: IndexVisibility = EVERYTHING_VISIBLE,
+  work: Work = unobservedWork(),
 ): Promise<SyncStats> {
   const started = performance.now();
-  const plan = planSync(db, root, '', indexed, visibility);
+  work.report(0, undefined, "listing the vault's files");
+  const rows = indexed ?? loadIndexedFiles(db, '');
+  const plan = planOf(rows, await walkVaultAsync(root, '', () => work.checkpoint()), '', visibility);
+  work.report(0, plan.stale.length, 'reading notes');
   if (plan.stale.length < PARALLEL_THRESHOLD) {
     const writer = new IndexWriter(db, visibility.key);
     let reindexed = 0;
@@ -198,7 +212,7 @@ export async function syncAllParallel(
     });
     return finishSync(db, writer, plan, reindexed, started);
   }
-  return parseAndWrite(db, root, plan, makePool, started);
+  return parseAndWrite(db, root, plan, makePool, started, work);
 }
 
 async function parseAndWrite(
@@ -207,6 +221,7 @@ async function parseAndWrite(
   plan: SyncPlan,
   makePool: () => ParserPool,
   started: number,
+  work: Work,
 ): Promise<SyncStats> {
   const writer = new IndexWriter(db, plan.visibility.key);
   // Most of the vault is written: the secondary indexes are cheaper to create afterwards than to keep
@@ -228,7 +243,9 @@ async function parseAndWrite(
   // Each parsed batch is written as soon as it arrives, inside a transaction that spans several
   // batches: the parser threads never wait for a whole commit's worth of notes to be collected.
   let uncommitted = 0;
-  let restore: (() => void) | undefined;
+  let written = 0;
+  let restore: ((merge: boolean) => void) | undefined;
+  let cancelled = false;
   try {
     if (rebuildIndexes) dropSecondaryIndexes(db);
     restore = bulkLoadSettings(db);
@@ -236,6 +253,7 @@ async function parseAndWrite(
     while (inFlight.length > 0) {
       const batch = inFlight.shift() as (typeof inFlight)[number];
       const parsed = (await batch.parsed).notes();
+      await work.checkpoint();
       dispatch();
       if (uncommitted === 0) writer.begin();
       for (const [i, note] of parsed.entries()) {
@@ -243,13 +261,16 @@ async function parseAndWrite(
         if (putParsed(writer, file, note, plan.visible(file.name))) reindexed++;
       }
       uncommitted += parsed.length;
+      written += parsed.length;
       if (uncommitted >= NOTES_PER_COMMIT || inFlight.length === 0) {
         writer.commit();
         uncommitted = 0;
       }
+      work.report(written, plan.stale.length, 'reading notes');
     }
   } catch (err) {
     writer.rollback();
+    cancelled = isCancelled(err);
     throw err;
   } finally {
     try {
@@ -257,18 +278,26 @@ async function parseAndWrite(
       // and FTS5's final merge are the steps that take the most memory of their own.
       await pool.close();
     } finally {
-      endBulkLoad(db, rebuildIndexes, restore);
+      if (!cancelled) work.report(written, plan.stale.length, 'building the lookup indexes');
+      // A cancelled build (the server is stopping) leaves the indexes for the next start to create,
+      // as a build that was killed would, rather than keep the process for seconds more.
+      endBulkLoad(db, rebuildIndexes && !cancelled, restore, !cancelled);
     }
   }
   return finishSync(db, writer, plan, reindexed, started);
 }
 
 /** Puts back what a bulk load changed: the dropped indexes, then its settings (with the final merge). */
-function endBulkLoad(db: Db, rebuildIndexes: boolean, restore: (() => void) | undefined): void {
+function endBulkLoad(
+  db: Db,
+  rebuildIndexes: boolean,
+  restore: ((merge: boolean) => void) | undefined,
+  merge: boolean,
+): void {
   try {
     if (rebuildIndexes) ensureSecondaryIndexes(db);
   } finally {
-    restore?.();
+    restore?.(merge);
   }
 }
 

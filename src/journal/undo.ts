@@ -75,6 +75,18 @@ export async function undoChanges(
   return { outcomes };
 }
 
+/**
+ * Undoes the given entries together, or none of them (the entries one operation recorded before it
+ * was cancelled: see access/move-rollback.ts). `entries` in the order they were recorded.
+ */
+export function undoEntries(
+  journal: Journal,
+  entries: readonly JournalEntry[],
+  ctx: UndoContext,
+): Promise<UndoOutcome[]> {
+  return undoUnit(journal, [...entries].reverse(), ctx);
+}
+
 /** The sets of entries to undo together, newest first; each set's entries newest first. */
 function unitsOf(journal: Journal, target: UndoTarget): JournalEntry[][] {
   if ('entry' in target) {

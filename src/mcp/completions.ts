@@ -7,6 +7,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { VaultAccess } from '../access/gate.js';
 import type { AgentSession } from '../access/types.js';
+import { indexReady } from './index-gate.js';
 import { buildPrompts } from './prompt-notes.js';
 import { invalidParams, runRequest } from './protocol-errors.js';
 import { NOTE_URI_TEMPLATE } from './resources.js';
@@ -15,8 +16,9 @@ const NOTHING = { completion: { values: [] as string[], hasMore: false } };
 
 export function registerCompletions(server: McpServer, access: VaultAccess, session: AgentSession): void {
   server.server.registerCapabilities({ completions: {} });
-  server.server.setRequestHandler('completion/complete', (request) =>
-    runRequest(() => {
+  server.server.setRequestHandler('completion/complete', (request, ctx) =>
+    runRequest(async () => {
+      await indexReady(access, ctx);
       const { ref, argument } = request.params;
       if (ref.type === 'ref/resource') {
         if (ref.uri !== NOTE_URI_TEMPLATE) {

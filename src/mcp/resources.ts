@@ -14,6 +14,7 @@ import type { VaultAccess } from '../access/gate.js';
 import type { VaultFile } from '../access/resources.js';
 import type { AgentSession } from '../access/types.js';
 import { isNotedError } from '../common/errors.js';
+import { indexReady } from './index-gate.js';
 import { invalidParams, protocolErrorOf, runRequest } from './protocol-errors.js';
 
 export const NOTE_URI_PREFIX = 'noted://note/';
@@ -77,8 +78,9 @@ function refused(uri: string, why: string) {
 export function registerResources(server: McpServer, access: VaultAccess, session: AgentSession): void {
   server.server.registerCapabilities({ resources: {} });
 
-  server.server.setRequestHandler('resources/list', (request) =>
-    runRequest(() => {
+  server.server.setRequestHandler('resources/list', (request, ctx) =>
+    runRequest(async () => {
+      await indexReady(access, ctx);
       const cursor = request.params?.cursor;
       const page = access.listVaultFiles(session, cursor === undefined ? {} : { cursor });
       return {
@@ -100,10 +102,11 @@ export function registerResources(server: McpServer, access: VaultAccess, sessio
     ],
   }));
 
-  server.server.setRequestHandler('resources/read', async (request) => {
+  server.server.setRequestHandler('resources/read', async (request, ctx) => {
     const uri = request.params.uri;
     const path = pathOfUri(uri);
     try {
+      await indexReady(access, ctx);
       const file = access.readVaultFile(session, path);
       if (file.kind === 'note') {
         return { contents: [{ uri, mimeType: 'text/markdown', text: file.text }] };

@@ -7,6 +7,8 @@ import { McpServer } from '@modelcontextprotocol/server';
 import type { VaultAccess } from '../access/gate.js';
 import type { AgentSession } from '../access/types.js';
 import { registerCompletions } from './completions.js';
+import { waitingForIndex } from './index-gate.js';
+import { registerLogging } from './logging.js';
 import { type PromptOptions, registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { strictArguments } from './strict-arguments.js';
@@ -117,11 +119,12 @@ export function createMcpServer(
     id: options.sessionId ?? randomUUID(),
     clientName: () => server.server.getClientVersion()?.name,
   };
-  const deps: ToolDeps = { server, access, session, info };
+  const deps: ToolDeps = { server: waitingForIndex(server, access), access, session, info };
   for (const tool of TOOLS) tool.register(deps);
   registerPrompts(server, access, session, options.prompts);
   registerResources(server, access, session);
   registerCompletions(server, access, session);
+  registerLogging(server, access);
   return server;
 }
 

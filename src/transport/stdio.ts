@@ -1,19 +1,36 @@
 /**
  * @module
- * Serves one MCP server over stdin/stdout. stdout belongs to the protocol; nothing else writes there.
+ * Serves MCP over stdin/stdout. stdout belongs to the protocol; nothing else writes there.
+ *
+ * Both protocol eras, as over HTTP: the SDK's `serveStdio` lets the first message choose — a 2025-era
+ * `initialize` pins a 2025-era server for the connection, a 2026-07-28 `server/discover` (or any
+ * request with that era's envelope) a modern one — and the wire underneath answers JSON-RPC batches
+ * for the versions that have them (stdio-batches.ts).
  */
 import type { McpServer } from '@modelcontextprotocol/server';
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { serveStdio as serveEras } from '@modelcontextprotocol/server/stdio';
+import { BatchingStdioTransport } from './stdio-batches.js';
 
-/** Connects the server to stdio; resolves when the client goes away (stdin closes). */
-export async function serveStdio(server: McpServer): Promise<void> {
-  const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-    process.stdin.once('end', () => resolve());
-    process.stdin.once('close', () => resolve());
+/**
+ * Serves the servers `createServer` makes (one per connection; a discarded probe may make a second)
+ * on stdio; resolves when the client goes away (stdin closes) or `stop` is called.
+ */
+export function serveStdio(
+  createServer: () => McpServer,
+  options: { onerror?: (error: Error) => void } = {},
+): { closed: Promise<void>; stop: () => Promise<void> } {
+  const transport = new BatchingStdioTransport();
+  const handle = serveEras(() => createServer(), {
+    transport,
+    ...(options.onerror === undefined ? {} : { onerror: options.onerror }),
   });
-  await server.connect(transport);
-  await closed;
-  await server.close().catch(() => undefined);
+  // After the entry took the transport's close for itself: the connection ends with the wire.
+  const closed = new Promise<void>((resolve) => {
+    const entry = transport.onclose;
+    transport.onclose = () => {
+      entry?.();
+      resolve();
+    };
+  });
+  return { closed, stop: () => handle.close() };
 }

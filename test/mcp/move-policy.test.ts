@@ -6,8 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { applyRewrites } from '../../src/access/move-apply.js';
+import { applyRewrites, moveWriter } from '../../src/access/move-apply.js';
 import { planMove } from '../../src/access/move-plan.js';
+import { unobservedWork } from '../../src/common/work.js';
 import { PendingStore } from '../../src/staging/pending-store.js';
 import { openTestVault, readBytes, snapshot, type TestVault } from '../helpers/vault.js';
 
@@ -134,11 +135,11 @@ describe('one journal group for a move and its rewrites', () => {
     const v = await open({ 'Plan.md': 'p\n', 'a.md': '[[Plan]]\n' }, 'default: read-write\n');
     const ctx = v.opened.access.ctx;
     const rules = v.opened.access.rules(SESSION);
-    const plan = planMove(ctx, rules, new Map([['Plan.md', 'Roadmap.md']]), true);
+    const plan = await planMove(ctx, rules, new Map([['Plan.md', 'Roadmap.md']]), true, unobservedWork());
     fs.writeFileSync(path.join(v.dir, 'a.md'), '[[Plan]] and more\n');
-    const who = { session: 's', client: null, tool: 'move_note', group: 'g-test' };
+    const who = moveWriter({ session: 's', client: null }, 'move_note', 'g-test');
     const others = plan.sources.filter((s) => s.name !== 'Plan.md');
-    const outcome = await applyRewrites(ctx, rules, who, others);
+    const outcome = await applyRewrites(ctx, rules, who, others, unobservedWork());
     expect(outcome.updated).toEqual([]);
     expect(outcome.notUpdated).toEqual([{ name: 'a.md', reason: 'changed', message: expect.any(String) }]);
     expect(text(v, 'a.md')).toBe('[[Plan]] and more\n');
@@ -149,12 +150,12 @@ describe('one journal group for a move and its rewrites', () => {
     const v = await open(files);
     const ctx = v.opened.access.ctx;
     const rules = v.opened.access.rules(SESSION);
-    const plan = planMove(ctx, rules, new Map([['Plan.md', 'Roadmap.md']]), true);
+    const plan = await planMove(ctx, rules, new Map([['Plan.md', 'Roadmap.md']]), true, unobservedWork());
     // Changed after planning, in the third batch: only this one is left as it is.
     fs.writeFileSync(path.join(v.dir, 'l/n420.md'), '[[Plan]] edited meanwhile\n');
-    const who = { session: 's', client: null, tool: 'move_note', group: 'g-big' };
+    const who = moveWriter({ session: 's', client: null }, 'move_note', 'g-big');
     const others = plan.sources.filter((s) => s.name !== 'Plan.md');
-    const outcome = await applyRewrites(ctx, rules, who, others);
+    const outcome = await applyRewrites(ctx, rules, who, others, unobservedWork());
     expect(outcome.updated).toHaveLength(449);
     expect(outcome.staged.map((s) => s.note)).toEqual(['drafts/d.md']);
     expect(outcome.notUpdated).toEqual([
@@ -177,7 +178,7 @@ describe('one journal group for a move and its rewrites', () => {
     );
     const ctx = v.opened.access.ctx;
     const rules = v.opened.access.rules(SESSION);
-    const plan = planMove(ctx, rules, new Map([['Plan.md', 'Roadmap.md']]), true);
+    const plan = await planMove(ctx, rules, new Map([['Plan.md', 'Roadmap.md']]), true, unobservedWork());
     const journal = ctx.journal;
     const real = journal.recordMany.bind(journal);
     let saved = false;
@@ -189,9 +190,9 @@ describe('one journal group for a move and its rewrites', () => {
       }
       return entries;
     };
-    const who = { session: 's', client: null, tool: 'move_note', group: 'g-saved' };
+    const who = moveWriter({ session: 's', client: null }, 'move_note', 'g-saved');
     const others = plan.sources.filter((s) => s.name !== 'Plan.md');
-    const outcome = await applyRewrites(ctx, rules, who, others);
+    const outcome = await applyRewrites(ctx, rules, who, others, unobservedWork());
     journal.recordMany = real;
     expect(outcome.updated).toEqual(['a.md']);
     expect(outcome.notUpdated).toEqual([{ name: 'b.md', reason: 'changed', message: expect.any(String) }]);

@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
 import { etagField, inFolderField, noteName, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
+import { tellIfCancelled, workFor } from '../work.js';
 
 export const name = 'delete_notes';
 
@@ -58,24 +59,29 @@ export function register({ server, access, session }: ToolDeps): void {
         openWorldHint: false,
       },
     },
-    (args) =>
-      runTool(true, async () => {
-        const r = await access.deleteNotes(
-          scoped(session, args.in_folder),
-          args.items.map((i) => ({
-            name: i.name,
-            ...(i.expected_etag === undefined ? {} : { expectedEtag: i.expected_etag }),
-          })),
-        );
-        const lines = r.results.map((item) =>
-          'code' in item
-            ? `- ${item.name}: refused (${item.code}) ${item.message}`
-            : item.staged
-              ? `- ${item.name}: staged for the owner's review, not deleted (${item.pendingId})`
-              : `- ${item.name}: moved to the trash (deletion id ${item.trashId})`,
-        );
-        const head = `${r.committedCount} of ${r.results.length} deleted, ${r.refusedCount} refused (not a transaction: what was done stays done).`;
-        return toolResult([head, ...lines].join('\n'), { ...r, transaction: false }, ['results']);
-      }),
+    (args, ctx) =>
+      tellIfCancelled(
+        ctx,
+        name,
+        runTool(true, async () => {
+          const r = await access.deleteNotes(
+            scoped(session, args.in_folder),
+            args.items.map((i) => ({
+              name: i.name,
+              ...(i.expected_etag === undefined ? {} : { expectedEtag: i.expected_etag }),
+            })),
+            workFor(ctx),
+          );
+          const lines = r.results.map((item) =>
+            'code' in item
+              ? `- ${item.name}: refused (${item.code}) ${item.message}`
+              : item.staged
+                ? `- ${item.name}: staged for the owner's review, not deleted (${item.pendingId})`
+                : `- ${item.name}: moved to the trash (deletion id ${item.trashId})`,
+          );
+          const head = `${r.committedCount} of ${r.results.length} deleted, ${r.refusedCount} refused (not a transaction: what was done stays done).`;
+          return toolResult([head, ...lines].join('\n'), { ...r, transaction: false }, ['results']);
+        }),
+      ),
   );
 }

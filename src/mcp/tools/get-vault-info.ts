@@ -30,10 +30,17 @@ export const outputSchema = withErrors(
         openTasks: z.number(),
       })
       .describe('As you may see the vault: hidden notes count nowhere'),
-    index: z.object({
-      state: z.enum(['ready', 'building']),
-      progress: z.object({ done: z.number(), total: z.number() }).optional(),
-    }),
+    index: z
+      .object({
+        state: z.enum(['ready', 'building', 'failed']),
+        progress: z
+          .object({ done: z.number(), total: z.number() })
+          .optional()
+          .describe('While building: notes read, of the notes to read (0 of 0 while the files are listed)'),
+        step: z.string().optional().describe('While building: what the build is doing'),
+        error: z.string().optional().describe('When failed: why the index could not be built'),
+      })
+      .describe('The search index: tools that need it wait while it is built'),
     access: z
       .object({
         policyFile: z.boolean().describe('false: no policy file, everything is read-write'),

@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
 import { inFolderField, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
+import { tellIfCancelled, workFor } from '../work.js';
 import { describeLinks, dryRunField, linkFields, updateLinksField } from './move-shape.js';
 
 export const name = 'move_folder';
@@ -56,20 +57,28 @@ export function register({ server, access, session }: ToolDeps): void {
         openWorldHint: false,
       },
     },
-    (args) =>
-      runTool(true, async () => {
-        const r = await access.moveFolder(scoped(session, args.in_folder), {
-          folder: args.folder,
-          newFolder: args.new_folder,
-          ...(args.update_links === undefined ? {} : { updateLinks: args.update_links }),
-          ...(args.dry_run === undefined ? {} : { dryRun: args.dry_run }),
-        });
-        const what = `${r.notesTotal} note(s) and ${r.attachmentsTotal} attachment(s)`;
-        const head = r.dryRun
-          ? `Dry run: ${r.folder} would move to ${r.newFolder} with ${what}. Nothing was changed.`
-          : `Moved ${r.folder} to ${r.newFolder} with ${what} (journal group ${r.group}).`;
-        const failed = r.notMoved.map((f) => `Not moved: ${f.name} (${f.code}) ${f.message}`);
-        return toolResult([head, ...failed, describeLinks(r)].join('\n'), { ...r }, ['changes', 'notes']);
-      }),
+    (args, ctx) =>
+      tellIfCancelled(
+        ctx,
+        name,
+        runTool(true, async () => {
+          const r = await access.moveFolder(
+            scoped(session, args.in_folder),
+            {
+              folder: args.folder,
+              newFolder: args.new_folder,
+              ...(args.update_links === undefined ? {} : { updateLinks: args.update_links }),
+              ...(args.dry_run === undefined ? {} : { dryRun: args.dry_run }),
+            },
+            workFor(ctx),
+          );
+          const what = `${r.notesTotal} note(s) and ${r.attachmentsTotal} attachment(s)`;
+          const head = r.dryRun
+            ? `Dry run: ${r.folder} would move to ${r.newFolder} with ${what}. Nothing was changed.`
+            : `Moved ${r.folder} to ${r.newFolder} with ${what} (journal group ${r.group}).`;
+          const failed = r.notMoved.map((f) => `Not moved: ${f.name} (${f.code}) ${f.message}`);
+          return toolResult([head, ...failed, describeLinks(r)].join('\n'), { ...r }, ['changes', 'notes']);
+        }),
+      ),
   );
 }

@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
 import { etagField, inFolderField, noteName, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
+import { tellIfCancelled, workFor } from '../work.js';
 import { describeLinks, dryRunField, MoveNoteShape, updateLinksField } from './move-shape.js';
 
 export const name = 'move_note';
@@ -43,19 +44,27 @@ export function register({ server, access, session }: ToolDeps): void {
         openWorldHint: false,
       },
     },
-    (args) =>
-      runTool(true, async () => {
-        const r = await access.moveNote(scoped(session, args.in_folder), {
-          name: args.name,
-          newName: args.new_name,
-          ...(args.update_links === undefined ? {} : { updateLinks: args.update_links }),
-          ...(args.dry_run === undefined ? {} : { dryRun: args.dry_run }),
-          ...(args.expected_etag === undefined ? {} : { expectedEtag: args.expected_etag }),
-        });
-        const head = r.dryRun
-          ? `Dry run: ${r.name} would move to ${r.newName}. Nothing was changed.`
-          : `Moved ${r.name} to ${r.newName} (etag ${r.etag}; journal group ${r.group}).`;
-        return toolResult(`${head}\n${describeLinks(r)}`, { ...r }, ['changes']);
-      }),
+    (args, ctx) =>
+      tellIfCancelled(
+        ctx,
+        name,
+        runTool(true, async () => {
+          const r = await access.moveNote(
+            scoped(session, args.in_folder),
+            {
+              name: args.name,
+              newName: args.new_name,
+              ...(args.update_links === undefined ? {} : { updateLinks: args.update_links }),
+              ...(args.dry_run === undefined ? {} : { dryRun: args.dry_run }),
+              ...(args.expected_etag === undefined ? {} : { expectedEtag: args.expected_etag }),
+            },
+            { work: workFor(ctx) },
+          );
+          const head = r.dryRun
+            ? `Dry run: ${r.name} would move to ${r.newName}. Nothing was changed.`
+            : `Moved ${r.name} to ${r.newName} (etag ${r.etag}; journal group ${r.group}).`;
+          return toolResult(`${head}\n${describeLinks(r)}`, { ...r }, ['changes']);
+        }),
+      ),
   );
 }
