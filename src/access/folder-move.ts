@@ -12,6 +12,7 @@ import { NotedError } from '../common/errors.js';
 import { isCancelled, unobservedWork, type Work } from '../common/work.js';
 import { newGroupId } from '../journal/entry.js';
 import { existsAny, listFolderTree, makeFolder, removeEmptyTree } from '../vault/folder-ops.js';
+import { folderOf } from '../vault/names.js';
 import type { AccessContext, Writer } from './context.js';
 import { requireFolderWritable, requireNamed, requireVisibleFolder } from './folders.js';
 import { MAX_LISTED_CHANGES, requireMovable, requireWritable } from './move.js';
@@ -126,6 +127,9 @@ export async function moveFolder(
   });
   const writer = moveWriter(who, 'move_folder', group);
   const movedAttachments: [string, string][] = [];
+  // The folders the move creates above its destination, deepest first, to take away again if undone.
+  const madeAbove: string[] = [];
+  for (let f = folderOf(to); f !== '' && !existsAny(ctx.vault.pathOf(f)); f = folderOf(f)) madeAbove.push(f);
   try {
     return await applyFolderMove(
       ctx,
@@ -138,7 +142,7 @@ export async function moveFolder(
   } catch (err) {
     if (!isCancelled(err)) throw err;
     const rollback = await rollBack(ctx, writer, movedAttachments);
-    removeEmptyTree(ctx.vault.pathOf(to));
+    for (const made of [to, ...madeAbove]) removeEmptyTree(ctx.vault.pathOf(made));
     throw cancelledMove(what, err.message, rollback, group);
   }
 }
@@ -178,8 +182,8 @@ async function applyFolderMove(
   }
   const steps = movedSources.length + inside.attachments.length;
   for (const [i, source] of movedSources.entries()) {
-    await work.checkpoint();
     work.report(i, steps, `moving notes: ${i} of ${movedSources.length}`);
+    await work.checkpoint();
     try {
       const moved = await moveOneNote(ctx, writer, plan, source, undefined);
       if (moved.edits.length > 0) updated.push(source.newName);

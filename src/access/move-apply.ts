@@ -189,8 +189,8 @@ export async function applyRewrites(
     writable.push({ source, staged: access === 'staged' });
   }
   for (let i = 0; i < writable.length; i += REWRITE_BATCH) {
-    await work.checkpoint();
     work.report(i, writable.length, `rewriting links: ${i} of ${writable.length} notes`);
+    await work.checkpoint();
     const batch = writable.slice(i, i + REWRITE_BATCH);
     await withNoteLocks(
       ctx.vault,

@@ -50,6 +50,7 @@ async function runBatch<I extends { name: string }, T extends { committed: boole
   let stopped: string | null = null;
   for (const [i, item] of items.entries()) {
     if (stopped === null) {
+      work.report(i, items.length, `${i} of ${items.length} done`);
       try {
         await work.checkpoint();
       } catch (err) {
@@ -62,7 +63,6 @@ async function runBatch<I extends { name: string }, T extends { committed: boole
       results.push({ name: item.name, committed: false, code: 'cancelled', message });
       continue;
     }
-    work.report(i, items.length, `${i} of ${items.length} done`);
     try {
       results.push(await run(item));
     } catch (err) {

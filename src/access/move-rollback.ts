@@ -41,9 +41,7 @@ export async function rollBack(
     if (!moveFileNoClobber(ctx.vault.pathOf(to), ctx.vault.pathOf(from)))
       left.push({ name: to, reason: `a file appeared at "${from}" meanwhile` });
   }
-  ctx.index.touched([
-    ...new Set([...who.recorded.map((e) => e.note), ...attachments.flatMap(([from, to]) => [from, to])]),
-  ]);
+  ctx.index.touched([...new Set([...who.recorded.map((e) => e.note), ...attachments.flat()])]);
   return { undone: left.length === 0, left };
 }
 

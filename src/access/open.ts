@@ -6,7 +6,7 @@
  */
 
 import { Diagnostics } from '../common/diagnostics.js';
-import { type IndexLogger, type IndexStartInfo, NoteIndex } from '../index/note-index.js';
+import { type IndexLogger, type IndexOptions, type IndexStartInfo, NoteIndex } from '../index/note-index.js';
 import { Journal } from '../journal/journal.js';
 import { reconcileJournal } from '../journal/reconcile.js';
 import { PendingStore } from '../staging/pending-store.js';
@@ -27,6 +27,8 @@ export interface OpenOptions {
   readonly parserScript?: string;
   /** How often deletions past the retention period are purged while serving (default hourly). */
   readonly purgeEveryMs?: number;
+  /** How the index parses a large build instead (tests hold a build midway with it). */
+  readonly parserPool?: IndexOptions['parserPool'];
 }
 
 /** Deletions past retention are purged on start and then this often; never as a side effect of a read. */
@@ -69,11 +71,10 @@ export async function startVault(options: OpenOptions): Promise<StartingVault> {
   const sink = options.log ?? { warn: (m: string) => process.stderr.write(`noted-mcp: ${m}\n`) };
   const log = new Diagnostics((m) => sink.warn(m));
   const vault = Vault.open(options.vaultDir);
-  const index = NoteIndex.open(
-    vault,
-    log,
-    options.parserScript === undefined ? {} : { parserScript: options.parserScript },
-  );
+  const index = NoteIndex.open(vault, log, {
+    ...(options.parserScript === undefined ? {} : { parserScript: options.parserScript }),
+    ...(options.parserPool === undefined ? {} : { parserPool: options.parserPool }),
+  });
   const now = options.now ?? (() => new Date());
   const journal = new Journal(vault, { now });
   const policy = new PolicyReader(vault, () => index.linkedPaths());

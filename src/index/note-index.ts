@@ -54,6 +54,8 @@ export interface IndexOptions {
    * without it everything runs on this thread.
    */
   readonly parserScript?: string;
+  /** Makes the parser pool of a large build instead (tests hold a build midway with it). */
+  readonly parserPool?: () => ParserPool;
 }
 
 /** Without a watcher, a full rescan runs before a query when the last one is older than this. */
@@ -152,17 +154,11 @@ export class NoteIndex {
     await watching;
     // The walk comes after the watcher is live, so no change can fall between the two.
     this.dirty.clear();
-    const script = this.options.parserScript;
-    let stats: SyncStats;
-    if (script === undefined) {
-      stats = syncAll(this.db, this.vault.root, '', indexed, this.visibility);
-    } else {
-      // Parser threads take the reading and scanning; this thread keeps the SQLite writes. One per
-      // spare core: on 2 cores a second parser thread only competed with the writer.
-      const threads = Math.max(1, Math.min(3, os.availableParallelism() - 1));
-      const pool = () => new ParserPool(script, threads);
-      stats = await syncAllParallel(this.db, this.vault.root, pool, indexed, this.visibility, work);
-    }
+    const pool = this.parserPool();
+    const stats: SyncStats =
+      pool === null
+        ? syncAll(this.db, this.vault.root, '', indexed, this.visibility)
+        : await syncAllParallel(this.db, this.vault.root, pool, indexed, this.visibility, work);
     this.lastFullScan = Date.now();
     this.linked = stats.linked;
     this.started = true;
@@ -189,6 +185,17 @@ export class NoteIndex {
       this.log.warn(`Could not check the search index's ranking totals: ${(err as Error).message}`);
     }
     return { ...stats, rebuiltBecause: this.rebuiltBecause, watching: this.watching };
+  }
+
+  /** How a large build parses: parser threads running the entry point's script, or none. */
+  private parserPool(): (() => ParserPool) | null {
+    if (this.options.parserPool !== undefined) return this.options.parserPool;
+    const script = this.options.parserScript;
+    if (script === undefined) return null;
+    // Parser threads take the reading and scanning; this thread keeps the SQLite writes. One per
+    // spare core: on 2 cores a second parser thread only competed with the writer.
+    const threads = Math.max(1, Math.min(3, os.availableParallelism() - 1));
+    return () => new ParserPool(script, threads);
   }
 
   private async startWatching(): Promise<void> {

@@ -14,11 +14,16 @@ import { NOTE_URI_TEMPLATE } from './resources.js';
 
 const NOTHING = { completion: { values: [] as string[], hasMore: false } };
 
-export function registerCompletions(server: McpServer, access: VaultAccess, session: AgentSession): void {
+export function registerCompletions(
+  server: McpServer,
+  access: VaultAccess,
+  session: AgentSession,
+  indexWaitMs?: number,
+): void {
   server.server.registerCapabilities({ completions: {} });
   server.server.setRequestHandler('completion/complete', (request, ctx) =>
     runRequest(async () => {
-      await indexReady(access, ctx);
+      await indexReady(access, ctx, indexWaitMs);
       const { ref, argument } = request.params;
       if (ref.type === 'ref/resource') {
         if (ref.uri !== NOTE_URI_TEMPLATE) {

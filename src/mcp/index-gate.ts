@@ -17,9 +17,9 @@ import { workFor } from './work.js';
 export const INDEX_FREE_TOOLS: ReadonlySet<string> = new Set(['list_trash', 'create_folder']);
 
 /** Waits for the index on behalf of one request; a typed error when it cannot. */
-export async function indexReady(access: VaultAccess, ctx: ServerContext): Promise<void> {
+export async function indexReady(access: VaultAccess, ctx: ServerContext, maxWaitMs?: number): Promise<void> {
   try {
-    await access.waitForIndex(workFor(ctx));
+    await access.waitForIndex(workFor(ctx), maxWaitMs);
   } catch (err) {
     if (!isCancelled(err)) throw err;
     throw new NotedError(
@@ -36,7 +36,7 @@ type ToolHandler = (args: unknown, ctx: ServerContext) => CallToolResult | Promi
  * The server as tools register on it, each tool handler first waiting for the index. Tools register
  * through `registerTool` only (one file each), so this is the one place that decides.
  */
-export function waitingForIndex(server: McpServer, access: VaultAccess): McpServer {
+export function waitingForIndex(server: McpServer, access: VaultAccess, maxWaitMs?: number): McpServer {
   const register = server.registerTool.bind(server) as (
     name: string,
     config: unknown,
@@ -50,7 +50,7 @@ export function waitingForIndex(server: McpServer, access: VaultAccess): McpServ
         ? handler
         : async (args, ctx) => {
             try {
-              await indexReady(access, ctx);
+              await indexReady(access, ctx, maxWaitMs);
             } catch (err) {
               if (err instanceof NotedError) return notedErrorResult(err, true);
               throw err;

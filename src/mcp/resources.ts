@@ -75,12 +75,17 @@ function refused(uri: string, why: string) {
   );
 }
 
-export function registerResources(server: McpServer, access: VaultAccess, session: AgentSession): void {
+export function registerResources(
+  server: McpServer,
+  access: VaultAccess,
+  session: AgentSession,
+  indexWaitMs?: number,
+): void {
   server.server.registerCapabilities({ resources: {} });
 
   server.server.setRequestHandler('resources/list', (request, ctx) =>
     runRequest(async () => {
-      await indexReady(access, ctx);
+      await indexReady(access, ctx, indexWaitMs);
       const cursor = request.params?.cursor;
       const page = access.listVaultFiles(session, cursor === undefined ? {} : { cursor });
       return {
@@ -106,7 +111,7 @@ export function registerResources(server: McpServer, access: VaultAccess, sessio
     const uri = request.params.uri;
     const path = pathOfUri(uri);
     try {
-      await indexReady(access, ctx);
+      await indexReady(access, ctx, indexWaitMs);
       const file = access.readVaultFile(session, path);
       if (file.kind === 'note') {
         return { contents: [{ uri, mimeType: 'text/markdown', text: file.text }] };

@@ -107,7 +107,12 @@ Notes and attachments are also resources (noted://note/<path>), and notes in pro
 export function createMcpServer(
   access: VaultAccess,
   info: ServerInfo,
-  options: { sessionId?: string; prompts?: PromptOptions } = {},
+  options: {
+    sessionId?: string;
+    prompts?: PromptOptions;
+    /** How long a request waits for the index before it is answered busy (default 30 s; tests). */
+    indexWaitMs?: number;
+  } = {},
 ): McpServer {
   const server = new McpServer(
     { name: info.name, version: info.version },
@@ -119,11 +124,11 @@ export function createMcpServer(
     id: options.sessionId ?? randomUUID(),
     clientName: () => server.server.getClientVersion()?.name,
   };
-  const deps: ToolDeps = { server: waitingForIndex(server, access), access, session, info };
+  const deps: ToolDeps = { server: waitingForIndex(server, access, options.indexWaitMs), access, session, info };
   for (const tool of TOOLS) tool.register(deps);
   registerPrompts(server, access, session, options.prompts);
-  registerResources(server, access, session);
-  registerCompletions(server, access, session);
+  registerResources(server, access, session, options.indexWaitMs);
+  registerCompletions(server, access, session, options.indexWaitMs);
   registerLogging(server, access);
   return server;
 }
