@@ -9,6 +9,7 @@ import type { Diagnostic } from '../common/diagnostics.js';
 import type { Work } from '../common/work.js';
 import { purgeTrash } from '../vault/trash.js';
 import { listAttachments, readAttachmentContent } from './attachment-tools.js';
+import { listenToChanges, policyFingerprint, type VaultChangesListener } from './change-events.js';
 import { listChanges } from './changes.js';
 import type { AccessContext, Writer } from './context.js';
 import { type DailyNoteInput, getDailyNote } from './daily.js';
@@ -73,6 +74,19 @@ export class VaultAccess {
   /** Hears the server's diagnostics (the last few first), for the connections' log messages. */
   onDiagnostic(listener: (diagnostic: Diagnostic) => void): () => void {
     return this.ctx.diagnostics.subscribe(listener);
+  }
+
+  /**
+   * Hears every change to notes and attachments agents may see, from any source, after the index
+   * applied it (hidden paths left out); returns how to stop. See change-events.ts.
+   */
+  onChanges(listener: VaultChangesListener): () => void {
+    return listenToChanges(this.ctx, this.policy, listener);
+  }
+
+  /** Changes when the owner's policy file does (what agents may see may have changed as a whole). */
+  policyFingerprint(): string {
+    return policyFingerprint(this.ctx);
   }
 
   /**

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { StartingVault } from '../access/open.js';
 import { createMcpServer } from '../mcp/server.js';
+import { publishVaultChanges } from '../mcp/vault-events.js';
 import { PortInUseError, startHttpServer } from '../transport/http.js';
 import { tokenProblem } from '../transport/http-auth.js';
 import { isLoopbackHost, type PublicHost, parsePublicHost, publicHostText } from '../transport/http-guard.js';
@@ -123,8 +124,14 @@ export async function serveHttp({ args, io, opened, version }: HttpRun): Promise
   let http: Awaited<ReturnType<typeof startHttpServer>>;
   try {
     http = await startHttpServer({
-      createServer: (sessionId) =>
-        createMcpServer(opened.access, { name: 'noted-mcp', version }, { sessionId }),
+      createServer: (sessionId, kind) =>
+        createMcpServer(
+          opened.access,
+          { name: 'noted-mcp', version },
+          { sessionId, live: kind === 'stateless' ? 'never' : 'initialized' },
+        ),
+      publish: (notify) =>
+        publishVaultChanges(opened.access, { id: 'http-events', clientName: () => undefined }, notify),
       host,
       port,
       token: token.token,

@@ -97,7 +97,13 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   // One journal session for the run, whichever era the client speaks (a probe may make a 2nd server).
   const sessionId = randomUUID();
   const served = serveStdio(
-    () => createMcpServer(opened.access, { name: 'noted-mcp', version: VERSION }, { sessionId }),
+    (era) =>
+      createMcpServer(
+        opened.access,
+        { name: 'noted-mcp', version: VERSION },
+        // A 2026-07-28 client hears notifications through subscriptions/listen, at once (live.ts).
+        { sessionId, live: era === 'modern' ? 'connected' : 'initialized' },
+      ),
     { onerror: (err) => io.stderr(`noted-mcp: stdio: ${err.message}\n`) },
   );
   let stopping: Promise<void> | null = null;

@@ -13,9 +13,11 @@ import { type Db, openIndexDatabase } from './database.js';
 import { attachFeed, type ChangeClaim, pruneFeed, recordClaims, startFeed } from './feed.js';
 import { mergeStep, restoreFtsDefaults } from './fts-merge.js';
 import { repairFtsTotals } from './fts-totals.js';
+import { ChangeAnnouncer, type IndexChangesListener } from './index-changes.js';
 import { ParserPool } from './parser-pool.js';
 import { applyVisibility, type PartitionResult } from './partition.js';
 import { ensureSecondaryIndexes } from './secondary-indexes.js';
+import type { IndexChange } from './store.js';
 import { loadIndexedFiles, type SyncStats, syncAll, syncAllParallel, syncPaths } from './sync.js';
 import { EVERYTHING_VISIBLE, type IndexVisibility } from './visibility.js';
 
@@ -62,6 +64,8 @@ export interface IndexOptions {
 const RESCAN_INTERVAL_MS = 1000;
 /** A sync of this many paths defers the full-text index's merging until after the answer. */
 const DEFER_MERGE_AT = 100;
+/** With listeners, what the watcher reports is applied this soon, not only before the next query. */
+const APPLY_REPORTED_AFTER_MS = 150;
 
 export class NoteIndex {
   readonly db: Db;
@@ -81,6 +85,8 @@ export class NoteIndex {
   private starting: Promise<IndexStartInfo> | null = null;
   /** Stops a build still running when the index is closed (the server is stopping). */
   private readonly stopBuild = new AbortController();
+  private readonly changes: ChangeAnnouncer;
+  private applySoon: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly vault: Vault,
@@ -91,6 +97,7 @@ export class NoteIndex {
     this.db = opened.db;
     this.rebuiltBecause = opened.rebuiltBecause;
     attachFeed(this.db, vault.root);
+    this.changes = new ChangeAnnouncer(log);
   }
 
   private readonly rebuiltBecause: string | null;
@@ -110,6 +117,7 @@ export class NoteIndex {
     this.starting = this.build(options, since).then(
       (info) => {
         this.current = { state: 'ready' };
+        if (info.reindexed > 0 || info.removed > 0) this.changes.announce([], true);
         return info;
       },
       (err: unknown) => {
@@ -203,6 +211,7 @@ export class NoteIndex {
       this.watcher = await watchVault(this.vault.root, {
         onChange: (paths) => {
           for (const p of paths) this.dirty.add(p);
+          this.applyReportedSoon();
         },
         onError: (err) => {
           this.log.warn(`File watching stopped (${err.message}); rescanning before each request instead.`);
@@ -242,10 +251,34 @@ export class NoteIndex {
 
   fullSync(): SyncStats {
     this.dirty.clear();
-    const stats = syncAll(this.db, this.vault.root, '', undefined, this.visibility);
+    const changes: IndexChange[] = [];
+    const stats = syncAll(this.db, this.vault.root, '', undefined, this.visibility, (c) => changes.push(c));
     this.linked = stats.linked;
     this.lastFullScan = Date.now();
+    this.changes.announce(changes, false);
     return stats;
+  }
+
+  /**
+   * Hears every change the index applies from now on (see IndexChangesListener); returns how to stop.
+   * While anyone listens, what the watcher reports is applied within a moment, not at the next query.
+   */
+  onChanges(listener: IndexChangesListener): () => void {
+    return this.changes.listen(listener);
+  }
+
+  private applyReportedSoon(): void {
+    if (this.applySoon !== undefined || !this.changes.heard) return;
+    this.applySoon = setTimeout(() => {
+      this.applySoon = undefined;
+      if (this.closed || this.current.state !== 'ready') return;
+      try {
+        this.refresh();
+      } catch (err) {
+        this.log.warn(`Could not apply the file changes the watcher reported: ${(err as Error).message}`);
+      }
+    }, APPLY_REPORTED_AFTER_MS);
+    this.applySoon.unref();
   }
 
   /** Applies every change reported since the last call. Cheap when nothing changed. */
@@ -300,9 +333,11 @@ export class NoteIndex {
   /** Syncs `paths`; returns how many notes were read again. */
   private applyPaths(paths: string[]): number {
     const large = paths.length >= DEFER_MERGE_AT;
+    const changes: IndexChange[] = [];
     const result = syncPaths(this.db, this.vault.root, paths, {
       deferMerge: large,
       visibility: this.visibility,
+      onChange: (c) => changes.push(c),
     });
     if (large) this.mergeLater();
     for (const p of paths) {
@@ -311,6 +346,7 @@ export class NoteIndex {
       for (const key of [...this.linked.keys()]) if (key.startsWith(below)) this.linked.delete(key);
     }
     for (const [k, v] of result.linked) this.linked.set(k, v);
+    this.changes.announce(changes, false);
     return result.changed;
   }
 
@@ -350,6 +386,8 @@ export class NoteIndex {
     this.closed = true;
     // A build still running stops at its next batch and lets go of the connection first.
     this.stopBuild.abort('the server is stopping');
+    clearTimeout(this.applySoon);
+    this.changes.stop();
     await this.starting?.catch(() => undefined);
     await this.watcher?.close().catch(() => undefined);
     this.db.close();

@@ -10,6 +10,21 @@ import { FeedRecorder } from './feed.js';
 import { FtsTotals } from './fts-totals.js';
 import { EVERYTHING_VISIBLE, markVisibilityStale } from './visibility.js';
 
+/**
+ * One change the index applied to a note or attachment (SPEC 14.3). `echo`: a path the watcher
+ * reported that the index already held as it is on disk (another process indexed it first);
+ * NoteIndex tells those from its own changes coming back.
+ */
+export interface IndexChange {
+  readonly path: string;
+  readonly kind: 'added' | 'changed' | 'removed';
+  /** The note's etag after the change (null when removed, or for an attachment). */
+  readonly etag: string | null;
+  readonly echo?: true;
+}
+
+export type ChangeListener = (change: IndexChange) => void;
+
 export interface IndexedFile {
   readonly id: number;
   readonly path: string;
@@ -74,21 +89,26 @@ export class IndexWriter {
   private decided = false;
   /** The change feed's recorder (feed.ts): every put and removal is reported to it. */
   private readonly feed;
-  private readonly selectRow;
   private readonly selectById;
 
+  private readonly selectAttachment;
+
+  /** `onChange` hears every note or attachment added, changed (in content) or removed. */
   constructor(
     private readonly db: Db,
     private readonly visibilityKey: string = EVERYTHING_VISIBLE.key,
+    private readonly onChange: ChangeListener = () => undefined,
   ) {
     this.totals = new FtsTotals(db);
     this.feed = new FeedRecorder(db);
-    this.selectId = db.prepare<[string], { id: number }>('SELECT id FROM notes WHERE path = ?');
-    this.selectRow = db.prepare<[string], { id: number; etag: string }>(
+    this.selectId = db.prepare<[string], { id: number; etag: string }>(
       'SELECT id, etag FROM notes WHERE path = ?',
     );
     this.selectById = db.prepare<[number], { path: string; etag: string; ino: number }>(
       'SELECT path, etag, ino FROM notes WHERE id = ?',
+    );
+    this.selectAttachment = db.prepare<[string], { size: number; mtime_ms: number; ino: number }>(
+      'SELECT size, mtime_ms, ino FROM attachments WHERE path = ?',
     );
     this.insertNote = db.prepare(
       `INSERT INTO notes(path, path_lower, folder_lower, file_lower, title, size, mtime_ms, ctime_ms, birthtime_ms, ino, etag, visible)
@@ -196,10 +216,10 @@ export class IndexWriter {
       visible: visible ? 1 : 0,
     };
     this.decided = true;
-    // The feed needs the etag the index held; the first build (no feed yet) reads only the id.
-    const existing = this.feed.active ? this.selectRow.get(file.name) : this.selectId.get(file.name);
+    // The etag the index held: for the feed, and to tell a change of text from a touched file.
+    const existing = this.selectId.get(file.name);
     if (this.feed.active) {
-      const before = existing === undefined ? null : (existing as unknown as { etag: string }).etag;
+      const before = existing?.etag ?? null;
       // An indexed note with this inode and text whose file is gone was renamed here (feed.ts).
       const movedFrom = before === null ? this.feed.renamedFrom(file.name, file.ino, etag) : null;
       this.feed.put({
@@ -216,6 +236,8 @@ export class IndexWriter {
       this.updateNote.run({ ...row, id });
       this.deleteNoteRows(id);
       this.deleteFtsRow(id);
+      // A file touched but not changed (same text) is no change to anyone reading it.
+      if (existing.etag !== etag) this.onChange({ path: file.name, kind: 'changed', etag });
     } else {
       const parts = foldedParts(derived.pathLower);
       const info = this.insertNote.run({
@@ -226,6 +248,7 @@ export class IndexWriter {
         file_lower: parts.file,
       });
       id = Number(info.lastInsertRowid);
+      this.onChange({ path: file.name, kind: 'added', etag });
     }
     for (const tag of derived.tags) this.insertTag.run(id, tag, tag.toLowerCase());
     if (visible) this.insertFts.run(id, derived.ftsTitle, derived.ftsTags, derived.ftsBody);
@@ -282,9 +305,10 @@ export class IndexWriter {
   }
 
   removeNote(id: number): void {
-    if (this.feed.active) {
-      const row = this.selectById.get(id);
-      if (row !== undefined) this.feed.removed(row);
+    const row = this.selectById.get(id);
+    if (row !== undefined) {
+      if (this.feed.active) this.feed.removed(row);
+      this.onChange({ path: row.path, kind: 'removed', etag: null });
     }
     this.deleteNoteRows(id);
     this.deleteFtsRow(id);
@@ -299,11 +323,14 @@ export class IndexWriter {
   }
 
   putAttachment(file: FileEntry): void {
+    const before = this.selectAttachment.get(file.name);
+    if (before?.size === file.size && before.mtime_ms === file.mtimeMs && before.ino === file.ino) return;
+    this.onChange({ path: file.name, kind: before === undefined ? 'added' : 'changed', etag: null });
     const lower = lowerPath(file.name);
     this.upsertAttachment.run(file.name, lower, foldedParts(lower).file, file.size, file.mtimeMs, file.ino);
   }
 
   removeAttachment(path: string): void {
-    this.deleteAttachment.run(path);
+    if (this.deleteAttachment.run(path).changes > 0) this.onChange({ path, kind: 'removed', etag: null });
   }
 }

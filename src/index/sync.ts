@@ -17,7 +17,7 @@ import { bulkLoadSettings, withoutAutomerge } from './fts-merge.js';
 import { type ParsedNote, parseNoteFile } from './parse-note.js';
 import type { ParsedBatch, ParserPool } from './parser-pool.js';
 import { dropSecondaryIndexes, ensureSecondaryIndexes } from './secondary-indexes.js';
-import { type IndexedFile, IndexWriter } from './store.js';
+import { type ChangeListener, type IndexedFile, IndexWriter } from './store.js';
 import { EVERYTHING_VISIBLE, type IndexVisibility } from './visibility.js';
 
 export interface SyncStats {
@@ -154,10 +154,11 @@ export function syncAll(
   sub = '',
   indexed?: Map<string, IndexedFile>,
   visibility: IndexVisibility = EVERYTHING_VISIBLE,
+  onChange?: ChangeListener,
 ): SyncStats {
   const started = performance.now();
   const plan = planSync(db, root, sub, indexed, visibility);
-  const writer = new IndexWriter(db, visibility.key);
+  const writer = new IndexWriter(db, visibility.key, onChange);
   let reindexed = 0;
   for (let i = 0; i < plan.stale.length; i += BATCH) {
     const batch = plan.stale.slice(i, i + BATCH);
@@ -198,6 +199,7 @@ export async function syncAllParallel(
   indexed?: Map<string, IndexedFile>,
   visibility: IndexVisibility = EVERYTHING_VISIBLE,
   work: Work = unobservedWork(),
+  onChange?: ChangeListener,
 ): Promise<SyncStats> {
   const started = performance.now();
   work.report(0, undefined, "listing the vault's files");
@@ -205,14 +207,14 @@ export async function syncAllParallel(
   const plan = planOf(rows, await walkVaultAsync(root, '', () => work.checkpoint()), '', visibility);
   work.report(0, plan.stale.length, 'reading notes');
   if (plan.stale.length < PARALLEL_THRESHOLD) {
-    const writer = new IndexWriter(db, visibility.key);
+    const writer = new IndexWriter(db, visibility.key, onChange);
     let reindexed = 0;
     writer.write(() => {
       for (const file of plan.stale) if (indexFile(root, writer, file, plan.visible(file.name))) reindexed++;
     });
     return finishSync(db, writer, plan, reindexed, started);
   }
-  return parseAndWrite(db, root, plan, makePool, started, work);
+  return parseAndWrite(db, root, plan, makePool, started, work, onChange);
 }
 
 async function parseAndWrite(
@@ -222,8 +224,9 @@ async function parseAndWrite(
   makePool: () => ParserPool,
   started: number,
   work: Work,
+  onChange: ChangeListener | undefined,
 ): Promise<SyncStats> {
-  const writer = new IndexWriter(db, plan.visibility.key);
+  const writer = new IndexWriter(db, plan.visibility.key, onChange);
   // Most of the vault is written: the secondary indexes are cheaper to create afterwards than to keep
   // up row by row (secondary-indexes.ts).
   const rebuildIndexes = plan.stale.length * 2 >= plan.walked.notes.length;
@@ -328,13 +331,14 @@ export function syncPaths(
   db: Db,
   root: string,
   paths: Iterable<string>,
-  options: { deferMerge?: boolean; visibility?: IndexVisibility } = {},
+  options: { deferMerge?: boolean; visibility?: IndexVisibility; onChange?: ChangeListener } = {},
 ): PathsSync {
   const visibility = options.visibility ?? EVERYTHING_VISIBLE;
   const linked = new Map<string, string>();
-  const writer = new IndexWriter(db, visibility.key);
-  const selectOne = db.prepare<[string], IndexedFile>(
-    'SELECT id, path, size, mtime_ms, ino, visible FROM notes WHERE path = ?',
+  const onChange = options.onChange ?? (() => undefined);
+  const writer = new IndexWriter(db, visibility.key, onChange);
+  const selectOne = db.prepare<[string], IndexedFile & { etag: string }>(
+    'SELECT id, path, size, mtime_ms, ino, visible, etag FROM notes WHERE path = ?',
   );
   const selectUnder = db.prepare<[{ p: string }], IndexedFile>(
     'SELECT id, path, size, mtime_ms, ino, visible FROM notes WHERE substr(path, 1, length(@p)) = @p',
@@ -346,6 +350,9 @@ export function syncPaths(
   /** Takes a path that is not there out of the index, with everything below it. */
   const gone = (rel: string) => {
     if (writer.removeNoteByPath(rel)) changed++;
+    // Already out of the index: another process took it out first, or it was never a note.
+    else if (isNoteFile(rel) && !hasHiddenSegment(rel))
+      onChange({ path: rel, kind: 'removed', etag: null, echo: true });
     writer.removeAttachment(rel);
     for (const row of selectUnder.all({ p: `${rel}/` })) {
       writer.removeNote(row.id);
@@ -385,13 +392,19 @@ export function syncPaths(
         continue;
       }
       const visible = visibility.visible(real);
-      if (unchanged(selectOne.get(rel), file, visible)) continue;
+      const row = selectOne.get(rel);
+      if (unchanged(row, file, visible)) {
+        // The index already holds it as it is: written by another process that indexed it first, or
+        // by this one (NoteIndex tells which).
+        if (row !== undefined) onChange({ path: rel, kind: 'changed', etag: row.etag, echo: true });
+        continue;
+      }
       if (indexFile(root, writer, file, visible)) changed++;
     }
     // In the same transaction: a folder renamed (old path gone, new path walked) is one set of moves
     // in the change feed, not deletions then creations (feed.ts).
     for (const folder of folders) {
-      const stats = syncAll(db, root, folder, undefined, visibility);
+      const stats = syncAll(db, root, folder, undefined, visibility, onChange);
       changed += stats.reindexed;
       for (const [k, v] of stats.linked) linked.set(k, v);
     }

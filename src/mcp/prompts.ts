@@ -16,6 +16,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import type { VaultAccess } from '../access/gate.js';
 import type { AgentSession } from '../access/types.js';
 import { isNotedError } from '../common/errors.js';
+import { type LiveMode, whenLive } from './live.js';
 import { buildPrompts, fillPrompt, promptArguments, type VaultPrompt } from './prompt-notes.js';
 import { invalidParams, runRequest } from './protocol-errors.js';
 
@@ -27,11 +28,14 @@ export interface PromptOptions {
   readonly pollMs?: number;
 }
 
+/** Checks for changed prompts while the connection is live (live.ts). */
+
 export function registerPrompts(
   server: McpServer,
   access: VaultAccess,
   session: AgentSession,
   options: PromptOptions = {},
+  live: LiveMode = 'initialized',
 ): void {
   server.server.registerCapabilities({ prompts: { listChanged: true } });
   const watch = new PromptWatch(server, access, session);
@@ -66,15 +70,8 @@ export function registerPrompts(
   );
 
   const pollMs = options.pollMs ?? PROMPT_POLL_MS;
-  if (pollMs > 0) {
-    // Trigger: the client finished initializing (a 2025-era session that can take notifications).
-    // A stateless request never initializes, so it never starts a timer.
-    const previous = server.server.oninitialized;
-    server.server.oninitialized = () => {
-      previous?.();
-      watch.start(pollMs);
-    };
-  }
+  // A stateless request never goes live, so it never starts a timer.
+  if (pollMs > 0) whenLive(server, live, () => watch.start(pollMs));
 }
 
 /** Tracks the fingerprint this client last saw, and tells it when the prompts change. */
@@ -101,12 +98,18 @@ class PromptWatch {
     return { prompts: buildPrompts(loaded.notes), today: loaded.today };
   }
 
-  start(pollMs: number): void {
-    if (this.timer !== undefined) return;
-    this.saw(this.fingerprint(), false);
-    this.timer = setInterval(() => this.check(), pollMs);
-    // The timer never keeps the process alive on its own.
-    this.timer.unref();
+  /** Starts checking; returns how to stop. */
+  start(pollMs: number): () => void {
+    if (this.timer === undefined) {
+      this.saw(this.fingerprint(), false);
+      this.timer = setInterval(() => this.check(), pollMs);
+      // The timer never keeps the process alive on its own.
+      this.timer.unref();
+    }
+    return () => {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    };
   }
 
   private check(): void {

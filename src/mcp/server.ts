@@ -8,8 +8,10 @@ import type { VaultAccess } from '../access/gate.js';
 import type { AgentSession } from '../access/types.js';
 import { registerCompletions } from './completions.js';
 import { waitingForIndex } from './index-gate.js';
+import type { LiveMode } from './live.js';
 import { registerLogging } from './logging.js';
 import { type PromptOptions, registerPrompts } from './prompts.js';
+import { registerResourceChanges } from './resource-changes.js';
 import { registerResources } from './resources.js';
 import { strictArguments } from './strict-arguments.js';
 import type { ToolDeps } from './tool-context.js';
@@ -112,6 +114,13 @@ export function createMcpServer(
     prompts?: PromptOptions;
     /** How long a request waits for the index before it is answered busy (default 30 s; tests). */
     indexWaitMs?: number;
+    /**
+     * When the connection starts hearing the vault's changes and diagnostics (live.ts): after
+     * `initialize` (default), at once (a 2026-07-28 stdio connection), or never (one stateless request).
+     */
+    live?: LiveMode;
+    /** Milliseconds between looks at the policy file for resource list changes (default 1000; 0: off). */
+    policyPollMs?: number;
   } = {},
 ): McpServer {
   const server = new McpServer(
@@ -124,12 +133,19 @@ export function createMcpServer(
     id: options.sessionId ?? randomUUID(),
     clientName: () => server.server.getClientVersion()?.name,
   };
-  const deps: ToolDeps = { server: waitingForIndex(server, access, options.indexWaitMs), access, session, info };
+  const deps: ToolDeps = {
+    server: waitingForIndex(server, access, options.indexWaitMs),
+    access,
+    session,
+    info,
+  };
   for (const tool of TOOLS) tool.register(deps);
-  registerPrompts(server, access, session, options.prompts);
+  const live = options.live ?? 'initialized';
+  registerPrompts(server, access, session, options.prompts, live);
   registerResources(server, access, session, options.indexWaitMs);
+  registerResourceChanges(server, access, live, options.policyPollMs);
   registerCompletions(server, access, session, options.indexWaitMs);
-  registerLogging(server, access);
+  registerLogging(server, access, live);
   return server;
 }
 

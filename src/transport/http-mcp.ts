@@ -18,6 +18,7 @@ import {
   isInitializeRequest,
   isLegacyRequest,
   type McpServer,
+  type ServerNotifier,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { SessionEntry, SessionTable } from './http-sessions.js';
@@ -28,9 +29,18 @@ export interface StreamableSession extends SessionEntry {
   readonly transport: WebStandardStreamableHTTPServerTransport;
 }
 
+/** What an MCP server is made for: one 2025-era session, or one stateless 2026-07-28 request. */
+export type ServerKind = 'session' | 'stateless';
+
 export interface McpEndpointOptions {
   /** A fresh MCP server whose journal entries carry `sessionId`. */
-  readonly createServer: (sessionId: string) => McpServer;
+  readonly createServer: (sessionId: string, kind: ServerKind) => McpServer;
+  /**
+   * Starts publishing the vault's changes to 2026-07-28 clients listening (`subscriptions/listen`):
+   * their servers live for one request, so the endpoint's notifier carries the changes; returns how
+   * to stop.
+   */
+  readonly publish?: (notify: ServerNotifier) => () => void;
   readonly sessions: SessionTable<SessionEntry>;
   /** The journal session of stateless (2026-07-28) requests: one per server run. */
   readonly statelessSessionId: string;
@@ -45,11 +55,13 @@ export interface McpEndpoint {
 
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const { sessions, maxBodyBytes } = options;
-  const modern = createMcpHandler(() => options.createServer(options.statelessSessionId), {
+  const modern = createMcpHandler(() => options.createServer(options.statelessSessionId, 'stateless'), {
     legacy: 'reject',
     maxRequestBodySize: maxBodyBytes,
     ...(options.onerror === undefined ? {} : { onerror: options.onerror }),
   });
+
+  const stopPublishing = options.publish?.(modern.notify) ?? (() => undefined);
 
   async function openSession(request: Request, requestId: unknown): Promise<Response> {
     if (!sessions.reserve()) {
@@ -64,7 +76,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     const id = randomUUID();
     let transport: WebStandardStreamableHTTPServerTransport;
     try {
-      const server = options.createServer(id);
+      const server = options.createServer(id, 'session');
       transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => id,
         maxRequestBodySize: maxBodyBytes,
@@ -123,7 +135,10 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         null,
       );
     },
-    close: () => modern.close(),
+    close: async () => {
+      stopPublishing();
+      await modern.close();
+    },
   };
 }
 

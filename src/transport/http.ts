@@ -28,7 +28,7 @@ import {
   type PublicHost,
   preflightHeaders,
 } from './http-guard.js';
-import { createMcpEndpoint } from './http-mcp.js';
+import { createMcpEndpoint, type McpEndpointOptions, type ServerKind } from './http-mcp.js';
 import { type SessionEntry, type SessionLimits, SessionTable } from './http-sessions.js';
 import { openSseStream, postSseMessage, rpcError, sendJson } from './legacy-sse.js';
 
@@ -40,7 +40,9 @@ export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 export interface HttpServeOptions {
   /** A fresh MCP server whose journal entries carry `sessionId` (one per session or request). */
-  readonly createServer: (sessionId: string) => McpServer;
+  readonly createServer: (sessionId: string, kind: ServerKind) => McpServer;
+  /** Publishes the vault's changes to 2026-07-28 listeners (see http-mcp.ts). */
+  readonly publish?: McpEndpointOptions['publish'];
   /** A loopback address or `localhost`; anything else is refused. */
   readonly host: string;
   /** 0 picks a free port. */
@@ -85,7 +87,12 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
   const sessions = new SessionTable<SessionEntry>(options.limits);
   const statelessSessionId = `http-${randomUUID()}`;
   const shared = { createServer: options.createServer, sessions, maxBodyBytes: MAX_BODY_BYTES };
-  const endpoint = createMcpEndpoint({ ...shared, statelessSessionId, onerror });
+  const endpoint = createMcpEndpoint({
+    ...shared,
+    statelessSessionId,
+    onerror,
+    ...(options.publish === undefined ? {} : { publish: options.publish }),
+  });
   const mcpNode = toNodeHandler(endpoint, { maxRequestBodySize: MAX_BODY_BYTES, onerror });
   let guard: HostOriginGuard | undefined;
 

@@ -77,7 +77,7 @@ export class LegacySseTransport implements Transport {
 }
 
 export interface LegacySseOptions {
-  readonly createServer: (sessionId: string) => McpServer;
+  readonly createServer: (sessionId: string, kind: 'session') => McpServer;
   readonly sessions: SessionTable<SessionEntry>;
   readonly maxBodyBytes: number;
 }
@@ -99,7 +99,7 @@ export async function openSseStream(res: ServerResponse, options: LegacySseOptio
   const id = randomUUID();
   let added = false;
   try {
-    const server = options.createServer(id);
+    const server = options.createServer(id, 'session');
     const transport = new LegacySseTransport(id, res, `/messages?sessionId=${encodeURIComponent(id)}`);
     transport.onclose = () => sessions.forget(id);
     const entry: SseSession = { id, kind: 'sse', transport, close: () => server.close() };

@@ -16,11 +16,11 @@ import { BatchingStdioTransport } from './stdio-batches.js';
  * on stdio; resolves when the client goes away (stdin closes) or `stop` is called.
  */
 export function serveStdio(
-  createServer: () => McpServer,
+  createServer: (era: 'legacy' | 'modern') => McpServer,
   options: { onerror?: (error: Error) => void } = {},
 ): { closed: Promise<void>; stop: () => Promise<void> } {
   const transport = new BatchingStdioTransport();
-  const handle = serveEras(() => createServer(), {
+  const handle = serveEras(({ era }) => createServer(era === 'modern' ? 'modern' : 'legacy'), {
     transport,
     ...(options.onerror === undefined ? {} : { onerror: options.onerror }),
   });

@@ -81,7 +81,7 @@ it('answers initialize, tools/list, prompts and index-free tools while the index
   expect(opened.access.indexState().state).toBe('building');
   const held = await within(10_000, () => {
     const now = opened.access.indexState();
-    return now.state === 'building' && now.step === 'reading notes' && now.total === 1201;
+    return now.state === 'building' && now.step === 'reading notes' && now.progress?.total === 1201;
   });
   expect(held).not.toBeNull();
 });
@@ -101,7 +101,7 @@ it('a tool that needs the index waits with the build progress, then answers', as
   expect(seen[0]).toMatchObject({ total: 1201 });
   expect(seen[0]?.message).toMatch(/^Building the search index: reading notes, \d+ of 1,201/);
   const state = opened.access.indexState();
-  expect(state.state === 'building' && state.done < 1201).toBe(true);
+  expect(state.state === 'building' && (state.progress?.done ?? 1201) < 1201).toBe(true);
   release();
   const r = await search;
   expect(r.isError).toBe(false);
