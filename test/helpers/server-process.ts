@@ -77,7 +77,13 @@ export interface ServerProcess {
 /** Spawns the built server on `vaultDir` from `cwd` and connects a stdio client to it. */
 export async function spawnServer(
   vaultDir: string,
-  options: { cwd?: string; args?: string[]; name?: string } = {},
+  options: {
+    cwd?: string;
+    args?: string[];
+    name?: string;
+    /** The client's options (e.g. `versionNegotiation` for the 2026-07-28 era). */
+    client?: ConstructorParameters<typeof Client>[1];
+  } = {},
 ): Promise<ServerProcess> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -89,7 +95,7 @@ export async function spawnServer(
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
-  const client = new Client({ name: options.name ?? 'noted-e2e', version: '0' });
+  const client = new Client({ name: options.name ?? 'noted-e2e', version: '0' }, options.client);
   await client.connect(transport);
   return {
     client,
