@@ -21,7 +21,11 @@ import {
   type ServerNotifier,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
+import { SessionEventStore } from './event-store.js';
 import type { SessionEntry, SessionTable } from './http-sessions.js';
+
+/** How long a client waits before it reconnects a closed SSE stream (the priming event's `retry`). */
+export const SSE_RETRY_MS = 1000;
 
 /** A 2025-era Streamable HTTP session. */
 export interface StreamableSession extends SessionEntry {
@@ -80,6 +84,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => id,
         maxRequestBodySize: maxBodyBytes,
+        // Resumable streams: event ids, a priming event with `retry`, replay after Last-Event-ID.
+        eventStore: new SessionEventStore(),
+        retryInterval: SSE_RETRY_MS,
         // Trigger: DELETE /mcp. Outcome: the id is forgotten at once, so its reuse answers 404.
         onsessionclosed: () => sessions.forget(id),
       });

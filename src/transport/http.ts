@@ -21,6 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { TokenGuard } from './http-auth.js';
+import { bearerChallenge, discoveryAnswer } from './http-discovery.js';
 import {
   corsHeaders,
   HostOriginGuard,
@@ -118,6 +119,11 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
     }
 
     const url = new URL(req.url ?? '/', 'http://localhost');
+    // The Host was checked above: the server's own origin, as the client reached it.
+    const self = `http://${req.headers.host}`;
+    // Discovery documents hold nothing secret and tell OAuth clients this server takes a static token.
+    const discovery = discoveryAnswer(url.pathname, req.method ?? 'GET', self);
+    if (discovery !== null) return sendJson(res, discovery.status, discovery.body, discovery.headers);
     const legacyRoute = options.legacySse && (url.pathname === '/sse' || url.pathname === '/messages');
     // Security: a token in a URL lands in logs and histories, so it is taken on the one request
     // that cannot carry headers in browsers' EventSource: the /sse handshake.
@@ -127,14 +133,11 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
         : undefined;
     const auth = tokens.check(req.headers, queryToken);
     if (!auth.ok) {
-      const challenge = auth.missing
-        ? 'Bearer realm="noted-mcp"'
-        : 'Bearer realm="noted-mcp", error="invalid_token"';
       return reject(
         res,
         401,
-        'Unauthorized: send the token on every request as "Authorization: Bearer <token>" or "X-MCP-Token: <token>".',
-        { 'WWW-Authenticate': challenge },
+        'Unauthorized: send the token on every request as "Authorization: Bearer <token>" or "X-MCP-Token: <token>". This server takes a static token, not OAuth; it is kept in <vault>/.noted/mcp-http-token (or given by $NOTED_MCP_AUTH_TOKEN).',
+        { 'WWW-Authenticate': bearerChallenge(self, auth.missing) },
       );
     }
 

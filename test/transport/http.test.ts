@@ -166,9 +166,12 @@ describe('the token, on every request (SPEC 8.2)', () => {
   it('a wrong token says so in the challenge; a missing one does not', async () => {
     f = await startFixture();
     const missing = await f.raw({ body: initializeBody() });
-    expect(missing.headers['www-authenticate']).toBe('Bearer realm="noted-mcp"');
+    const metadata = `resource_metadata="http://${f.url.host}/.well-known/oauth-protected-resource/mcp"`;
+    expect(missing.headers['www-authenticate']).toBe(`Bearer realm="noted-mcp", ${metadata}`);
     const wrong = await f.raw({ headers: { 'x-mcp-token': 'x'.repeat(40) }, body: initializeBody() });
-    expect(wrong.headers['www-authenticate']).toBe('Bearer realm="noted-mcp", error="invalid_token"');
+    expect(wrong.headers['www-authenticate']).toBe(
+      `Bearer realm="noted-mcp", ${metadata}, error="invalid_token", error_description="The token is not this server's token."`,
+    );
   });
 
   it('the SDK client without the token fails to connect', async () => {

@@ -1,0 +1,63 @@
+/**
+ * @module
+ * Resumable SSE streams for one 2025-era session (issue 19; SEP-1699): every event the session sends
+ * on a stream gets an id, a stream opens with a priming event that carries one (and the `retry` the
+ * client should wait before reconnecting), and a client that reconnects with `Last-Event-ID` gets what
+ * it missed on that stream. The SDK's transport does the wire work; this keeps the events.
+ *
+ * Kept in memory, per session (so an id from another session finds nothing), at most `maxEvents`
+ * and `maxBytes` of them: the oldest go first, and a client asking to resume before them is told
+ * the id is unknown (and starts over, as after a restart of the server).
+ */
+import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
+
+interface Kept {
+  readonly streamId: string;
+  readonly message: JSONRPCMessage;
+  readonly bytes: number;
+}
+
+export class SessionEventStore implements EventStore {
+  private readonly events = new Map<string, Kept>();
+  private seq = 0;
+  private bytes = 0;
+
+  constructor(
+    private readonly maxEvents = 1000,
+    private readonly maxBytes = 16 * 1024 * 1024,
+  ) {}
+
+  async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
+    const id = String(++this.seq);
+    const bytes = JSON.stringify(message).length;
+    this.events.set(id, { streamId, message, bytes });
+    this.bytes += bytes;
+    for (const [oldest, kept] of this.events) {
+      if (this.events.size <= this.maxEvents && this.bytes <= this.maxBytes) break;
+      if (oldest === id) break;
+      this.events.delete(oldest);
+      this.bytes -= kept.bytes;
+    }
+    return id;
+  }
+
+  async getStreamIdForEventId(eventId: string): Promise<string | undefined> {
+    return this.events.get(eventId)?.streamId;
+  }
+
+  async replayEventsAfter(
+    lastEventId: string,
+    { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<string> {
+    const last = this.events.get(lastEventId);
+    if (last === undefined) throw new Error(`Unknown event id ${lastEventId}`);
+    const after = Number(lastEventId);
+    for (const [id, kept] of this.events) {
+      if (Number(id) <= after || kept.streamId !== last.streamId) continue;
+      // A priming event carries no message: nothing to send again.
+      if (!('jsonrpc' in kept.message)) continue;
+      await send(id, kept.message);
+    }
+    return last.streamId;
+  }
+}
