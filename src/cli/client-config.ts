@@ -4,9 +4,11 @@
  * the caller supplies paths and, only when asked, the token.
  *
  * Where the token goes: by default never into a configuration file. Each client gets the way it has
- * to fetch a secret at run time — Claude Code a `$(cat TOKEN_FILE)` the shell runs once when the
- * command is pasted, VS Code a password prompt (`${input:…}`), Cursor `${env:…}` and Codex
- * `bearer_token_env_var` reading `$NOTED_MCP_AUTH_TOKEN`. `--with-token` writes the token itself.
+ * to fetch a secret at run time — Claude Code a `headersHelper` command that reads the token file each
+ * time it connects (`claude mcp add --header "…$(cat FILE)"` would not do: the shell expands it when
+ * the command is pasted and Claude Code stores the token in ~/.claude.json), VS Code a password prompt
+ * (`${input:…}`), Cursor `${env:…}` and Codex `bearer_token_env_var` reading `$NOTED_MCP_AUTH_TOKEN`.
+ * `--with-token` writes the token itself.
  */
 import { quoteArg } from './io.js';
 import { commandLine, type Launcher } from './launcher.js';
@@ -61,16 +63,32 @@ function vaultArgs(input: Pick<ClientConfigInput, 'vault' | 'create'>): string[]
   return ['--notes-dir', input.vault, ...(input.create ? ['--create'] : [])];
 }
 
-/** `claude mcp add` for Streamable HTTP, reading the token from its file when pasted. */
-export function claudeCodeHttpCommand(name: string, url: string, tokenFile: string, token?: string): string {
-  // The shell runs `$(cat …)` inside double quotes when the command is pasted; a literal token is
-  // single-quoted instead, so no character of it is taken for shell syntax.
-  const header =
-    token === undefined
-      ? `"Authorization: Bearer $(cat ${quoteArg(tokenFile)})"`
-      : quoteArg(`Authorization: Bearer ${token}`);
-  return `claude mcp add --transport http ${quoteArg(name)} ${url} --header ${header}`;
+/**
+ * The `headersHelper` command Claude Code runs each time it connects: it prints the header as JSON,
+ * reading the token from its file then (the token is base64url, so it needs no JSON escaping).
+ */
+export function claudeCodeHeadersHelper(tokenFile: string): string {
+  return `printf '{"Authorization":"Bearer %s"}' "$(cat ${quoteArg(tokenFile)})"`;
 }
+
+/**
+ * Connecting Claude Code over Streamable HTTP: `claude mcp add-json` with a `headersHelper` that reads
+ * the token file at connect time, so the configuration holds a command and never the token; with the
+ * token given (`--with-token`), `claude mcp add --header` with it single-quoted.
+ */
+export function claudeCodeHttpCommand(name: string, url: string, tokenFile: string, token?: string): string {
+  if (token !== undefined) {
+    return `claude mcp add --transport http ${quoteArg(name)} ${url} --header ${quoteArg(`Authorization: Bearer ${token}`)}`;
+  }
+  const config = { type: 'http', url, headersHelper: claudeCodeHeadersHelper(tokenFile) };
+  return `claude mcp add-json ${quoteArg(name)} ${quoteArg(JSON.stringify(config))}`;
+}
+
+/**
+ * Codex gives a server 10 s to start by default. This server answers at once (its index is built in
+ * the background), but a first start on a slow disk or a busy machine still deserves room.
+ */
+export const CODEX_STARTUP_TIMEOUT_SEC = 30;
 
 export function clientConfig(input: ClientConfigInput): ClientConfig {
   const { http } = input;
@@ -144,6 +162,7 @@ export function clientConfig(input: ClientConfigInput): ClientConfig {
         const { command, args } = stdioEntry(input);
         lines.push(`command = ${tomlString(command)}`, `args = [${args.map(tomlString).join(', ')}]`);
       }
+      lines.push(`startup_timeout_sec = ${CODEX_STARTUP_TIMEOUT_SEC}`);
       return {
         text: `${lines.join('\n')}\n`,
         notes: `Add this to ~/.codex/config.toml.${serverHint}${http && !http.token ? envHint : ''}`,

@@ -2,6 +2,7 @@
  * `noted-mcp config CLIENT [--http]` (SPEC 8.4): each client's own format, naming the vault and the
  * running script; the HTTP token is referred to, never written, unless asked.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -82,6 +83,8 @@ describe('stdio configuration', () => {
         '[mcp_servers.noted]',
         `command = ${JSON.stringify(process.execPath)}`,
         `args = [${JSON.stringify(SCRIPT)}, "--notes-dir", ${JSON.stringify(vault)}]`,
+        // Codex's own 10 s would do (the server answers at once), with room for a slow first start.
+        'startup_timeout_sec = 30',
         '',
       ].join('\n'),
     );
@@ -160,9 +163,24 @@ describe('Streamable HTTP configuration (--http)', () => {
       expect(out.stderr, client).toContain('--transport http --port 3123');
       outputs[client] = out.stdout;
     }
-    expect(outputs['claude-code']).toBe(
-      `claude mcp add --transport http noted ${url} --header "Authorization: Bearer $(cat '${tokenFile}')"\n`,
+    // Claude Code: a headersHelper that reads the token file each time it connects, so what the
+    // shell passes to `claude mcp add-json` (and what Claude Code stores) holds no token.
+    expect(outputs['claude-code']).toMatch(/^claude mcp add-json noted '/);
+    const stored = execFileSync(
+      'sh',
+      [
+        '-c',
+        `printf '%s' ${(outputs['claude-code'] as string).slice('claude mcp add-json noted '.length).trim()}`,
+      ],
+      {
+        encoding: 'utf8',
+      },
     );
+    expect(stored).not.toContain('secret-token');
+    const config = JSON.parse(stored);
+    expect(config).toMatchObject({ type: 'http', url });
+    const headers = execFileSync('sh', ['-c', config.headersHelper], { encoding: 'utf8' });
+    expect(JSON.parse(headers)).toEqual({ Authorization: 'Bearer secret-token-that-must-not-appear' });
     expect(JSON.parse(outputs.vscode as string)).toEqual({
       inputs: [
         {
@@ -180,7 +198,7 @@ describe('Streamable HTTP configuration (--http)', () => {
       mcpServers: { noted: { url, headers: { Authorization: `Bearer ${CURSOR_ENV}` } } },
     });
     expect(outputs.codex).toBe(
-      `[mcp_servers.noted]\nurl = "${url}"\nbearer_token_env_var = "NOTED_MCP_AUTH_TOKEN"\n`,
+      `[mcp_servers.noted]\nurl = "${url}"\nbearer_token_env_var = "NOTED_MCP_AUTH_TOKEN"\nstartup_timeout_sec = 30\n`,
     );
   });
 
