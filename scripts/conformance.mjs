@@ -11,9 +11,14 @@
 // Each scenario gets a fresh server: the suite's clients never end their sessions (no DELETE), and
 // the server keeps at most 20, so one server for all ~30 scenarios would turn the later ones away.
 //
+// Both protocol eras, each with the suite release that tests it: the 2025 era (sessions, initialize)
+// with 0.1.16, the 2026-07-28 era (stateless, per-request envelope) with 0.2.0-alpha.12 limited to
+// that revision's scenarios (`--spec-version 2026-07-28`). Each era has its own baseline file.
+//
 // Suite versions after 0.1.13 need Node 22; npx fetches one just for the suite:
 //   npx -y -p node@22 -p @modelcontextprotocol/conformance@VERSION -- conformance server --url …
-// Usage: node scripts/conformance.mjs [SCENARIO...]   (default: every server scenario of the suite)
+// Usage: node scripts/conformance.mjs [--era 2025|2026-07-28] [SCENARIO...]
+//   (default: both eras, every server scenario of each)
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -22,29 +27,46 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const SUITE_VERSION = '0.1.16';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(REPO, 'dist-mcp', 'index.cjs');
-const BASELINE = path.join(REPO, 'scripts', 'conformance-baseline.yml');
+const ERAS = [
+  {
+    name: '2025',
+    suite: '0.1.16',
+    baseline: path.join(REPO, 'scripts', 'conformance-baseline.yml'),
+    args: [],
+    // Pending scenarios, which the suite's default (`--suite active`) run leaves out too; `list` does
+    // not mark them, so they are named here (0.1.16: both need fixture tools of the suite's own).
+    pending: new Set(['json-schema-2020-12', 'server-sse-polling']),
+    applies: () => true,
+  },
+  {
+    name: '2026-07-28',
+    suite: '0.2.0-alpha.12',
+    baseline: path.join(REPO, 'scripts', 'conformance-baseline-2026.yml'),
+    args: ['--spec-version', '2026-07-28'],
+    pending: new Set(),
+    applies: (versions) => versions.includes('2026-07-28'),
+  },
+];
 
 if (!fs.existsSync(DIST)) {
   console.error(`conformance: ${DIST} is missing; run npm run build:mcp first.`);
   process.exit(1);
 }
 
-const NPX_SUITE = [
-  '--loglevel=error',
-  '-y',
-  '-p',
-  'node@22',
-  '-p',
-  `@modelcontextprotocol/conformance@${SUITE_VERSION}`,
-  '--',
-];
-
-/** Runs `npx … conformance ARGS`; resolves with the exit code and what it printed on stdout. */
-function suite(args, { capture = false, cwd = os.tmpdir() } = {}) {
-  const child = spawn('npx', [...NPX_SUITE, 'conformance', ...args], {
+/** Runs `npx … conformance ARGS` of one suite version; resolves with the exit code and its stdout. */
+function suite(version, args, { capture = false, cwd = os.tmpdir() } = {}) {
+  const npx = [
+    '--loglevel=error',
+    '-y',
+    '-p',
+    'node@22',
+    '-p',
+    `@modelcontextprotocol/conformance@${version}`,
+    '--',
+  ];
+  const child = spawn('npx', [...npx, 'conformance', ...args], {
     stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'],
     cwd,
   });
@@ -108,47 +130,60 @@ async function startServer(base) {
   };
 }
 
-// The suite's pending scenarios, which its default (`--suite active`) run leaves out too; `list`
-// does not mark them, so they are named here (0.1.16: both need fixture tools of the suite's own).
-const PENDING = new Set(['json-schema-2020-12', 'server-sse-polling']);
-
-let scenarios = process.argv.slice(2);
-if (scenarios.length === 0) {
-  const listed = await suite(['list', '--server'], { capture: true });
-  scenarios = [...listed.out.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]).filter((s) => !PENDING.has(s));
-  if (listed.code !== 0 || scenarios.length === 0) {
-    console.error(`conformance: could not list the suite's scenarios:\n${listed.out}`);
-    process.exit(1);
+const argv = process.argv.slice(2);
+let onlyEra;
+if (argv[0] === '--era') {
+  onlyEra = argv[1];
+  argv.splice(0, 2);
+  if (!ERAS.some((e) => e.name === onlyEra)) {
+    console.error(`conformance: --era takes ${ERAS.map((e) => e.name).join(' or ')}`);
+    process.exit(2);
   }
 }
 
 const outcomes = [];
-for (const scenario of scenarios) {
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'noted-conformance-'));
-  const server = await startServer(base);
-  console.error(`\nconformance: ${scenario} (suite ${SUITE_VERSION} → ${server.url})`);
-  const run = await suite(
-    [
-      'server',
-      '--url',
-      server.url,
-      '--scenario',
-      scenario,
-      '--expected-failures',
-      BASELINE,
-      '--output-dir',
-      path.join(base, 'results'),
-    ],
-    { cwd: base },
-  );
-  await server.stop();
-  fs.rmSync(base, { recursive: true, force: true });
-  outcomes.push({ scenario, code: run.code });
+for (const era of ERAS.filter((e) => onlyEra === undefined || e.name === onlyEra)) {
+  let scenarios = argv;
+  if (scenarios.length === 0) {
+    const listed = await suite(era.suite, ['list', '--server'], { capture: true });
+    scenarios = [...listed.out.matchAll(/^\s+- (\S+)(?: \[([^\]]*)\])?/gm)]
+      .filter((m) => !era.pending.has(m[1]) && era.applies((m[2] ?? '').split(',')))
+      .map((m) => m[1]);
+    if (listed.code !== 0 || scenarios.length === 0) {
+      console.error(`conformance: could not list the suite's scenarios:\n${listed.out}`);
+      process.exit(1);
+    }
+  }
+  for (const scenario of scenarios) {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'noted-conformance-'));
+    const server = await startServer(base);
+    console.error(`\nconformance: ${scenario} (era ${era.name}, suite ${era.suite} → ${server.url})`);
+    const run = await suite(
+      era.suite,
+      [
+        'server',
+        '--url',
+        server.url,
+        '--scenario',
+        scenario,
+        ...era.args,
+        ...(process.env.CONFORMANCE_VERBOSE ? ['--verbose'] : []),
+        '--expected-failures',
+        era.baseline,
+        '--output-dir',
+        path.join(base, 'results'),
+      ],
+      { cwd: base },
+    );
+    await server.stop();
+    fs.rmSync(base, { recursive: true, force: true });
+    outcomes.push({ scenario: `${era.name}: ${scenario}`, code: run.code });
+  }
 }
 
 const bad = outcomes.filter((o) => o.code !== 0);
 console.error(
-  `\nconformance: ${outcomes.length} scenarios against the server, ${outcomes.length - bad.length} as the baseline expects${
+  `\nconformance: ${outcomes.length} scenarios against the server, ${outcomes.length - bad.length} as the baselines expect${
     bad.length > 0 ? `; not as expected: ${bad.map((o) => o.scenario).join(', ')}` : ''
   }.`,
 );
