@@ -54,10 +54,42 @@ type WriterRest<F> = F extends (ctx: AccessContext, rules: Rules, who: Writer, .
   : never;
 
 export class VaultAccess {
+  /** Long operations still running (moves, batches), which a stopping server lets finish or undo. */
+  private readonly running = new Set<Promise<unknown>>();
+
   constructor(
     readonly ctx: AccessContext,
     private readonly policy: PolicyReader,
   ) {}
+
+  private track<T>(operation: Promise<T>): Promise<T> {
+    const done = operation.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.running.add(done);
+    void done.then(() => this.running.delete(done));
+    return operation;
+  }
+
+  /**
+   * Waits, at most `maxMs`, until the long operations still running have finished: a stopping server
+   * closes its connections first (which cancels them: a move undoes what it did), then waits here
+   * before it closes the index they write to. False when some were still running at the deadline.
+   */
+  async settled(maxMs: number): Promise<boolean> {
+    if (this.running.size === 0) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), maxMs);
+    });
+    const all = Promise.all([...this.running]).then(() => true as const);
+    try {
+      return await Promise.race([all, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
   /**
    * The policy for this request. The index is brought in line with it first, so that no search
@@ -264,17 +296,17 @@ export class VaultAccess {
    * journal group; see move.ts.
    */
   moveNote(session: AgentSession, ...args: WriterRest<typeof moveNote>) {
-    return moveNote(this.ctx, this.rules(session), writerOf(session), ...args);
+    return this.track(moveNote(this.ctx, this.rules(session), writerOf(session), ...args));
   }
 
   /** Several moves, one after the other, in one journal group; not a transaction. */
   moveNotes(session: AgentSession, ...args: WriterRest<typeof moveNotes>) {
-    return moveNotes(this.ctx, this.rules(session), writerOf(session), ...args);
+    return this.track(moveNotes(this.ctx, this.rules(session), writerOf(session), ...args));
   }
 
   /** Several deletions to the trash, in one journal group; not a transaction. */
   deleteNotes(session: AgentSession, ...args: WriterRest<typeof deleteNotes>) {
-    return deleteNotes(this.ctx, this.rules(session), writerOf(session), ...args);
+    return this.track(deleteNotes(this.ctx, this.rules(session), writerOf(session), ...args));
   }
 
   /** Folders agents may see, with note counts. */
@@ -288,7 +320,7 @@ export class VaultAccess {
 
   /** Moves a folder with every note and attachment agents may see in it, links kept. */
   moveFolder(session: AgentSession, ...args: WriterRest<typeof moveFolder>) {
-    return moveFolder(this.ctx, this.rules(session), writerOf(session), ...args);
+    return this.track(moveFolder(this.ctx, this.rules(session), writerOf(session), ...args));
   }
 
   /** Deletes an empty folder, against the revision a dry run gave. */

@@ -17,6 +17,8 @@ import type { CliIo, ExitCode } from './io.js';
 import { startTunnel, type Tunnel, TunnelError } from './tunnel.js';
 
 export const DEFAULT_PORT = 3000;
+/** The longest a stopping server waits for cancelled moves to be undone before it closes the index. */
+export const STOP_WAIT_MS = 10_000;
 export const DEFAULT_HOST = '127.0.0.1';
 export const TOKEN_ENV = 'NOTED_MCP_AUTH_TOKEN';
 /** The token file, relative to the vault's state folder `.noted/`. */
@@ -186,7 +188,9 @@ export async function serveHttp({ args, io, opened, version }: HttpRun): Promise
   stopping = true;
   io.stderr('noted-mcp: stopping.\n');
   await tunnel?.stop();
+  // Closing the sessions cancels running calls; a move undoes what it did before the index closes.
   await http.close();
+  await opened.access.settled(STOP_WAIT_MS);
   return 0;
 }
 

@@ -15,7 +15,7 @@ import { parseArgs, USAGE } from './args.js';
 import { buildConfig, ConfigError, vaultDirFrom } from './config.js';
 import { type CliIo, type ExitCode, usageError } from './io.js';
 import { commandLine, launcherFor } from './launcher.js';
-import { httpUsageProblems, serveHttp } from './serve-http.js';
+import { httpUsageProblems, STOP_WAIT_MS, serveHttp } from './serve-http.js';
 
 export const VERSION: string = packageJson.version;
 
@@ -109,7 +109,9 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
+      // Closing the connection cancels running calls; a move undoes what it did before the index closes.
       await served.stop().catch(() => undefined);
+      await opened.access.settled(STOP_WAIT_MS);
       await opened.close();
     })();
     return stopping;

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { DIST, ensureBuilt, type ServerProcess, spawnServer } from '../helpers/server-process.js';
-import { makeVault, within } from '../helpers/vault.js';
+import { makeVault, snapshot, within } from '../helpers/vault.js';
 
 beforeAll(async () => {
   await ensureBuilt();
@@ -109,4 +109,46 @@ it('a JSON-RPC batch is answered with one array on 2025-03-26, and refused with 
       await raw.stop();
     }
   }
+});
+
+it('SIGTERM during a long folder move: the server stops within seconds, and the move is undone first', async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 200; i++) {
+    const n = String(i).padStart(3, '0');
+    files[`big/n${n}.md`] = `# ${n}\n\n[[m${n}]]\n`;
+    files[`other/m${n}.md`] = `# m${n}\n\n[[big/n${n}]]\n`;
+  }
+  const made = makeVault(files);
+  base = made.base;
+  const before = snapshot(made.dir);
+  server = await spawnServer(made.dir);
+  const pid = server.transport.pid as number;
+  let signalled = false;
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const move = server.client
+    .callTool(
+      { name: 'move_folder', arguments: { folder: 'big', new_folder: 'archive/big' } },
+      {
+        onprogress: (p) => {
+          if (!signalled && p.message?.startsWith('moving notes') && p.progress >= 20) {
+            signalled = true;
+            process.kill(pid, 'SIGTERM');
+          }
+        },
+        timeout: 60_000,
+      },
+    )
+    .catch((err: unknown) => err);
+  await move;
+  expect(signalled).toBe(true);
+  expect(await within(20_000, () => !alive())).not.toBeNull();
+  server = undefined;
+  expect(snapshot(made.dir)).toEqual(before);
 });
