@@ -168,7 +168,11 @@ async function startAndSearch(server, vault, probeQuery, failures, label) {
   const { tools } = await s.client.listTools(undefined, { timeout: CONNECT_TIMEOUT_MS });
   const toolsListMs = performance.now() - t1;
   const t2 = performance.now();
-  const first = await timedCall(s, 'search_notes', { query: probeQuery }, FIRST_SEARCH_TIMEOUT_MS);
+  // The server answers at once and builds its index meanwhile: a search waits for it, and is
+  // answered busy (to be asked again) when the build takes longer than 30 s.
+  let first = await timedCall(s, 'search_notes', { query: probeQuery }, FIRST_SEARCH_TIMEOUT_MS);
+  while (first.res?.structuredContent?.code === 'busy' && performance.now() - t2 < FIRST_SEARCH_TIMEOUT_MS)
+    first = await timedCall(s, 'search_notes', { query: probeQuery }, FIRST_SEARCH_TIMEOUT_MS);
   const end = performance.now();
   if (first.error)
     failures.push(`${label}: first search_notes ${JSON.stringify(probeQuery)} → ${first.error}`);
