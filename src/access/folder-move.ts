@@ -29,7 +29,7 @@ import {
 } from './move-apply.js';
 import { filesUnder, pathsWithLowerPrefix } from './move-index.js';
 import { type MovePlan, type NowResolved, planMove } from './move-plan.js';
-import { cancelledMove, rollBack } from './move-rollback.js';
+import { cancelledBeforeWriting, cancelledMove, rollBack } from './move-rollback.js';
 import type { Rules } from './rules.js';
 
 export interface FolderMoveResult {
@@ -96,9 +96,9 @@ export async function moveFolder(
   }
   const group = newGroupId(ctx.now());
   const what = `The move of the folder "${from}" to "${to}"`;
-  const plan = await planMove(ctx, rules, moves, input.updateLinks ?? true, work).catch((err: unknown) => {
-    throw isCancelled(err) ? cancelledMove(what, err.message, null, group) : err;
-  });
+  const plan = await planMove(ctx, rules, moves, input.updateLinks ?? true, work).catch(
+    cancelledBeforeWriting(what, group),
+  );
   requireWritable(plan.unwritable);
   const notes = inside.notes.filter((n) => moves.has(n)).map((n) => ({ name: n, newName: mapped(n) }));
   const base = {
@@ -122,9 +122,7 @@ export async function moveFolder(
       notUpdated: [],
     };
   }
-  await work.checkpoint().catch((err: unknown) => {
-    throw isCancelled(err) ? cancelledMove(what, err.message, null, group) : err;
-  });
+  await work.checkpoint().catch(cancelledBeforeWriting(what, group));
   const writer = moveWriter(who, 'move_folder', group);
   const movedAttachments: [string, string][] = [];
   // The folders the move creates above its destination, deepest first, to take away again if undone.

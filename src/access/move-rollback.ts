@@ -10,6 +10,7 @@
  * exactly which notes are left as the move made them; nothing is overwritten to force it.
  */
 import { NotedError } from '../common/errors.js';
+import { isCancelled } from '../common/work.js';
 import { undoEntries } from '../journal/undo.js';
 import { moveFileNoClobber } from '../vault/folder-ops.js';
 import type { AccessContext } from './context.js';
@@ -74,4 +75,14 @@ export function cancelledMove(
     `${reason} ${what} was stopped, but not all of it could be undone: ${rollback.left.length} file(s) stay as the move left them: ${names}. The rest was put back. Look at those files before going on.`,
     { committed: true, undone: false, group, left: rollback.left },
   );
+}
+
+/**
+ * A `.catch` for the steps of a move before it writes anything: a cancellation there changed nothing
+ * and answers so; any other failure passes through.
+ */
+export function cancelledBeforeWriting(what: string, group: string): (err: unknown) => never {
+  return (err) => {
+    throw isCancelled(err) ? cancelledMove(what, err.message, null, group) : err;
+  };
 }

@@ -27,7 +27,7 @@ import {
   uniqueProblems,
 } from './move-apply.js';
 import { type LinkProblem, type NowResolved, planMove } from './move-plan.js';
-import { cancelledMove, rollBack } from './move-rollback.js';
+import { cancelledBeforeWriting, cancelledMove, rollBack } from './move-rollback.js';
 import { writableAccess } from './permission.js';
 import { resolveExisting } from './resolve.js';
 import type { Rules } from './rules.js';
@@ -95,9 +95,7 @@ export async function moveNote(
   requireFreeFor(ctx, from, to);
   const what = `The move of "${from}" to "${to}"`;
   const plan = await planMove(ctx, rules, new Map([[from, to]]), input.updateLinks ?? true, work).catch(
-    (err: unknown) => {
-      throw isCancelled(err) ? cancelledMove(what, err.message, null, group) : err;
-    },
+    cancelledBeforeWriting(what, group),
   );
   requireWritable(plan.unwritable);
   const own = plan.sources.find((s) => s.name === from);
@@ -132,9 +130,7 @@ export async function moveNote(
       ),
     };
   }
-  await work.checkpoint().catch((err: unknown) => {
-    throw isCancelled(err) ? cancelledMove(what, err.message, null, group) : err;
-  });
+  await work.checkpoint().catch(cancelledBeforeWriting(what, group));
   const writer = moveWriter(who, 'move_note', group);
   const moved = await moveOneNote(ctx, writer, plan, own, input.expectedEtag);
   let outcome: Awaited<ReturnType<typeof applyRewrites>>;

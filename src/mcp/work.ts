@@ -9,6 +9,7 @@
  */
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { createWork, type Work } from '../common/work.js';
+import { runTool } from './result.js';
 
 /** At most this often a progress notification goes out for one request. */
 export const PROGRESS_EVERY_MS = 200;
@@ -77,4 +78,20 @@ export async function tellIfCancelled(
       .catch(() => undefined);
   }
   return done;
+}
+
+/**
+ * Runs a long tool (a move, a batch): its body gets the request's Work to pass to the gate, typed
+ * errors become results (runTool), and a cancelled call's outcome is told as a log message.
+ */
+export function runLongTool(
+  ctx: ServerContext,
+  tool: string,
+  body: (work: Work) => Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  return tellIfCancelled(
+    ctx,
+    tool,
+    runTool(true, () => body(workFor(ctx))),
+  );
 }

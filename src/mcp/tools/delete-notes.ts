@@ -3,10 +3,10 @@
  * delete_notes: several deletions to the trash in one call, each reported on its own.
  */
 import * as z from 'zod';
-import { runTool, toolResult } from '../result.js';
+import { toolResult } from '../result.js';
 import { etagField, inFolderField, noteName, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
-import { tellIfCancelled, workFor } from '../work.js';
+import { runLongTool } from '../work.js';
 
 export const name = 'delete_notes';
 
@@ -60,28 +60,24 @@ export function register({ server, access, session }: ToolDeps): void {
       },
     },
     (args, ctx) =>
-      tellIfCancelled(
-        ctx,
-        name,
-        runTool(true, async () => {
-          const r = await access.deleteNotes(
-            scoped(session, args.in_folder),
-            args.items.map((i) => ({
-              name: i.name,
-              ...(i.expected_etag === undefined ? {} : { expectedEtag: i.expected_etag }),
-            })),
-            workFor(ctx),
-          );
-          const lines = r.results.map((item) =>
-            'code' in item
-              ? `- ${item.name}: refused (${item.code}) ${item.message}`
-              : item.staged
-                ? `- ${item.name}: staged for the owner's review, not deleted (${item.pendingId})`
-                : `- ${item.name}: moved to the trash (deletion id ${item.trashId})`,
-          );
-          const head = `${r.committedCount} of ${r.results.length} deleted, ${r.refusedCount} refused (not a transaction: what was done stays done).`;
-          return toolResult([head, ...lines].join('\n'), { ...r, transaction: false }, ['results']);
-        }),
-      ),
+      runLongTool(ctx, name, async (work) => {
+        const r = await access.deleteNotes(
+          scoped(session, args.in_folder),
+          args.items.map((i) => ({
+            name: i.name,
+            ...(i.expected_etag === undefined ? {} : { expectedEtag: i.expected_etag }),
+          })),
+          work,
+        );
+        const lines = r.results.map((item) =>
+          'code' in item
+            ? `- ${item.name}: refused (${item.code}) ${item.message}`
+            : item.staged
+              ? `- ${item.name}: staged for the owner's review, not deleted (${item.pendingId})`
+              : `- ${item.name}: moved to the trash (deletion id ${item.trashId})`,
+        );
+        const head = `${r.committedCount} of ${r.results.length} deleted, ${r.refusedCount} refused (not a transaction: what was done stays done).`;
+        return toolResult([head, ...lines].join('\n'), { ...r, transaction: false }, ['results']);
+      }),
   );
 }

@@ -3,10 +3,10 @@
  * move_folder: move or rename a folder with everything agents may see in it, keeping links working.
  */
 import * as z from 'zod';
-import { runTool, toolResult } from '../result.js';
+import { toolResult } from '../result.js';
 import { inFolderField, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
-import { tellIfCancelled, workFor } from '../work.js';
+import { runLongTool } from '../work.js';
 import { describeLinks, dryRunField, linkFields, updateLinksField } from './move-shape.js';
 
 export const name = 'move_folder';
@@ -58,27 +58,23 @@ export function register({ server, access, session }: ToolDeps): void {
       },
     },
     (args, ctx) =>
-      tellIfCancelled(
-        ctx,
-        name,
-        runTool(true, async () => {
-          const r = await access.moveFolder(
-            scoped(session, args.in_folder),
-            {
-              folder: args.folder,
-              newFolder: args.new_folder,
-              ...(args.update_links === undefined ? {} : { updateLinks: args.update_links }),
-              ...(args.dry_run === undefined ? {} : { dryRun: args.dry_run }),
-            },
-            workFor(ctx),
-          );
-          const what = `${r.notesTotal} note(s) and ${r.attachmentsTotal} attachment(s)`;
-          const head = r.dryRun
-            ? `Dry run: ${r.folder} would move to ${r.newFolder} with ${what}. Nothing was changed.`
-            : `Moved ${r.folder} to ${r.newFolder} with ${what} (journal group ${r.group}).`;
-          const failed = r.notMoved.map((f) => `Not moved: ${f.name} (${f.code}) ${f.message}`);
-          return toolResult([head, ...failed, describeLinks(r)].join('\n'), { ...r }, ['changes', 'notes']);
-        }),
-      ),
+      runLongTool(ctx, name, async (work) => {
+        const r = await access.moveFolder(
+          scoped(session, args.in_folder),
+          {
+            folder: args.folder,
+            newFolder: args.new_folder,
+            ...(args.update_links === undefined ? {} : { updateLinks: args.update_links }),
+            ...(args.dry_run === undefined ? {} : { dryRun: args.dry_run }),
+          },
+          work,
+        );
+        const what = `${r.notesTotal} note(s) and ${r.attachmentsTotal} attachment(s)`;
+        const head = r.dryRun
+          ? `Dry run: ${r.folder} would move to ${r.newFolder} with ${what}. Nothing was changed.`
+          : `Moved ${r.folder} to ${r.newFolder} with ${what} (journal group ${r.group}).`;
+        const failed = r.notMoved.map((f) => `Not moved: ${f.name} (${f.code}) ${f.message}`);
+        return toolResult([head, ...failed, describeLinks(r)].join('\n'), { ...r }, ['changes', 'notes']);
+      }),
   );
 }

@@ -3,10 +3,10 @@
  * move_note: move or rename a note, keeping every link to it working.
  */
 import * as z from 'zod';
-import { runTool, toolResult } from '../result.js';
+import { toolResult } from '../result.js';
 import { etagField, inFolderField, noteName, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
-import { tellIfCancelled, workFor } from '../work.js';
+import { runLongTool } from '../work.js';
 import { describeLinks, dryRunField, MoveNoteShape, updateLinksField } from './move-shape.js';
 
 export const name = 'move_note';
@@ -45,26 +45,22 @@ export function register({ server, access, session }: ToolDeps): void {
       },
     },
     (args, ctx) =>
-      tellIfCancelled(
-        ctx,
-        name,
-        runTool(true, async () => {
-          const r = await access.moveNote(
-            scoped(session, args.in_folder),
-            {
-              name: args.name,
-              newName: args.new_name,
-              ...(args.update_links === undefined ? {} : { updateLinks: args.update_links }),
-              ...(args.dry_run === undefined ? {} : { dryRun: args.dry_run }),
-              ...(args.expected_etag === undefined ? {} : { expectedEtag: args.expected_etag }),
-            },
-            { work: workFor(ctx) },
-          );
-          const head = r.dryRun
-            ? `Dry run: ${r.name} would move to ${r.newName}. Nothing was changed.`
-            : `Moved ${r.name} to ${r.newName} (etag ${r.etag}; journal group ${r.group}).`;
-          return toolResult(`${head}\n${describeLinks(r)}`, { ...r }, ['changes']);
-        }),
-      ),
+      runLongTool(ctx, name, async (work) => {
+        const r = await access.moveNote(
+          scoped(session, args.in_folder),
+          {
+            name: args.name,
+            newName: args.new_name,
+            ...(args.update_links === undefined ? {} : { updateLinks: args.update_links }),
+            ...(args.dry_run === undefined ? {} : { dryRun: args.dry_run }),
+            ...(args.expected_etag === undefined ? {} : { expectedEtag: args.expected_etag }),
+          },
+          { work },
+        );
+        const head = r.dryRun
+          ? `Dry run: ${r.name} would move to ${r.newName}. Nothing was changed.`
+          : `Moved ${r.name} to ${r.newName} (etag ${r.etag}; journal group ${r.group}).`;
+        return toolResult(`${head}\n${describeLinks(r)}`, { ...r }, ['changes']);
+      }),
   );
 }

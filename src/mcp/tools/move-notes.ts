@@ -3,10 +3,10 @@
  * move_notes: several moves in one call, each reported on its own; not a transaction.
  */
 import * as z from 'zod';
-import { runTool, toolResult } from '../result.js';
+import { toolResult } from '../result.js';
 import { etagField, inFolderField, noteName, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
-import { tellIfCancelled, workFor } from '../work.js';
+import { runLongTool } from '../work.js';
 import { dryRunField, linkFields, updateLinksField } from './move-shape.js';
 
 export const name = 'move_notes';
@@ -70,31 +70,27 @@ export function register({ server, access, session }: ToolDeps): void {
       },
     },
     (args, ctx) =>
-      tellIfCancelled(
-        ctx,
-        name,
-        runTool(true, async () => {
-          const r = await access.moveNotes(
-            scoped(session, args.in_folder),
-            {
-              items: args.items.map((i) => ({
-                name: i.name,
-                newName: i.new_name,
-                ...(i.expected_etag === undefined ? {} : { expectedEtag: i.expected_etag }),
-              })),
-              ...(args.update_links === undefined ? {} : { updateLinks: args.update_links }),
-              ...(args.dry_run === undefined ? {} : { dryRun: args.dry_run }),
-            },
-            workFor(ctx),
-          );
-          const lines = r.results.map((item) =>
-            'code' in item
-              ? `- ${item.name}: refused (${item.code}) ${item.message}`
-              : `- ${item.name} → ${item.newName}: ${item.dryRun ? 'would move' : 'moved'}, ${item.changesTotal} link(s) ${item.dryRun ? 'would change' : 'changed'}${item.notUpdated.length > 0 ? `, ${item.notUpdated.length} note(s) not updated` : ''}${item.staged.length > 0 ? `, ${item.staged.length} rewrite(s) staged` : ''}`,
-          );
-          const head = `${r.committedCount} of ${r.results.length} moved, ${r.refusedCount} refused (not a transaction: what was done stays done${r.group === undefined ? '' : `; journal group ${r.group}`}).`;
-          return toolResult([head, ...lines].join('\n'), { ...r, transaction: false }, ['results']);
-        }),
-      ),
+      runLongTool(ctx, name, async (work) => {
+        const r = await access.moveNotes(
+          scoped(session, args.in_folder),
+          {
+            items: args.items.map((i) => ({
+              name: i.name,
+              newName: i.new_name,
+              ...(i.expected_etag === undefined ? {} : { expectedEtag: i.expected_etag }),
+            })),
+            ...(args.update_links === undefined ? {} : { updateLinks: args.update_links }),
+            ...(args.dry_run === undefined ? {} : { dryRun: args.dry_run }),
+          },
+          work,
+        );
+        const lines = r.results.map((item) =>
+          'code' in item
+            ? `- ${item.name}: refused (${item.code}) ${item.message}`
+            : `- ${item.name} → ${item.newName}: ${item.dryRun ? 'would move' : 'moved'}, ${item.changesTotal} link(s) ${item.dryRun ? 'would change' : 'changed'}${item.notUpdated.length > 0 ? `, ${item.notUpdated.length} note(s) not updated` : ''}${item.staged.length > 0 ? `, ${item.staged.length} rewrite(s) staged` : ''}`,
+        );
+        const head = `${r.committedCount} of ${r.results.length} moved, ${r.refusedCount} refused (not a transaction: what was done stays done${r.group === undefined ? '' : `; journal group ${r.group}`}).`;
+        return toolResult([head, ...lines].join('\n'), { ...r, transaction: false }, ['results']);
+      }),
   );
 }
