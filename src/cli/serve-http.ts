@@ -259,8 +259,8 @@ function remoteLines({ url, token, publicHosts = [], tunnelUrl }: StartInfo): st
   if (tunnelUrl) lines.push(`Public URL (Cloudflare quick tunnel): ${tunnelUrl}${path}`);
   if (token.kind === 'file') {
     lines.push(
-      `Connect Claude Code from elsewhere:  ${claudeCodeHttpCommand('noted', publicUrls[0] as string, token.file)}`,
-      '  (on another computer, paste the token itself in place of $(cat …))',
+      `Connect Claude Code on this computer:  ${claudeCodeHttpCommand('noted', publicUrls[0] as string, token.file)}`,
+      `  (on another computer, which has no token file, give it the token itself: claude mcp add --transport http noted ${publicUrls[0]} --header "Authorization: Bearer <token>")`,
     );
   } else {
     lines.push(`Connect a client to ${publicUrls[0]} with the header "Authorization: Bearer <token>".`);

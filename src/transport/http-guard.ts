@@ -79,6 +79,11 @@ export class HostOriginGuard {
     if (!this.#public.some((h) => publicHostText(h) === publicHostText(host))) this.#public.push(host);
   }
 
+  /** True for a `Host` that is one of the public hosts (reached over https, through a tunnel or proxy). */
+  isPublic(host: HeaderValue): boolean {
+    return typeof host === 'string' && this.#public.some((h) => matchesPublic(host, h));
+  }
+
   /** `Host` must name a loopback host and this very port, or one of the public hosts exactly. */
   checkHost(host: HeaderValue): GuardResult {
     if (typeof host !== 'string') return { ok: false, message: 'Missing or repeated Host header' };

@@ -119,8 +119,9 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
     }
 
     const url = new URL(req.url ?? '/', 'http://localhost');
-    // The Host was checked above: the server's own origin, as the client reached it.
-    const self = `http://${req.headers.host}`;
+    // The Host was checked above: the server's own origin, as the client reached it (a public name
+    // is reached over https, through the tunnel or proxy in front).
+    const self = `${guard.isPublic(req.headers.host) ? 'https' : 'http'}://${req.headers.host}`;
     // Discovery documents hold nothing secret and tell OAuth clients this server takes a static token.
     const discovery = discoveryAnswer(url.pathname, req.method ?? 'GET', self);
     if (discovery !== null) return sendJson(res, discovery.status, discovery.body, discovery.headers);
