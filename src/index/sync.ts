@@ -239,7 +239,11 @@ async function parseAndWrite(
   const dispatch = () => {
     while (next < batches.length && inFlight.length < IN_FLIGHT) {
       const files = batches[next++] as FileEntry[];
-      inFlight.push({ files, parsed: pool.parse(root, files) });
+      const parsed = pool.parse(root, files);
+      // Awaited in order below; one that fails while an earlier one is awaited (or the build stops
+      // first) is not an unhandled rejection meanwhile.
+      parsed.catch(() => undefined);
+      inFlight.push({ files, parsed });
     }
   };
   let reindexed = 0;

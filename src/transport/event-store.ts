@@ -5,9 +5,11 @@
  * client should wait before reconnecting), and a client that reconnects with `Last-Event-ID` gets what
  * it missed on that stream. The SDK's transport does the wire work; this keeps the events.
  *
- * Kept in memory, per session (so an id from another session finds nothing), at most `maxEvents`
- * and `maxBytes` of them: the oldest go first, and a client asking to resume before them is told
- * the id is unknown (and starts over, as after a restart of the server).
+ * Kept in memory, per session (so an id from another session finds nothing): the last 64 events
+ * (a stream's priming event is one), at most 2 MB, none older than 5 minutes. That covers a stream cut
+ * by a network blip, which the client resumes a second later, and keeps a busy session's memory flat
+ * (the load test holds 20 sessions to no growth between two equal rounds). A client asking to resume
+ * before the oldest kept event is told the id is unknown, and starts over.
  */
 import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 
@@ -15,6 +17,7 @@ interface Kept {
   readonly streamId: string;
   readonly message: JSONRPCMessage;
   readonly bytes: number;
+  readonly at: number;
 }
 
 export class SessionEventStore implements EventStore {
@@ -23,18 +26,21 @@ export class SessionEventStore implements EventStore {
   private bytes = 0;
 
   constructor(
-    private readonly maxEvents = 1000,
-    private readonly maxBytes = 16 * 1024 * 1024,
+    private readonly maxEvents = 64,
+    private readonly maxBytes = 2 * 1024 * 1024,
+    private readonly maxAgeMs = 5 * 60 * 1000,
+    private readonly now: () => number = Date.now,
   ) {}
 
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
     const id = String(++this.seq);
     const bytes = JSON.stringify(message).length;
-    this.events.set(id, { streamId, message, bytes });
+    const at = this.now();
+    this.events.set(id, { streamId, message, bytes, at });
     this.bytes += bytes;
     for (const [oldest, kept] of this.events) {
-      if (this.events.size <= this.maxEvents && this.bytes <= this.maxBytes) break;
-      if (oldest === id) break;
+      const over = this.events.size > this.maxEvents || this.bytes > this.maxBytes;
+      if (oldest === id || (!over && at - kept.at <= this.maxAgeMs)) break;
       this.events.delete(oldest);
       this.bytes -= kept.bytes;
     }
