@@ -1,7 +1,7 @@
 /**
  * The events a 2025-era session keeps for resumable SSE streams (transport/event-store.ts): replayed
  * after an id on its own stream only, priming events never sent again, and kept within bounds — the
- * last 64, 2 MB, 5 minutes — so a busy session's memory stays flat.
+ * last 16, 1 MB, 5 minutes — so a busy session's memory stays flat.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
@@ -38,15 +38,15 @@ describe('SessionEventStore', () => {
     await expect(replay(store, '999')).rejects.toThrow(/Unknown event id/);
   });
 
-  it('keeps the last 64 events, at most 2 MB, none older than 5 minutes', async () => {
+  it('keeps the last 16 events, at most 1 MB, none older than 5 minutes', async () => {
     let now = 0;
     const store = new SessionEventStore(undefined, undefined, undefined, () => now);
     const ids: string[] = [];
     for (let i = 0; i < 100; i++) ids.push(await store.storeEvent('s', message(i)));
-    expect(await store.getStreamIdForEventId(ids[35] as string)).toBeUndefined();
-    expect(await store.getStreamIdForEventId(ids[36] as string)).toBe('s');
-    // Two events of 1.5 MB: the older one goes.
-    const big = 'y'.repeat(1.5 * 1024 * 1024);
+    expect(await store.getStreamIdForEventId(ids[83] as string)).toBeUndefined();
+    expect(await store.getStreamIdForEventId(ids[84] as string)).toBe('s');
+    // Two events of 0.75 MB: the older one goes.
+    const big = 'y'.repeat(0.75 * 1024 * 1024);
     const a = await store.storeEvent('s', message(200, big));
     const b = await store.storeEvent('s', message(201, big));
     expect(await store.getStreamIdForEventId(a)).toBeUndefined();
