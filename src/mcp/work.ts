@@ -4,8 +4,9 @@
  * `notifications/progress` (SPEC 14.2), its abort signal (`notifications/cancelled`, a closed
  * connection) cancels the work at its next safe point.
  *
- * Progress notifications are thinned out to a few a second, always with a larger `progress` than
- * the one before (the protocol requires it to increase), and the last step is always sent.
+ * Progress notifications are thinned out to a few a second, each with a larger `progress` than the
+ * one before (the protocol requires it to increase); the last step, and the first report of each new
+ * step of the work (the text before its colon) that counts further, always go.
  */
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { createWork, type Work } from '../common/work.js';
@@ -39,12 +40,17 @@ function progressSender(
 ): (done: number, total: number | undefined, message: string | undefined) => void {
   let sentAt = Number.NEGATIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
+  let step: string | undefined;
   return (done, total, message) => {
     const now = performance.now();
     const final = total !== undefined && done >= total;
-    if (done <= last || (!final && now - sentAt < PROGRESS_EVERY_MS)) return;
+    // A new step of the work ("moving notes: …" after "planning: …") is said at once.
+    const nextStep = message?.split(':')[0];
+    if (done <= last) return;
+    if (!final && nextStep === step && now - sentAt < PROGRESS_EVERY_MS) return;
     sentAt = now;
     last = done;
+    step = nextStep;
     ctx.mcpReq
       .notify({
         method: 'notifications/progress',

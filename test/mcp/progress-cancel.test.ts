@@ -12,6 +12,7 @@ import type { AgentSession } from '../../src/access/types.js';
 import { isNotedError, type NotedError } from '../../src/common/errors.js';
 import { createWork } from '../../src/common/work.js';
 import { createMcpServer } from '../../src/mcp/server.js';
+import { workFor } from '../../src/mcp/work.js';
 import {
   checkResult,
   openTestVault,
@@ -77,7 +78,33 @@ describe('progress', () => {
       expect((seen[i]?.progress ?? 0) > (seen[i - 1]?.progress ?? 0)).toBe(true);
     const last = seen.at(-1);
     expect(last?.progress).toBe(last?.total);
-    expect(seen.some((p) => p.message?.startsWith('moving notes'))).toBe(true);
+  });
+
+  it('the notifications are thinned out: the first, each new step and the last go, never one that does not count further', async () => {
+    const sent: { progress: number; total?: number; message?: string }[] = [];
+    const ctx = {
+      mcpReq: {
+        _meta: { progressToken: 'tok' },
+        signal: new AbortController().signal,
+        notify: async (n: { params: { progress: number; total?: number; message?: string } }) => {
+          sent.push(n.params);
+        },
+      },
+    } as unknown as Parameters<typeof workFor>[0];
+    const work = workFor(ctx);
+    expect(workFor(ctx)).toBe(work);
+    work.report(0, 10, 'planning: first');
+    work.report(3, 10, 'planning: soon after, thinned out');
+    work.report(0, 10, 'moving: not further than what was sent');
+    work.report(4, 10, 'moving: a new step');
+    work.report(5, 10, 'moving: thinned out');
+    work.report(10, 10, 'moving: last');
+    work.report(10, 10, 'moving: a repeat');
+    expect(sent.map((p) => [p.progress, p.message])).toEqual([
+      [0, 'planning: first'],
+      [4, 'moving: a new step'],
+      [10, 'moving: last'],
+    ]);
   });
 
   it('a call without a progress token gets no progress notifications', async () => {
@@ -236,7 +263,7 @@ describe('cancellation over MCP', () => {
       {
         signal: controller.signal,
         onprogress: (p) => {
-          if (p.message?.startsWith('moving notes') && p.progress >= 5) controller.abort('enough');
+          if (p.message?.startsWith('moving notes')) controller.abort('enough');
         },
       },
     );
@@ -265,7 +292,7 @@ describe('cancellation over MCP', () => {
         .callTool(
           { name: 'move_folder', arguments: { folder: 'big', new_folder: 'archive/big' } },
           {
-            onprogress: (p) => (p.message?.startsWith('moving notes') ? started() : undefined),
+            onprogress: () => started(),
             timeout: 120_000,
           },
         )
