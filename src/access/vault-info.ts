@@ -29,7 +29,8 @@ export interface IndexState {
 
 export interface VaultInfo {
   readonly vault: { readonly name: string; readonly format: 'markdown' };
-  readonly counts: {
+  /** Absent while the index is being built (SPEC 14.1): they are counted from it. */
+  readonly counts?: {
     readonly notes: number;
     readonly attachments: number;
     readonly folders: number;
@@ -58,40 +59,14 @@ export interface VaultInfo {
 const RESULT_BYTES = 8 * 1024 * 1024;
 
 export function vaultInfo(ctx: AccessContext, rules: Rules, index: IndexState): VaultInfo {
-  ctx.index.refresh();
-  const db = ctx.index.db;
   const visible = rules.visible ?? (() => true);
-  const notes = db
-    .prepare<[], { path: string }>('SELECT path FROM notes')
-    .all()
-    .map((r) => r.path)
-    .filter(visible);
-  const attachments = db
-    .prepare<[], { path: string }>('SELECT path FROM attachments')
-    .all()
-    .map((r) => r.path)
-    .filter(visible);
-  const folders = new Set<string>();
-  for (const p of [...notes, ...attachments]) {
-    for (let d = folderOf(p); d !== '' && !folders.has(d); d = folderOf(d)) folders.add(d);
-  }
-  const openTasks = db
-    .prepare<[], { path: string; n: number }>(
-      'SELECT n.path AS path, count(*) AS n FROM note_tasks t JOIN notes n ON n.id = t.note_id WHERE t.done = 0 GROUP BY n.id',
-    )
-    .all()
-    .reduce((sum, r) => sum + (visible(r.path) ? r.n : 0), 0);
+  // While the start-up build runs it owns the index: the counts wait, the rest is told at once.
+  const counts = index.state === 'ready' ? countsOf(ctx, rules) : undefined;
   const summary = describeAccess(rules.policy);
   const journal = ctx.journal.verify();
   return {
     vault: { name: path.basename(ctx.vault.root), format: 'markdown' },
-    counts: {
-      notes: notes.length,
-      attachments: attachments.length,
-      folders: folders.size,
-      tags: listTags(db, visibleOption(rules)).length,
-      openTasks,
-    },
+    ...(counts === undefined ? {} : { counts }),
     index,
     access: {
       policyFile: summary.policyFile,
@@ -117,5 +92,39 @@ export function vaultInfo(ctx: AccessContext, rules: Rules, index: IndexState): 
       changesPage: MAX_CHANGES_PAGE,
       exportBytes: EXPORT_MAX_BYTES,
     },
+  };
+}
+
+/** What the agent may see, counted from the index. */
+function countsOf(ctx: AccessContext, rules: Rules): NonNullable<VaultInfo['counts']> {
+  ctx.index.refresh();
+  const db = ctx.index.db;
+  const visible = rules.visible ?? (() => true);
+  const notes = db
+    .prepare<[], { path: string }>('SELECT path FROM notes')
+    .all()
+    .map((r) => r.path)
+    .filter(visible);
+  const attachments = db
+    .prepare<[], { path: string }>('SELECT path FROM attachments')
+    .all()
+    .map((r) => r.path)
+    .filter(visible);
+  const folders = new Set<string>();
+  for (const p of [...notes, ...attachments]) {
+    for (let d = folderOf(p); d !== '' && !folders.has(d); d = folderOf(d)) folders.add(d);
+  }
+  const openTasks = db
+    .prepare<[], { path: string; n: number }>(
+      'SELECT n.path AS path, count(*) AS n FROM note_tasks t JOIN notes n ON n.id = t.note_id WHERE t.done = 0 GROUP BY n.id',
+    )
+    .all()
+    .reduce((sum, r) => sum + (visible(r.path) ? r.n : 0), 0);
+  return {
+    notes: notes.length,
+    attachments: attachments.length,
+    folders: folders.size,
+    tags: listTags(db, visibleOption(rules)).length,
+    openTasks,
   };
 }

@@ -13,8 +13,15 @@ import { isCancelled } from '../common/work.js';
 import { notedErrorResult } from './result.js';
 import { workFor } from './work.js';
 
-/** Tools that never read or write the index, so they answer while it is built. */
-export const INDEX_FREE_TOOLS: ReadonlySet<string> = new Set(['list_trash', 'create_folder']);
+/**
+ * Tools that answer while the index is built: two never touch it, and get_vault_info shows how far
+ * the build is (SPEC 14.1), its counts left out until then.
+ */
+export const INDEX_FREE_TOOLS: ReadonlySet<string> = new Set([
+  'list_trash',
+  'create_folder',
+  'get_vault_info',
+]);
 
 /** Waits for the index on behalf of one request; a typed error when it cannot. */
 export async function indexReady(access: VaultAccess, ctx: ServerContext, maxWaitMs?: number): Promise<void> {

@@ -86,6 +86,30 @@ it('answers initialize, tools/list, prompts and index-free tools while the index
   expect(held).not.toBeNull();
 });
 
+it('get_vault_info answers while the index is built, with how far it is, and its counts once it is ready', async () => {
+  const { client, release, opened } = await heldBuild(1200);
+  expect(
+    await within(10_000, () => {
+      const now = opened.access.indexState();
+      return now.state === 'building' && now.progress?.total === 1201;
+    }),
+  ).not.toBeNull();
+  const during = checkResult(await client.callTool({ name: 'get_vault_info', arguments: {} }));
+  expect(during.isError).toBe(false);
+  expect(during.structured.index).toMatchObject({
+    state: 'building',
+    step: 'reading notes',
+    progress: { total: 1201 },
+  });
+  expect(during.structured.counts).toBeUndefined();
+  expect(during.text).toContain('The search index is being built (reading notes,');
+  release();
+  await opened.ready;
+  const after = checkResult(await client.callTool({ name: 'get_vault_info', arguments: {} }));
+  expect(after.structured.index).toEqual({ state: 'ready' });
+  expect(after.structured.counts).toMatchObject({ notes: 1201 });
+});
+
 it('a tool that needs the index waits with the build progress, then answers', async () => {
   const { opened, client, release } = await heldBuild(1200);
   const seen: { progress: number; total?: number; message?: string }[] = [];

@@ -29,7 +29,10 @@ export const outputSchema = withErrors(
         tags: z.number(),
         openTasks: z.number(),
       })
-      .describe('As you may see the vault: hidden notes count nowhere'),
+      .optional()
+      .describe(
+        'As you may see the vault: hidden notes count nowhere. Absent while the index is being built (see index)',
+      ),
     index: z
       .object({
         state: z.enum(['ready', 'building', 'failed']),
@@ -87,7 +90,9 @@ export function register({ server, access: gate, session, info }: ToolDeps): voi
         const rules = v.access.folders.map((f) => `  - ${f.folder}: ${f.access}`).join('\n');
         const text = [
           `${info.name} ${info.version} (MCP ${protocolVersion ?? 'unknown'}) · vault "${v.vault.name}" (${v.vault.format})`,
-          `You can see ${v.counts.notes} notes, ${v.counts.attachments} attachments, ${v.counts.folders} folders, ${v.counts.tags} tags, ${v.counts.openTasks} open tasks. Index: ${v.index.state}.`,
+          v.counts === undefined
+            ? `The search index is being built (${indexProgress(v.index)}): the counts come once it is ready, and tools that need it wait for it.`
+            : `You can see ${v.counts.notes} notes, ${v.counts.attachments} attachments, ${v.counts.folders} folders, ${v.counts.tags} tags, ${v.counts.openTasks} open tasks. Index: ${v.index.state}.`,
           `Access: ${v.access.policyFile ? `default ${v.access.default}` : 'no policy file: read-write everywhere'}${rules === '' ? '' : `\n${rules}`}`,
           `Pending changes waiting for review: ${v.pendingChanges}. Journal: ${v.journal.verifies ? `verifies (${v.journal.entries} entries)` : `does NOT verify: ${v.journal.problem}`}.`,
           `Limits: results ${v.limits.resultBytes} bytes, notes ${v.limits.noteBytes} bytes, export pages ${v.limits.exportBytes} bytes, search ${v.limits.searchResults} hits, list pages ${v.limits.listPage}, change pages ${v.limits.changesPage}.`,
@@ -95,4 +100,17 @@ export function register({ server, access: gate, session, info }: ToolDeps): voi
         return toolResult(text, data);
       }),
   );
+}
+
+function indexProgress(index: {
+  state: string;
+  progress?: { done: number; total: number };
+  step?: string;
+  error?: string;
+}): string {
+  if (index.state === 'failed') return `it failed: ${index.error ?? 'unknown'}`;
+  const p = index.progress;
+  return p === undefined || p.total === 0
+    ? (index.step ?? 'starting')
+    : `${index.step ?? 'reading notes'}, ${p.done} of ${p.total}`;
 }
