@@ -5,6 +5,7 @@
 
 import { type IndexLogger, type IndexStartInfo, NoteIndex } from '../index/note-index.js';
 import { Journal } from '../journal/journal.js';
+import type { JournalKeyState } from '../journal/journal-key.js';
 import { reconcileJournal } from '../journal/reconcile.js';
 import { PendingStore } from '../staging/pending-store.js';
 import { removeOrphanTemps } from '../vault/atomic-write.js';
@@ -23,6 +24,8 @@ export interface OpenOptions {
   readonly parserScript?: string;
   /** How often deletions past the retention period are purged while serving (default hourly). */
   readonly purgeEveryMs?: number;
+  /** The user's journal key (journal/journal-key.ts), read by the entry point. */
+  readonly journalKey: JournalKeyState;
 }
 
 /** Deletions past retention are purged on start and then this often; never as a side effect of a read. */
@@ -47,7 +50,7 @@ export async function openVault(options: OpenOptions): Promise<OpenedVault> {
     options.parserScript === undefined ? {} : { parserScript: options.parserScript },
   );
   const now = options.now ?? (() => new Date());
-  const journal = new Journal(vault, { now });
+  const journal = new Journal(vault, { now, key: options.journalKey });
   const policy = new PolicyReader(vault, () => index.linkedPaths());
   const access = new VaultAccess(
     {

@@ -71,6 +71,18 @@ export function buildConfig(
   });
 }
 
+/**
+ * The user's configuration folder for Noted, outside every vault: it holds the journal key and the
+ * journals' anchors (SPEC 6.2). `$XDG_CONFIG_HOME/noted-mcp` when that is an absolute path, else
+ * `%APPDATA%\noted-mcp` on Windows, else `~/.config/noted-mcp`.
+ */
+export function userConfigDir(env: NodeJS.ProcessEnv): string {
+  const xdg = env.XDG_CONFIG_HOME;
+  if (xdg !== undefined && path.isAbsolute(xdg)) return path.join(xdg, 'noted-mcp');
+  if (process.platform === 'win32' && env.APPDATA) return path.join(env.APPDATA, 'noted-mcp');
+  return path.join(homeOf(env), '.config', 'noted-mcp');
+}
+
 export function homeOf(env: NodeJS.ProcessEnv): string {
   return env.HOME && env.HOME.trim() !== '' ? env.HOME : os.homedir();
 }

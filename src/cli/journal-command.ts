@@ -2,13 +2,14 @@
  * @module
  * `noted-mcp journal [list|show ENTRY|verify]`: the owner's view of what agents changed (SPEC 6).
  * `list` groups changes by session, newest first; `show` prints one entry and its diff; `verify`
- * walks the hash chain and names the first broken entry (exit 1).
+ * checks the chain, the authentication, the anchor and the stored texts, and names the first entry
+ * that does not verify (exit 1), or says what this machine cannot check (exit 1 too).
  */
 import { JOURNAL_KINDS, type JournalKind } from '../journal/entry.js';
 import { Journal, type JournalFilters } from '../journal/journal.js';
 import { normalizeNoteName } from '../vault/names.js';
 import { type CliIo, type ExitCode, usageError } from './io.js';
-import { failure, openCliVault, parseFlags, parseLimit } from './journal-args.js';
+import { cliJournalKey, failure, openCliVault, parseFlags, parseLimit } from './journal-args.js';
 import { describeEntry, entryDiff, listLines } from './journal-format.js';
 
 export const JOURNAL_USAGE = `Usage: noted-mcp journal [list] [options]
@@ -21,7 +22,9 @@ kind not_applied naming that change: it never happened, and neither entry can be
 
   list           changes grouped by session, newest first (the default)
   show ENTRY     one entry and the diff of its change
-  verify         check the hash chain; exit 1 naming the first entry where it breaks
+  verify         check the hash chain, each entry's authentication with your journal key, the
+                 anchored end and every stored text; exit 1 naming the first entry that does
+                 not verify, or saying what cannot be verified on this machine
 
 Options:
   --notes-dir DIR, --vault DIR   the vault folder (else $NOTED_VAULT, else $NOTES_VAULT, else ~/notes)
@@ -63,7 +66,8 @@ export async function journalCommand(argv: readonly string[], io: CliIo): Promis
   }
   try {
     const vault = openCliVault(flags.values.get('--notes-dir'), io);
-    const journal = new Journal(vault, { now: () => new Date() });
+    // Reading the journal never makes a key: on a machine without one, verify says so.
+    const journal = new Journal(vault, { now: () => new Date(), key: cliJournalKey(io, { create: false }) });
     if (sub === 'verify') return verify(journal, io);
     if (sub === 'show') return show(journal, rest[0] as string, flags.switches.has('--words'), io);
     return list(journal, filters, io);
@@ -145,12 +149,25 @@ function show(journal: Journal, id: string, words: boolean, io: CliIo): ExitCode
 function verify(journal: Journal, io: CliIo): ExitCode {
   const result = journal.verify();
   if (result.ok) {
-    io.stdout(`intact: ${result.entries} entries\n`);
-    return 0;
+    const { authentication: auth } = result;
+    const proven = [
+      `hash chain intact`,
+      ...(auth.checked > 0 ? [`${auth.checked} authenticated with this machine's key ${auth.keyId}`] : []),
+      ...(auth.anchored ? ['end anchored'] : []),
+      `${plural(auth.texts, 'stored text')} checked`,
+    ];
+    io.stdout(`intact: ${plural(result.entries, 'entry', 'entries')} (${proven.join(', ')})\n`);
+    if (result.unverified === null) return 0;
+    io.stdout(`not fully verifiable here: ${result.unverified}\n`);
+    return 1;
   }
   const { file, line, id } = result.brokenAt;
   const which = id === undefined ? '' : ` (entry ${id})`;
   const intact = result.entries === 1 ? '1 entry before it is' : `${result.entries} entries before it are`;
   io.stderr(`broken: ${file} line ${line}${which}: ${result.reason}.\n${intact} intact.\n`);
   return 1;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
 }

@@ -14,6 +14,7 @@ import { parseArgs, USAGE } from './args.js';
 import { buildConfig, ConfigError, vaultDirFrom } from './config.js';
 import { type CliIo, type ExitCode, usageError } from './io.js';
 import { commandLine, launcherFor } from './launcher.js';
+import { cliJournalKey } from './journal-args.js';
 import { httpUsageProblems, serveHttp } from './serve-http.js';
 
 export const VERSION: string = packageJson.version;
@@ -54,12 +55,19 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     return 1;
   }
 
+  const journalKey = cliJournalKey(io);
+  if (journalKey.key === null) {
+    io.stderr(
+      `noted-mcp: warning: ${journalKey.reason}; agent changes are journaled without authentication, so the journal cannot show forged entries (see docs/journal.md).\n`,
+    );
+  }
   let opened: Awaited<ReturnType<typeof openVault>>;
   try {
     opened = await openVault({
       vaultDir: config.vaultDir,
       trashRetentionDays: config.trashRetentionDays,
       parserScript: io.script,
+      journalKey,
     });
   } catch (err) {
     io.stderr(`noted-mcp: cannot open the vault ${config.vaultDir}: ${(err as Error).message}\n`);

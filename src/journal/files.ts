@@ -166,6 +166,15 @@ export function readBlob(dir: string, sha256: string, packs: PackIndex): Buffer 
   return packed !== null && sha256Hex(packed) === sha256 ? packed : null;
 }
 
+/**
+ * Whether a stored text is there and intact: `missing` when no copy is stored, `damaged` when every
+ * copy stored no longer hashes to its name.
+ */
+export function blobState(dir: string, sha256: string, packs: PackIndex): 'ok' | 'missing' | 'damaged' {
+  if (readBlob(dir, sha256, packs) !== null) return 'ok';
+  return readLoose(blobPath(dir, sha256)) !== null || packs.bytesOf(sha256) !== null ? 'damaged' : 'missing';
+}
+
 function readLoose(file: string): Buffer | null {
   try {
     return fs.readFileSync(file);

@@ -6,7 +6,7 @@
  * holds the note's lock; the CLI lists, shows, verifies and undoes.
  *
  * @example
- * const journal = new Journal(vault, { now: () => new Date() });
+ * const journal = new Journal(vault, { now: () => new Date(), key: openJournalKey(configDir) });
  * // inside vault.withNoteLock(name, () => { … }), right before vault.write(name, after):
  * journal.record({ session: session.id, client, tool: 'edit_note', note: name, kind: 'update', before, after });
  */
@@ -15,6 +15,7 @@ import path from 'node:path';
 import { isNotedError, NotedError } from '../common/errors.js';
 import { fsyncDir } from '../vault/atomic-write.js';
 import type { Vault } from '../vault/vault.js';
+import { anchorOwnerStillThere, newVaultId, readAnchor, readVaultId, writeAnchor } from './anchor.js';
 import { PackIndex } from './blob-packs.js';
 import {
   dayOfId,
@@ -28,6 +29,7 @@ import {
   type UnhashedEntry,
 } from './entry.js';
 import { type DayFile, dayFiles, entriesOf, packDir, readBlob, readTail, storeBlobs } from './files.js';
+import type { JournalKey, JournalKeyState } from './journal-key.js';
 import { type EntryFields, prepare, type RecordInput } from './record-input.js';
 import { type UndoContext, type UndoResult, type UndoTarget, undoChanges } from './undo.js';
 import { type VerifyResult, verifyJournal } from './verify.js';
@@ -54,6 +56,11 @@ export interface JournalSession {
 export interface JournalOptions {
   readonly now: () => Date;
   /**
+   * The user's journal key (journal-key.ts), read by the entry point from the configuration folder.
+   * Without one, entries are written unauthenticated and verify says so.
+   */
+  readonly key: JournalKeyState;
+  /**
    * How an entry's bytes reach the open day file (default: `fs.writeSync` until all are written).
    * Tests inject a failing writer here to show that a failed append leaves no partial line.
    */
@@ -64,6 +71,7 @@ export class Journal {
   /** `<vault>/.noted/journal` */
   readonly dir: string;
   readonly now: () => Date;
+  readonly key: JournalKeyState;
   private readonly writer: (fd: number, bytes: Buffer) => void;
   /** Where packed texts are (blob-packs.ts); filled as they are needed. */
   private readonly packs: PackIndex;
@@ -75,6 +83,7 @@ export class Journal {
     this.dir = vault.statePath('journal');
     this.packs = new PackIndex(packDir(this.dir));
     this.now = options.now;
+    this.key = options.key;
     this.writer = options.writer ?? writeAll;
   }
 
@@ -140,9 +149,18 @@ export class Journal {
     }
   }
 
-  /** Walks the whole chain; see verify.ts. */
-  verify(): VerifyResult {
-    return verifyJournal(this.dir);
+  /**
+   * Walks the whole chain, checks each entry's authentication, the anchored head and (unless `texts`
+   * is false) every stored text; see verify.ts.
+   */
+  verify(options: { texts?: boolean; hashes?: string[] } = {}): VerifyResult {
+    return verifyJournal(this.dir, {
+      key: this.key,
+      root: this.vault.root,
+      packs: this.packs,
+      journalDirOf: (root) => path.join(root, '.noted', 'journal'),
+      ...options,
+    });
   }
 
   /** Entries matching every given filter, newest first. */
@@ -219,11 +237,16 @@ export class Journal {
     return undoChanges(this, target, ctx);
   }
 
-  /** Appends entries after the last one, with one write and one fsync; runs under the journal lock. */
+  /**
+   * Appends entries after the last one, with one write and one fsync, authenticated with the key and
+   * anchored outside the vault when there is a key; runs under the journal lock.
+   */
   private append(fieldsList: readonly EntryFields[]): JournalEntry[] {
     fs.mkdirSync(this.dir, { recursive: true });
     const files = dayFiles(this.dir);
     let last = this.lastEntry(files);
+    const key = this.key.key;
+    const anchoring = key === null ? null : this.anchoring(key, (last?.seq ?? 0) + 1);
     const now = this.now();
     const time = now.toISOString();
     const latest = files.at(-1);
@@ -239,13 +262,48 @@ export class Journal {
         time,
         ...fields,
         prev: last?.hash ?? null,
+        ...(key === null ? {} : { keyId: key.id }),
       };
-      last = { ...unhashed, hash: entryHash(unhashed) };
+      const hash = entryHash(unhashed);
+      last = { ...unhashed, hash, ...(key === null ? {} : { mac: key.mac(hash) }) };
       entries.push(last);
     }
     const text = entries.map((e) => `${entryLine(e)}\n`).join('');
-    this.appendDurably(path.join(this.dir, `${day}.jsonl`), Buffer.from(text, 'utf8'));
+    const head = last as JournalEntry;
+    this.appendDurably(path.join(this.dir, `${day}.jsonl`), Buffer.from(text, 'utf8'), () => {
+      if (key === null || anchoring === null) return;
+      writeAnchor(key.dir, {
+        vaultId: anchoring.vaultId,
+        vault: this.vault.root,
+        seq: head.seq,
+        hash: head.hash,
+        authenticatedFrom: anchoring.authenticatedFrom,
+        updated: time,
+      });
+    });
     return entries;
+  }
+
+  /**
+   * This vault's id and where its authentication starts, for the anchor written after an append whose
+   * first entry is `firstSeq`. A vault without an id gets one; so does a copy of another vault that
+   * still stands where the anchor was last written from (a moved vault keeps its id and its anchor).
+   */
+  private anchoring(key: JournalKey, firstSeq: number): { vaultId: string; authenticatedFrom: number } {
+    let vaultId = readVaultId(this.dir);
+    if (typeof vaultId !== 'string') vaultId = newVaultId(this.dir);
+    let anchor = readAnchor(key.dir, vaultId);
+    if (
+      anchor !== null &&
+      anchor !== 'damaged' &&
+      anchor.vault !== this.vault.root &&
+      anchorOwnerStillThere(anchor, (root) => path.join(root, '.noted', 'journal'))
+    ) {
+      vaultId = newVaultId(this.dir);
+      anchor = null;
+    }
+    const from = anchor === null || anchor === 'damaged' ? firstSeq : anchor.authenticatedFrom;
+    return { vaultId, authenticatedFrom: from };
   }
 
   /**
@@ -271,8 +329,11 @@ export class Journal {
     return null;
   }
 
-  /** Appends and fsyncs; on any failure cuts the file back to where it was, so no partial line stays. */
-  private appendDurably(filePath: string, bytes: Buffer): void {
+  /**
+   * Appends and fsyncs, then runs `then` (the anchor); on any failure cuts the file back to where it
+   * was, so no partial line stays and no entry stands unanchored.
+   */
+  private appendDurably(filePath: string, bytes: Buffer, then: () => void): void {
     const existed = fs.existsSync(filePath);
     const fd = fs.openSync(filePath, 'a', 0o644);
     let failed = false;
@@ -281,6 +342,7 @@ export class Journal {
       try {
         this.writer(fd, bytes);
         fs.fsyncSync(fd);
+        then();
       } catch (err) {
         failed = true;
         try {

@@ -84,6 +84,8 @@ export async function spawnServer(
     args: [DIST, '--notes-dir', vaultDir, ...(options.args ?? [])],
     cwd: options.cwd ?? os.tmpdir(),
     stderr: 'pipe',
+    // The run's configuration folder (global-config.ts), not the user's: the journal key lives there.
+    env: { XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME ?? '' },
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {

@@ -11,7 +11,13 @@ import { Journal } from '../../src/journal/journal.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { type HttpServerHandle, startHttpServer } from '../../src/transport/http.js';
 import type { SessionLimits } from '../../src/transport/http-sessions.js';
-import { type CallResult, checkResult, makeVault, type VaultFiles } from '../helpers/vault.js';
+import {
+  type CallResult,
+  checkResult,
+  makeVault,
+  testJournalKey,
+  type VaultFiles,
+} from '../helpers/vault.js';
 
 export const TOKEN = 'test-token-0123456789-abcdefghijklmnopq';
 
@@ -67,6 +73,7 @@ export async function startFixture(
     trashRetentionDays: 30,
     watch: false,
     log: { warn: () => undefined },
+    journalKey: testJournalKey(),
   });
   const server = await startHttpServer({
     createServer: (sessionId) =>
@@ -155,7 +162,7 @@ export async function startFixture(
       accept: 'application/json, text/event-stream',
       ...extra,
     }),
-    journal: () => new Journal(opened.vault, { now: () => new Date() }),
+    journal: () => new Journal(opened.vault, { now: () => new Date(), key: testJournalKey() }),
     async close() {
       await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
       await server.close();
