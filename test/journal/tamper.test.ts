@@ -414,6 +414,49 @@ describe('what this machine cannot check is said, not called tampering', () => {
   });
 });
 
+describe('the anchor', () => {
+  it('an anchor behind the journal (a crash between an append and its anchor) is not tampering', async () => {
+    const jv = open();
+    const entries = await fiveChanges(jv);
+    const file = anchorFile(jv, entries);
+    const anchor = JSON.parse(fs.readFileSync(file, 'utf8'));
+    fs.writeFileSync(file, JSON.stringify({ ...anchor, seq: 3, hash: entries[2]?.hash }));
+    expect(jv.journal.verify()).toMatchObject({ ok: true, entries: 5, unverified: null });
+    fs.writeFileSync(file, JSON.stringify({ ...anchor, seq: 3, hash: entries[1]?.hash }));
+    expect(jv.journal.verify()).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/entry 3 is not the one anchored there/),
+    });
+  });
+
+  it('an anchor that cannot be written undoes the append: nothing is recorded, and the caller is told', async () => {
+    const jv = open();
+    await fiveChanges(jv);
+    const anchors = path.join(jv.base, '.config', 'noted-mcp', 'anchors');
+    fs.rmSync(anchors, { recursive: true });
+    fs.writeFileSync(anchors, 'a file where the folder should be');
+    const before = dayLines(jv);
+    expect(() =>
+      jv.journal.record({
+        session: 's',
+        client: null,
+        tool: 't',
+        note: 'a.md',
+        kind: 'update',
+        before: 'a3\n',
+        after: 'x',
+      }),
+    ).toThrow(/journal could not be written/);
+    expect(dayLines(jv)).toEqual(before);
+  });
+});
+
+function anchorFile(jv: JournalVault, entries: JournalEntry[]): string {
+  expect(entries.length).toBeGreaterThan(0);
+  const id = fs.readFileSync(path.join(jv.journalDir, 'vault-id'), 'utf8').trim();
+  return path.join(jv.base, '.config', 'noted-mcp', 'anchors', `${id}.json`);
+}
+
 describe('the key', () => {
   it('is created once, owner-only, even by several processes at once', async () => {
     const jv = open();
