@@ -18,6 +18,7 @@
 import { NotedError } from '../common/errors.js';
 import { byCodeUnits, type Keyset, pageOf } from '../common/paging.js';
 import { newGroupId } from '../journal/entry.js';
+import { hidesInside } from '../policy/access.js';
 import {
   existsAny,
   folderListing,
@@ -167,17 +168,21 @@ export async function moveFolder(
   }
   requireFolderWritable(rules, from, 'moved');
   requireFolderWritable(rules, to, 'created');
+  requireNoHiddenInside(rules, from, 'moved');
   ctx.index.refresh();
+  // Security: only what agents may see can be in the way; a hidden note under another letter case of
+  // the name must not turn the answer into already_exists (issue 25).
+  const visible = rules.visible ?? (() => true);
   if (
     !caseOnly &&
-    (existsAny(ctx.vault.pathOf(to)) || pathsWithLowerPrefix(ctx.index.db, `${to.toLowerCase()}/`).length > 0)
+    (existsAny(ctx.vault.pathOf(to)) ||
+      pathsWithLowerPrefix(ctx.index.db, `${to.toLowerCase()}/`).some((p) => visible(p)))
   ) {
     throw new NotedError('already_exists', `"${to}" already exists. Choose another folder name.`, {
       name: to,
       committed: false,
     });
   }
-  const visible = rules.visible ?? (() => true);
   const inside = filesUnder(ctx.index.db, from);
   const mapped = (p: string) => to + p.slice(from.length);
   const moves = new Map<string, string>();
@@ -284,6 +289,7 @@ export function deleteFolder(
   const folder = requireNamed(input.folder);
   requireVisibleFolder(ctx, rules, folder);
   requireFolderWritable(rules, folder, 'deleted');
+  requireNoHiddenInside(rules, folder, 'deleted');
   const abs = ctx.vault.pathOf(folder);
   const listing = folderListing(abs, folder);
   const seen = listing.files.filter((f) => !isHiddenPath(f) && rules.accessOf(f) !== 'hidden');
@@ -353,6 +359,21 @@ function requireVisibleFolder(ctx: AccessContext, rules: Rules, folder: string):
       name: folder,
     });
   }
+}
+
+/**
+ * Refuses a folder the policy hides something inside of. Whether the hidden folder holds notes, or
+ * exists at all, must not change the answer (SPEC 4; issue 25): moving or deleting the folder would
+ * leave those notes behind, keeping the folder in existence, or succeed when there are none. So the
+ * policy alone decides, and the message names no hidden folder.
+ */
+function requireNoHiddenInside(rules: Rules, folder: string, action: string): void {
+  if (!hidesInside(rules.policy, folder)) return;
+  throw new NotedError(
+    'read_only',
+    `Agents may not have the folder "${folder}" ${action} (vault policy). Nothing was changed. Move or delete the notes in it one by one (move_notes, delete_notes), or ask the vault's owner.`,
+    { name: folder, committed: false },
+  );
 }
 
 function requireFolderWritable(rules: Rules, folder: string, action: string): void {

@@ -49,6 +49,10 @@ export async function createNote(
   if (input.name !== undefined && input.name.trim() !== '') {
     name = normalizeNoteName(input.name);
   } else if (title !== undefined) {
+    // Security: the policy is asked before any probing for a free name, so a folder agents may not
+    // write answers the same whatever it holds (a hidden "Plan.md" must not turn the name into
+    // "Plan 2.md"; issue 25).
+    writableAccess(rules, normalizeNoteName(titleToFileName(title)), 'created');
     name = freeNameFromTitle(ctx, title);
   } else {
     throw new NotedError(
