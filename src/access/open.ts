@@ -9,6 +9,7 @@ import type { JournalKeyState } from '../journal/journal-key.js';
 import { reconcileJournal } from '../journal/reconcile.js';
 import { PendingStore } from '../staging/pending-store.js';
 import { removeOrphanTemps } from '../vault/atomic-write.js';
+import { DEFAULT_JOURNAL_MAX_MB } from '../vault/config.js';
 import { Vault } from '../vault/vault.js';
 import { VaultAccess } from './gate.js';
 import { PolicyReader } from './rules.js';
@@ -26,6 +27,8 @@ export interface OpenOptions {
   readonly purgeEveryMs?: number;
   /** The user's journal key (journal/journal-key.ts), read by the entry point. */
   readonly journalKey: JournalKeyState;
+  /** The most the journal's stored texts may take (journal/usage.ts); null: no limit. Default 1024 MB. */
+  readonly journalMaxBytes?: number | null;
 }
 
 /** Deletions past retention are purged on start and then this often; never as a side effect of a read. */
@@ -50,7 +53,12 @@ export async function openVault(options: OpenOptions): Promise<OpenedVault> {
     options.parserScript === undefined ? {} : { parserScript: options.parserScript },
   );
   const now = options.now ?? (() => new Date());
-  const journal = new Journal(vault, { now, key: options.journalKey });
+  const journal = new Journal(vault, {
+    now,
+    key: options.journalKey,
+    maxStoredBytes:
+      options.journalMaxBytes === undefined ? DEFAULT_JOURNAL_MAX_MB * 1048576 : options.journalMaxBytes,
+  });
   const policy = new PolicyReader(vault, () => index.linkedPaths());
   const access = new VaultAccess(
     {

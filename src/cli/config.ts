@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_TRASH_RETENTION_DAYS, readVaultConfig } from '../vault/config.js';
+import { DEFAULT_JOURNAL_MAX_MB, DEFAULT_TRASH_RETENTION_DAYS, readVaultConfig } from '../vault/config.js';
 import type { ParsedArgs } from './args.js';
 
 export interface Config {
@@ -13,6 +13,8 @@ export interface Config {
   /** Where the vault choice came from, for the start-up message. */
   readonly vaultSource: string;
   readonly trashRetentionDays: number;
+  /** The most the journal's stored texts may take, in bytes; null: no limit. */
+  readonly journalMaxBytes: number | null;
 }
 
 export class ConfigError extends Error {}
@@ -63,12 +65,39 @@ export function buildConfig(
       errors.push((err as Error).message);
     }
   }
-  if (errors.length > 0) throw new ConfigError(errors.join('\n'));
+  const journalMaxBytes = journalLimit(env, stateDir, errors);
+  // A broken config file is reported once, though both settings read it.
+  if (errors.length > 0) throw new ConfigError([...new Set(errors)].join('\n'));
   return Object.freeze({
     vaultDir,
     vaultSource: source,
     trashRetentionDays: retention ?? DEFAULT_TRASH_RETENTION_DAYS,
+    journalMaxBytes,
   });
+}
+
+/**
+ * The most the journal's stored texts may take, in bytes (null: no limit): `NOTED_MCP_JOURNAL_MAX_MB`,
+ * else `journalMaxMB` in the vault's config file, else 1024 MB; 0 means no limit. Problems are added
+ * to `errors`.
+ */
+export function journalLimit(env: NodeJS.ProcessEnv, stateDir: string, errors: string[]): number | null {
+  let mb: number | undefined;
+  const raw = env.NOTED_MCP_JOURNAL_MAX_MB;
+  if (raw !== undefined && raw.trim() !== '') {
+    if (/^\d+$/.test(raw.trim())) mb = Number(raw.trim());
+    else
+      errors.push(`NOTED_MCP_JOURNAL_MAX_MB must be a whole number of megabytes, 0 or more (got "${raw}")`);
+  }
+  if (mb === undefined) {
+    try {
+      mb = readVaultConfig(stateDir).journalMaxMB;
+    } catch (err) {
+      errors.push((err as Error).message);
+    }
+  }
+  const limit = mb ?? DEFAULT_JOURNAL_MAX_MB;
+  return limit === 0 ? null : limit * 1048576;
 }
 
 /**

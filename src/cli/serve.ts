@@ -68,6 +68,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
       trashRetentionDays: config.trashRetentionDays,
       parserScript: io.script,
       journalKey,
+      journalMaxBytes: config.journalMaxBytes,
     });
   } catch (err) {
     io.stderr(`noted-mcp: cannot open the vault ${config.vaultDir}: ${(err as Error).message}\n`);

@@ -27,6 +27,11 @@ export interface Anchor {
   readonly hash: string;
   /** The first entry written with a key for this vault: every entry from there on must carry a code. */
   readonly authenticatedFrom: number;
+  /**
+   * The owner pruned the stored texts of entries before this one (prune.ts): their texts may be gone.
+   * Kept here, outside the vault, so that deleting texts in the vault cannot pass for a prune.
+   */
+  readonly prunedBefore?: number;
   readonly updated: string;
 }
 
@@ -128,6 +133,7 @@ function parseAnchor(text: string): Anchor | null {
     (a.seq as number) >= 0 &&
     typeof a.hash === 'string' &&
     Number.isSafeInteger(a.authenticatedFrom) &&
+    (a.prunedBefore === undefined || Number.isSafeInteger(a.prunedBefore)) &&
     typeof a.updated === 'string';
   return ok ? (a as unknown as Anchor) : null;
 }

@@ -66,9 +66,7 @@ export function openJournalKey(dir: string, options: { create?: boolean } = {}):
     const existing = readKeyFile(file);
     if (existing !== null) return { key: new JournalKey(dir, existing) };
     if (options.create === false) {
-      return none(
-        `there is no journal key in ${dir} on this machine (it is created at the first agent change)`,
-      );
+      return none(`there is no journal key in ${dir} on this machine; one is made at the first agent change`);
     }
     return { key: new JournalKey(dir, createKeyFile(dir, file)) };
   } catch (err) {

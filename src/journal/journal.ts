@@ -28,10 +28,21 @@ import {
   parseEntryLine,
   type UnhashedEntry,
 } from './entry.js';
-import { type DayFile, dayFiles, entriesOf, packDir, readBlob, readTail, storeBlobs } from './files.js';
+import {
+  type DayFile,
+  dayFiles,
+  entriesOf,
+  freshBlobs,
+  packDir,
+  readBlob,
+  readTail,
+  storeBlobs,
+} from './files.js';
 import type { JournalKey, JournalKeyState } from './journal-key.js';
+import { type PruneResult, pruneTexts } from './prune.js';
 import { type EntryFields, prepare, type RecordInput } from './record-input.js';
 import { type UndoContext, type UndoResult, type UndoTarget, undoChanges } from './undo.js';
+import { addUsage, currentUsage, type JournalUsage, requireRoom } from './usage.js';
 import { type VerifyResult, verifyJournal } from './verify.js';
 
 export interface JournalFilters {
@@ -65,6 +76,11 @@ export interface JournalOptions {
    * Tests inject a failing writer here to show that a failed append leaves no partial line.
    */
   readonly writer?: (fd: number, bytes: Buffer) => void;
+  /**
+   * The most the stored texts may take (usage.ts); past it a change is refused. Absent or null: no
+   * limit (the owner's own commands: undo, approve).
+   */
+  readonly maxStoredBytes?: number | null;
 }
 
 export class Journal {
@@ -72,6 +88,7 @@ export class Journal {
   readonly dir: string;
   readonly now: () => Date;
   readonly key: JournalKeyState;
+  readonly maxStoredBytes: number | null;
   private readonly writer: (fd: number, bytes: Buffer) => void;
   /** Where packed texts are (blob-packs.ts); filled as they are needed. */
   private readonly packs: PackIndex;
@@ -84,7 +101,13 @@ export class Journal {
     this.packs = new PackIndex(packDir(this.dir));
     this.now = options.now;
     this.key = options.key;
+    this.maxStoredBytes = options.maxStoredBytes ?? null;
     this.writer = options.writer ?? writeAll;
+  }
+
+  /** What the stored texts take now (measured once when never recorded). */
+  usage(): JournalUsage {
+    return this.vault.withLockSync('journal', () => currentUsage(this.dir));
   }
 
   /**
@@ -107,14 +130,24 @@ export class Journal {
     if (inputs.length === 0) return [];
     const prepared = inputs.map(prepare);
     try {
-      // Blobs first, outside the journal lock: they are content-addressed, so a blob left behind by a
-      // failed append is harmless, while an entry pointing at a missing blob would not be.
-      storeBlobs(
-        this.dir,
-        prepared.flatMap((p) => p.blobs),
-        this.packs,
-      );
-      return this.vault.withLockSync('journal', () => this.append(prepared.map((p) => p.fields)));
+      return this.vault.withLockSync('journal', () => {
+        // Under the lock, so that processes sharing the vault keep one count and one limit.
+        const fresh = freshBlobs(
+          this.dir,
+          prepared.flatMap((p) => p.blobs),
+          this.packs,
+        );
+        const adding = fresh.reduce((n, b) => n + b.bytes.length, 0);
+        const usage = this.maxStoredBytes === null && adding === 0 ? null : currentUsage(this.dir);
+        // Saying a recorded change was not made is never refused: it keeps the journal true.
+        const limited = prepared.some((p) => p.fields.kind !== 'not_applied');
+        if (usage !== null && limited) requireRoom(usage, adding, this.maxStoredBytes);
+        // Blobs before the entries: a blob left behind by a failed append is harmless (content-
+        // addressed), while an entry pointing at a missing blob would not be.
+        storeBlobs(this.dir, fresh, this.packs);
+        if (usage !== null) addUsage(this.dir, usage, adding);
+        return this.append(prepared.map((p) => p.fields));
+      });
     } catch (err) {
       if (isNotedError(err)) throw err;
       throw journalFailure(err, this.dir);
@@ -232,6 +265,28 @@ export class Journal {
     return files.flatMap(entriesOf);
   }
 
+  /**
+   * Removes the stored texts only changes before `before` (an ISO time) need, when the journal fully
+   * verifies; see prune.ts. The owner's command, never an agent's.
+   */
+  prune(before: string, dryRun: boolean): PruneResult {
+    return this.vault.withLockSync('journal', () =>
+      pruneTexts(
+        {
+          dir: this.dir,
+          packs: this.packs,
+          key: this.key,
+          entries: this.entries(),
+          verified: this.verify(),
+          bytesOf: (sha) => this.bytesOf(sha),
+          now: this.now(),
+        },
+        before,
+        dryRun,
+      ),
+    );
+  }
+
   /** Undoes changes (SPEC 6.3); see undo.ts. */
   undo(target: UndoTarget, ctx: UndoContext): Promise<UndoResult> {
     return undoChanges(this, target, ctx);
@@ -278,6 +333,7 @@ export class Journal {
         seq: head.seq,
         hash: head.hash,
         authenticatedFrom: anchoring.authenticatedFrom,
+        ...(anchoring.prunedBefore === undefined ? {} : { prunedBefore: anchoring.prunedBefore }),
         updated: time,
       });
     });
@@ -289,7 +345,10 @@ export class Journal {
    * first entry is `firstSeq`. A vault without an id gets one; so does a copy of another vault that
    * still stands where the anchor was last written from (a moved vault keeps its id and its anchor).
    */
-  private anchoring(key: JournalKey, firstSeq: number): { vaultId: string; authenticatedFrom: number } {
+  private anchoring(
+    key: JournalKey,
+    firstSeq: number,
+  ): { vaultId: string; authenticatedFrom: number; prunedBefore?: number } {
     let vaultId = readVaultId(this.dir);
     if (typeof vaultId !== 'string') vaultId = newVaultId(this.dir);
     let anchor = readAnchor(key.dir, vaultId);
@@ -302,8 +361,12 @@ export class Journal {
       vaultId = newVaultId(this.dir);
       anchor = null;
     }
-    const from = anchor === null || anchor === 'damaged' ? firstSeq : anchor.authenticatedFrom;
-    return { vaultId, authenticatedFrom: from };
+    if (anchor === null || anchor === 'damaged') return { vaultId, authenticatedFrom: firstSeq };
+    return {
+      vaultId,
+      authenticatedFrom: anchor.authenticatedFrom,
+      ...(anchor.prunedBefore === undefined ? {} : { prunedBefore: anchor.prunedBefore }),
+    };
   }
 
   /**

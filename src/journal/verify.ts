@@ -237,7 +237,7 @@ function walkChain(
       else walk.otherKeys.set(auth.other, (walk.otherKeys.get(auth.other) ?? 0) + 1);
       authenticated ||= auth !== 'unauthenticated';
       if (options.texts !== false) {
-        const problem = textProblem(dir, e, options.packs);
+        const problem = textProblem(dir, e, options.packs, anchor?.prunedBefore ?? 0);
         if (problem !== null) return broken(problem, e.id);
         walk.texts += (e.beforeStored ? 1 : 0) + (e.afterStored ? 1 : 0);
       }
@@ -273,13 +273,15 @@ function authenticate(
   return 'checked';
 }
 
-function textProblem(dir: string, e: JournalEntry, packs: PackIndex): string | null {
+/** Why a stored text of `e` fails, or null; texts the owner pruned (anchor) may be gone. */
+function textProblem(dir: string, e: JournalEntry, packs: PackIndex, prunedBefore: number): string | null {
   for (const [which, sha, stored] of [
     ['before', e.beforeSha256, e.beforeStored],
     ['after', e.afterSha256, e.afterStored],
   ] as const) {
     if (!stored || sha === null) continue;
     const state = blobState(dir, sha, packs);
+    if (state === 'missing' && e.seq < prunedBefore) continue;
     if (state === 'missing') {
       return `the text from ${which} this change (sha256 ${sha}) is missing from journal/blobs: it was deleted`;
     }

@@ -190,7 +190,7 @@ describe('noted-mcp journal verify', () => {
     const keyId = jv.journal.key.key?.id;
     expect(await journal('verify')).toEqual({
       code: 0,
-      stdout: `intact: 3 entries (hash chain intact, 3 authenticated with this machine's key ${keyId}, end anchored, 5 stored texts checked)\n`,
+      stdout: `intact: 3 entries (hash chain intact, 3 authenticated with this machine's key ${keyId}, end anchored, 5 stored texts checked)\nStored texts: 0.0 MB of 1,024 MB allowed (journalMaxMB)\n`,
       stderr: '',
     });
   });

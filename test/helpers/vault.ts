@@ -63,6 +63,8 @@ export interface ConnectOptions {
   readonly purgeEveryMs?: number;
   /** Default: the run's key (testJournalKey). */
   readonly journalKey?: JournalKeyState;
+  /** The journal's limit on stored texts (default: openVault's). */
+  readonly journalMaxBytes?: number | null;
 }
 
 /** The structured line is shortened above this many bytes (SPEC 3.1). */
@@ -106,6 +108,7 @@ export async function connect(dir: string, options: ConnectOptions = {}): Promis
     watch: options.watch ?? false,
     log: { warn: () => undefined },
     journalKey: options.journalKey ?? testJournalKey(),
+    ...(options.journalMaxBytes === undefined ? {} : { journalMaxBytes: options.journalMaxBytes }),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.purgeEveryMs === undefined ? {} : { purgeEveryMs: options.purgeEveryMs }),
   });
