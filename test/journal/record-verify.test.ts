@@ -79,6 +79,7 @@ describe('record', () => {
       '2026-12-01.jsonl',
       '2026-12-02.jsonl',
       'blobs',
+      'usage.json',
       'vault-id',
     ]);
     expect(second).toMatchObject({ seq: 2, prev: first.hash });
