@@ -9,6 +9,7 @@ import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@mode
 import { type OpenedVault, openVault } from '../../src/access/open.js';
 import { Journal } from '../../src/journal/journal.js';
 import { createMcpServer } from '../../src/mcp/server.js';
+import type { BodyBudgetOptions } from '../../src/transport/body-budget.js';
 import { type HttpServerHandle, startHttpServer } from '../../src/transport/http.js';
 import type { SessionLimits } from '../../src/transport/http-sessions.js';
 import {
@@ -65,7 +66,12 @@ export interface HttpFixture {
 }
 
 export async function startFixture(
-  options: { files?: VaultFiles; legacySse?: boolean; limits?: SessionLimits } = {},
+  options: {
+    files?: VaultFiles;
+    legacySse?: boolean;
+    limits?: SessionLimits;
+    bodyBudget?: BodyBudgetOptions;
+  } = {},
 ): Promise<HttpFixture> {
   const { base, dir } = makeVault(options.files ?? {});
   const opened = await openVault({
@@ -84,6 +90,7 @@ export async function startFixture(
     legacySse: options.legacySse ?? false,
     sweepEveryMs: 0,
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.bodyBudget ? { bodyBudget: options.bodyBudget } : {}),
   });
   const url = new URL(server.url);
   const clients: Client[] = [];
