@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { benchConfigHome } from './lib/config-home.mjs';
 import { startHttpServerProcess } from './lib/load-server.mjs';
-import { killAllServers, readMemory, startServer } from './lib/server-session.mjs';
+import { killAllServers, startServer } from './lib/server-session.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
