@@ -19,14 +19,7 @@ import { NotedError } from '../common/errors.js';
 import { byCodeUnits, type Keyset, pageOf } from '../common/paging.js';
 import { newGroupId } from '../journal/entry.js';
 import { hidesInside } from '../policy/access.js';
-import {
-  existsAny,
-  folderListing,
-  isFolder,
-  listFolderTree,
-  makeFolder,
-  removeEmptyTree,
-} from '../vault/folder-ops.js';
+import { existsAny, folderListing, isFolder, listFolderTree, removeEmptyTree } from '../vault/folder-ops.js';
 import { folderOf, isHiddenPath, normalizeFolderName } from '../vault/names.js';
 import type { AccessContext, Writer } from './context.js';
 import { MAX_LISTED_CHANGES, requireMovable, requireWritable } from './move.js';
@@ -128,7 +121,7 @@ export function createFolder(
       },
     );
   }
-  return { folder, created: makeFolder(abs) };
+  return { folder, created: ctx.vault.makeFolder(folder, rules.writable) };
 }
 
 export interface FolderMoveResult {
@@ -224,13 +217,13 @@ export async function moveFolder(
   const ownChanges: LinkChange[] = [];
   // Sub-folders agents see come along even when empty.
   const fromAbs = ctx.vault.pathOf(from);
-  makeFolder(ctx.vault.pathOf(to));
+  ctx.vault.makeFolder(to, rules.writable);
   for (const sub of listFolderTree(fromAbs, (rel) => rules.accessOf(`${from}/${rel}`) !== 'hidden')) {
-    makeFolder(ctx.vault.pathOf(`${to}/${sub}`));
+    ctx.vault.makeFolder(`${to}/${sub}`, rules.writable);
   }
   for (const source of movedSources) {
     try {
-      const moved = await moveOneNote(ctx, writer, plan, source, undefined);
+      const moved = await moveOneNote(ctx, rules, writer, plan, source, undefined);
       if (moved.edits.length > 0) updated.push(source.newName);
       ownChanges.push(...moved.edits.map((e) => ({ note: source.name, ...e })));
     } catch (err) {
@@ -240,7 +233,7 @@ export async function moveFolder(
   }
   for (const attachment of inside.attachments.filter((a) => moves.has(a))) {
     try {
-      await moveAttachment(ctx, attachment, mapped(attachment));
+      await moveAttachment(ctx, rules, attachment, mapped(attachment));
     } catch (err) {
       if (!(err instanceof NotedError)) throw err;
       notMoved.push({ name: attachment, code: err.code, message: err.message });

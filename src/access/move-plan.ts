@@ -85,7 +85,7 @@ export function planMove(
   // Read every source once and gather the links that could change target.
   const read: { name: string; stored: StoredNote; links: LinkInNote[] }[] = [];
   for (const name of sourceNames) {
-    const stored = ctx.vault.read(name);
+    const stored = ctx.vault.read(name, rules.sight);
     if (stored === null) continue;
     const links: LinkInNote[] = [];
     // A note that is not valid UTF-8 is never rewritten, but its links are planned all the same

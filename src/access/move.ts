@@ -75,7 +75,7 @@ export async function moveNote(
     });
   }
   requireMovable(rules, from, to);
-  requireFreeFor(ctx, from, to);
+  requireFreeFor(ctx, rules, from, to);
   const plan = planMove(ctx, rules, new Map([[from, to]]), input.updateLinks ?? true);
   requireWritable(plan.unwritable);
   const own = plan.sources.find((s) => s.name === from);
@@ -111,7 +111,7 @@ export async function moveNote(
     };
   }
   const writer = { ...who, tool: 'move_note', group };
-  const moved = await moveOneNote(ctx, writer, plan, own, input.expectedEtag);
+  const moved = await moveOneNote(ctx, rules, writer, plan, own, input.expectedEtag);
   const outcome = await applyRewrites(ctx, rules, writer, others);
   ctx.index.touched([from, to, ...outcome.updated]);
   const written = new Set(outcome.updated);

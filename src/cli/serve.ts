@@ -13,8 +13,8 @@ import { serveStdio } from '../transport/stdio.js';
 import { parseArgs, USAGE } from './args.js';
 import { buildConfig, ConfigError, vaultDirFrom } from './config.js';
 import { type CliIo, type ExitCode, usageError } from './io.js';
-import { commandLine, launcherFor } from './launcher.js';
 import { cliJournalKey } from './journal-args.js';
+import { commandLine, launcherFor } from './launcher.js';
 import { httpUsageProblems, serveHttp } from './serve-http.js';
 
 export const VERSION: string = packageJson.version;

@@ -350,6 +350,7 @@ export function syncPaths(
         ctimeMs: st.ctimeMs,
         birthtimeMs: st.birthtimeMs,
         ino: st.ino,
+        ...(real === rel ? {} : { real }),
       };
       if (!isNoteFile(rel)) {
         writer.putAttachment(file);

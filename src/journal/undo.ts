@@ -22,7 +22,6 @@
  */
 import fs from 'node:fs';
 import { isNotedError, NotedError } from '../common/errors.js';
-import { createFileAtomic } from '../vault/atomic-write.js';
 import { etagOf } from '../vault/etag.js';
 import { moveToTrash } from '../vault/trash.js';
 import { dayOfId, entryHash, type JournalEntry, newGroupId, sha256Hex } from './entry.js';
@@ -326,7 +325,7 @@ function apply(
         `the note "${entry.note}" was saved on disk (by an editor or another program) while it was being undone, so that save was kept and nothing was undone (journal entry ${recorded.id} is noted as not applied).`,
       );
     }
-  } else if (!createFileAtomic(vault.pathOf(entry.note), plan.text)) {
+  } else if (vault.create(entry.note, plan.text) === null) {
     throw new NotedError(
       'already_exists',
       `a note appeared at "${entry.note}" while undoing, so nothing was written over it (journal entry ${recorded.id} records an undo that did not happen).`,

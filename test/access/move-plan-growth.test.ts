@@ -25,7 +25,7 @@ async function vaultWith(links: number, sameNamed: number): Promise<TestVault> {
 /** Plans `pub/t.md` → `pub/u.md` and counts the string work it takes. */
 function planWork(v: TestVault, budget: number) {
   const access = v.opened.access;
-  const rules = access.rules();
+  const rules = access.rules({ id: 'growth', clientName: () => 'test' });
   return countStringWork(() => planMove(access.ctx, rules, new Map([['pub/t.md', 'pub/u.md']]), true), {
     budget,
   });

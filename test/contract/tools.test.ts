@@ -6,8 +6,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OpenedVault, openVault } from '../../src/access/open.js';
 import { createMcpServer } from '../../src/mcp/server.js';
-import { EFFECTS, hintsOf } from './annotations.js';
 import { testJournalKey } from '../helpers/vault.js';
+import { EFFECTS, hintsOf } from './annotations.js';
 
 /**
  * The contract every client relies on: each tool's name, parameters, annotations and output schema.

@@ -19,6 +19,7 @@ import {
 } from '../../src/journal/entry.js';
 import { Journal } from '../../src/journal/journal.js';
 import { KEY_FILE_NAME, noJournalKey, openJournalKey } from '../../src/journal/journal-key.js';
+import { ANYWHERE } from '../../src/vault/checked-folder.js';
 import { Vault } from '../../src/vault/vault.js';
 import {
   agentWrite,
@@ -491,7 +492,7 @@ describe('the key', () => {
 
 async function agentWriteWith(journal: Journal, jv: JournalVault, note: string, text: string): Promise<void> {
   await jv.vault.withNoteLock(note, () => {
-    const before = jv.vault.read(note)?.text ?? null;
+    const before = jv.vault.read(note, ANYWHERE)?.text ?? null;
     journal.record({
       session: 's2',
       client: null,
