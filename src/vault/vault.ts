@@ -153,7 +153,15 @@ export class Vault {
 
   /** Whether a note `sight` lets the reader see is at `name`, judged on the file opened. */
   exists(name: string, sight: Sight): boolean {
-    return existsChecked(this.root, name, this.pathOf(name), sight);
+    const abs = this.pathOf(name);
+    try {
+      return existsChecked(this.root, name, abs, sight);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'EACCES' && code !== 'EPERM') throw err;
+      // A note the server may not open is still there: reading it says so (`read`).
+      return fs.statSync(abs, { throwIfNoEntry: false })?.isFile() ?? false;
+    }
   }
 
   /**

@@ -90,7 +90,7 @@ export function walkVault(root: string, sub = ''): WalkResult {
       if (linked) {
         // Security: a link is followed only when its real target is inside the vault and not hidden.
         try {
-          target = fs.realpathSync(abs);
+          target = fs.realpathSync.native(abs);
         } catch {
           continue;
         }
@@ -162,7 +162,7 @@ function listFolder(
     const held = openedPath(fd);
     let real: string;
     try {
-      real = held ?? fs.realpathSync(absDir);
+      real = held ?? fs.realpathSync.native(absDir);
     } catch {
       return null;
     }
