@@ -137,3 +137,35 @@ function parseAnchor(text: string): Anchor | null {
     typeof a.updated === 'string';
   return ok ? (a as unknown as Anchor) : null;
 }
+
+/**
+ * This vault's id and where its authentication starts, for the anchor written after an append whose
+ * first entry is `firstSeq`. A vault without an id gets one; so does a copy of another vault that
+ * still stands where the anchor was last written from (a moved vault keeps its id and its anchor).
+ * Called under the journal lock.
+ */
+export function anchoringFor(
+  journalDir: string,
+  root: string,
+  key: { readonly dir: string },
+  firstSeq: number,
+): { vaultId: string; authenticatedFrom: number; prunedBefore?: number } {
+  let vaultId = readVaultId(journalDir);
+  if (typeof vaultId !== 'string') vaultId = newVaultId(journalDir);
+  let anchor = readAnchor(key.dir, vaultId);
+  if (
+    anchor !== null &&
+    anchor !== 'damaged' &&
+    anchor.vault !== root &&
+    anchorOwnerStillThere(anchor, (other) => path.join(other, '.noted', 'journal'))
+  ) {
+    vaultId = newVaultId(journalDir);
+    anchor = null;
+  }
+  if (anchor === null || anchor === 'damaged') return { vaultId, authenticatedFrom: firstSeq };
+  return {
+    vaultId,
+    authenticatedFrom: anchor.authenticatedFrom,
+    ...(anchor.prunedBefore === undefined ? {} : { prunedBefore: anchor.prunedBefore }),
+  };
+}

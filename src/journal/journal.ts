@@ -13,32 +13,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isNotedError, NotedError } from '../common/errors.js';
-import { fsyncDir } from '../vault/atomic-write.js';
 import type { Vault } from '../vault/vault.js';
-import { anchorOwnerStillThere, newVaultId, readAnchor, readVaultId, writeAnchor } from './anchor.js';
+import { anchoringFor, writeAnchor } from './anchor.js';
+import { appendDurably, lastEntry, writeAll } from './append-file.js';
 import { PackIndex } from './blob-packs.js';
 import {
   dayOfId,
   entryHash,
   entryLine,
-  isEntry,
   type JournalEntry,
   type JournalKind,
   newEntryId,
-  parseEntryLine,
   type UnhashedEntry,
 } from './entry.js';
-import {
-  type DayFile,
-  dayFiles,
-  entriesOf,
-  freshBlobs,
-  packDir,
-  readBlob,
-  readTail,
-  storeBlobs,
-} from './files.js';
-import type { JournalKey, JournalKeyState } from './journal-key.js';
+import { dayFiles, entriesOf, freshBlobs, packDir, readBlob, storeBlobs } from './files.js';
+import type { JournalKeyState } from './journal-key.js';
 import { type PruneResult, pruneTexts } from './prune.js';
 import { type EntryFields, prepare, type RecordInput } from './record-input.js';
 import { type UndoContext, type UndoResult, type UndoTarget, undoChanges } from './undo.js';
@@ -299,9 +288,10 @@ export class Journal {
   private append(fieldsList: readonly EntryFields[]): JournalEntry[] {
     fs.mkdirSync(this.dir, { recursive: true });
     const files = dayFiles(this.dir);
-    let last = this.lastEntry(files);
+    let last = lastEntry(files);
     const key = this.key.key;
-    const anchoring = key === null ? null : this.anchoring(key, (last?.seq ?? 0) + 1);
+    const anchoring =
+      key === null ? null : anchoringFor(this.dir, this.vault.root, key, (last?.seq ?? 0) + 1);
     const now = this.now();
     const time = now.toISOString();
     const latest = files.at(-1);
@@ -325,108 +315,26 @@ export class Journal {
     }
     const text = entries.map((e) => `${entryLine(e)}\n`).join('');
     const head = last as JournalEntry;
-    this.appendDurably(path.join(this.dir, `${day}.jsonl`), Buffer.from(text, 'utf8'), () => {
-      if (key === null || anchoring === null) return;
-      writeAnchor(key.dir, {
-        vaultId: anchoring.vaultId,
-        vault: this.vault.root,
-        seq: head.seq,
-        hash: head.hash,
-        authenticatedFrom: anchoring.authenticatedFrom,
-        ...(anchoring.prunedBefore === undefined ? {} : { prunedBefore: anchoring.prunedBefore }),
-        updated: time,
-      });
-    });
+    appendDurably(
+      this.dir,
+      path.join(this.dir, `${day}.jsonl`),
+      Buffer.from(text, 'utf8'),
+      this.writer,
+      () => {
+        if (key === null || anchoring === null) return;
+        writeAnchor(key.dir, {
+          vaultId: anchoring.vaultId,
+          vault: this.vault.root,
+          seq: head.seq,
+          hash: head.hash,
+          authenticatedFrom: anchoring.authenticatedFrom,
+          ...(anchoring.prunedBefore === undefined ? {} : { prunedBefore: anchoring.prunedBefore }),
+          updated: time,
+        });
+      },
+    );
     return entries;
   }
-
-  /**
-   * This vault's id and where its authentication starts, for the anchor written after an append whose
-   * first entry is `firstSeq`. A vault without an id gets one; so does a copy of another vault that
-   * still stands where the anchor was last written from (a moved vault keeps its id and its anchor).
-   */
-  private anchoring(
-    key: JournalKey,
-    firstSeq: number,
-  ): { vaultId: string; authenticatedFrom: number; prunedBefore?: number } {
-    let vaultId = readVaultId(this.dir);
-    if (typeof vaultId !== 'string') vaultId = newVaultId(this.dir);
-    let anchor = readAnchor(key.dir, vaultId);
-    if (
-      anchor !== null &&
-      anchor !== 'damaged' &&
-      anchor.vault !== this.vault.root &&
-      anchorOwnerStillThere(anchor, (root) => path.join(root, '.noted', 'journal'))
-    ) {
-      vaultId = newVaultId(this.dir);
-      anchor = null;
-    }
-    if (anchor === null || anchor === 'damaged') return { vaultId, authenticatedFrom: firstSeq };
-    return {
-      vaultId,
-      authenticatedFrom: anchor.authenticatedFrom,
-      ...(anchor.prunedBefore === undefined ? {} : { prunedBefore: anchor.prunedBefore }),
-    };
-  }
-
-  /**
-   * The last complete entry, reading only file tails. A cut-off line at the end of the latest file
-   * (a crash mid-append) is removed: its change was never made, since the caller writes a note only
-   * after `record` returns.
-   */
-  private lastEntry(files: DayFile[]): JournalEntry | null {
-    for (let i = files.length - 1; i >= 0; i--) {
-      const file = files[i] as DayFile;
-      const tail = readTail(file.path);
-      if (i === files.length - 1 && tail.size > tail.complete) fs.truncateSync(file.path, tail.complete);
-      if (tail.lastLine === null) continue;
-      const parsed = parseEntryLine(tail.lastLine);
-      if (!isEntry(parsed)) {
-        throw new NotedError(
-          'not_supported',
-          `The journal could not be written (its last entry, in ${file.path}, is damaged: ${parsed.error}), so the note was not changed. Run "noted-mcp journal verify", then repair or remove the damaged line by hand; verify will keep showing where it was.`,
-        );
-      }
-      return parsed;
-    }
-    return null;
-  }
-
-  /**
-   * Appends and fsyncs, then runs `then` (the anchor); on any failure cuts the file back to where it
-   * was, so no partial line stays and no entry stands unanchored.
-   */
-  private appendDurably(filePath: string, bytes: Buffer, then: () => void): void {
-    const existed = fs.existsSync(filePath);
-    const fd = fs.openSync(filePath, 'a', 0o644);
-    let failed = false;
-    try {
-      const size = fs.fstatSync(fd).size;
-      try {
-        this.writer(fd, bytes);
-        fs.fsyncSync(fd);
-        then();
-      } catch (err) {
-        failed = true;
-        try {
-          fs.ftruncateSync(fd, size);
-          fs.fsyncSync(fd);
-        } catch {
-          // The next append removes a cut-off last line before it writes (see lastEntry).
-        }
-        throw err;
-      }
-    } finally {
-      fs.closeSync(fd);
-      if (failed && !existed) fs.rmSync(filePath, { force: true });
-    }
-    if (!existed) fsyncDir(this.dir);
-  }
-}
-
-function writeAll(fd: number, bytes: Buffer): void {
-  let offset = 0;
-  while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
 }
 
 function journalFailure(err: unknown, dir: string): NotedError {
