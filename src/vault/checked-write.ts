@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { tempPathFor } from './atomic-write.js';
+import { createFromTemp, renameTemps, type TempWrite, tempPathFor, writeTemps } from './atomic-write.js';
 import { type OpenedFolder, openFolder, type Sight } from './checked-folder.js';
 
 /** One note of a batch for `writeNotesChecked`. */
@@ -49,51 +49,26 @@ function folderFor(
  * `still` said no. When it throws, no note changed and no temporary file is left.
  */
 export function writeNotesChecked(root: string, files: readonly NoteWrite[]): NoteWrite[] {
-  const open: { file: NoteWrite; folder: OpenedFolder; tmp: string; fd: number | null }[] = [];
+  const folders: OpenedFolder[] = [];
   try {
-    for (const file of files) {
+    const temps: TempWrite<NoteWrite>[] = files.map((file) => {
       const folder = folderFor(root, file.abs, file.name, file.allow, true) as OpenedFolder;
-      const item = { file, folder, tmp: path.basename(tempPathFor(file.abs)), fd: null as number | null };
-      open.push(item);
-      item.fd = fs.openSync(folder.at(item.tmp), 'wx', 0o644);
-      fs.writeFileSync(item.fd, file.data);
-    }
-    for (const item of open) {
-      fs.fsyncSync(item.fd as number);
-      fs.closeSync(item.fd as number);
-      item.fd = null;
-    }
-  } catch (err) {
-    for (const item of open) {
-      if (item.fd !== null) fs.closeSync(item.fd);
-      fs.rmSync(item.folder.at(item.tmp), { force: true });
-      item.folder.close();
-    }
-    throw err;
-  }
-  const skipped: NoteWrite[] = [];
-  try {
-    for (const [i, item] of open.entries()) {
-      const target = item.folder.at(path.basename(item.file.abs));
-      try {
-        if (item.file.still === undefined || item.file.still(target)) {
-          fs.renameSync(item.folder.at(item.tmp), target);
-          continue;
-        }
-        skipped.push(item.file);
-        fs.rmSync(item.folder.at(item.tmp), { force: true });
-      } catch (err) {
-        for (const rest of open.slice(i)) fs.rmSync(rest.folder.at(rest.tmp), { force: true });
-        throw err;
-      }
-    }
+      folders.push(folder);
+      return {
+        tmp: folder.at(path.basename(tempPathFor(file.abs))),
+        target: folder.at(path.basename(file.abs)),
+        data: file.data,
+        of: file,
+      };
+    });
+    writeTemps(temps);
+    return renameTemps(temps, (file, target) => file.still?.(target) ?? true);
   } finally {
-    for (const item of open) {
-      item.folder.sync();
-      item.folder.close();
+    for (const folder of folders) {
+      folder.sync();
+      folder.close();
     }
   }
-  return skipped;
 }
 
 /**
@@ -110,23 +85,7 @@ export function createNoteChecked(
   const folder = folderFor(root, abs, name, allow, true) as OpenedFolder;
   try {
     const tmp = folder.at(path.basename(tempPathFor(abs)));
-    const target = folder.at(path.basename(abs));
-    let fd: number | null = fs.openSync(tmp, 'wx', 0o644);
-    try {
-      fs.writeFileSync(fd, data);
-      fs.fsyncSync(fd);
-      fs.closeSync(fd);
-      fd = null;
-      // link() refuses an existing target, unlike rename(), so a concurrent creator is never clobbered.
-      fs.linkSync(tmp, target);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      if (fd !== null || fs.existsSync(target)) throw err;
-      fs.renameSync(tmp, target); // file systems without hard links
-    } finally {
-      if (fd !== null) fs.closeSync(fd);
-      fs.rmSync(tmp, { force: true });
-    }
+    if (!createFromTemp(tmp, folder.at(path.basename(abs)), data)) return false;
     folder.sync();
     return true;
   } finally {
@@ -177,22 +136,8 @@ export function moveNoteChecked(root: string, from: MoveEnd, to: MoveEnd): boole
     target = folderFor(root, to.abs, to.name, to.allow, true) as OpenedFolder;
     const a = source.at(path.basename(from.abs));
     const b = target.at(path.basename(to.abs));
-    if (from.abs.toLowerCase() === to.abs.toLowerCase()) {
-      fs.renameSync(a, b);
-    } else {
-      try {
-        fs.linkSync(a, b);
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'EEXIST') return false;
-        if (code === 'ENOENT') throw err;
-        // File systems without hard links: check, then rename (a narrow race, accepted there).
-        if (fs.existsSync(b)) return false;
-        fs.renameSync(a, b);
-        return true;
-      }
-      fs.rmSync(a, { force: true });
-    }
+    if (from.abs.toLowerCase() !== to.abs.toLowerCase()) return placeNoClobber(a, b);
+    fs.renameSync(a, b);
     return true;
   } finally {
     target?.sync();
@@ -233,22 +178,31 @@ export function moveInChecked(
 ): boolean {
   const folder = folderFor(root, abs, name, allow, true) as OpenedFolder;
   try {
-    const target = folder.at(path.basename(abs));
-    try {
-      fs.linkSync(source, target);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') return false;
-      if (code === 'ENOENT') throw err;
-      if (fs.existsSync(target)) return false;
-      fs.renameSync(source, target);
-      folder.sync();
-      return true;
-    }
-    fs.rmSync(source, { force: true });
+    const placed = placeNoClobber(source, folder.at(path.basename(abs)));
     folder.sync();
-    return true;
+    return placed;
   } finally {
     folder.close();
   }
+}
+
+/**
+ * Puts the file `from` at `to` without ever replacing a file there: a hard link (which refuses an
+ * existing target, unlike rename), then the old name removed. False when `to` is taken; a missing
+ * `from` throws ENOENT.
+ */
+function placeNoClobber(from: string, to: string): boolean {
+  try {
+    fs.linkSync(from, to);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code === 'ENOENT') throw err;
+    // File systems without hard links: check, then rename (a narrow race, accepted there).
+    if (fs.existsSync(to)) return false;
+    fs.renameSync(from, to);
+    return true;
+  }
+  fs.rmSync(from, { force: true });
+  return true;
 }

@@ -7,11 +7,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/io.js';
 import { journalCommand } from '../../src/cli/journal-command.js';
 import { Journal } from '../../src/journal/journal.js';
 import { measureUsage } from '../../src/journal/usage.js';
 import { Vault } from '../../src/vault/vault.js';
+import { type CliRun, runCommand } from '../helpers/cli-run.js';
 import { type Connection, connect, makeVault, readBytes } from '../helpers/vault.js';
 import { agentWrite, fixtureKey, type JournalVault, journalVault } from './fixtures/journal-vault.js';
 
@@ -221,24 +221,6 @@ describe('noted-mcp journal prune', () => {
   });
 });
 
-async function cli(
-  jv: JournalVault,
-  args: string[],
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    env: { HOME: jv.base, ...env },
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    script: 'noted-mcp',
-    isTty: false,
-  };
-  const code = await journalCommand([...args, '--notes-dir', jv.dir], io);
-  return { code, out, err };
+function cli(jv: JournalVault, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return runCommand(journalCommand, [...args, '--notes-dir', jv.dir], { HOME: jv.base, ...env });
 }

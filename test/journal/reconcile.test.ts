@@ -7,13 +7,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/io.js';
 import { journalCommand } from '../../src/cli/journal-command.js';
 import { entryLine, type JournalEntry, parseEntryLine, sha256Hex } from '../../src/journal/entry.js';
 import { Journal } from '../../src/journal/journal.js';
 import { noteLockKey, vaultLocks } from '../../src/journal/note-locks.js';
 import { CHECKPOINT_FILE, reconcileJournal } from '../../src/journal/reconcile.js';
 import { type ConsoleFixture, startFixture } from '../console/console-fixture.js';
+import { runCommand } from '../helpers/cli-run.js';
 import { testJournalKey } from '../helpers/vault.js';
 import {
   agentWrite,
@@ -56,22 +56,8 @@ function notApplied(): JournalEntry[] {
   return jv.journal.list({ kind: 'not_applied' }).reverse();
 }
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    env: { HOME: jv.base },
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    script: 'noted-mcp',
-    isTty: false,
-  };
-  const code = await journalCommand([...args, '--notes-dir', jv.dir], io);
-  return { code, out, err };
+function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  return runCommand(journalCommand, [...args, '--notes-dir', jv.dir], { HOME: jv.base });
 }
 
 describe('a change recorded but never written', () => {

@@ -7,7 +7,6 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/io.js';
 import { journalCommand } from '../../src/cli/journal-command.js';
 import { undoCommand } from '../../src/cli/undo-command.js';
 import {
@@ -21,6 +20,7 @@ import { Journal } from '../../src/journal/journal.js';
 import { KEY_FILE_NAME, noJournalKey, openJournalKey } from '../../src/journal/journal-key.js';
 import { ANYWHERE } from '../../src/vault/checked-folder.js';
 import { Vault } from '../../src/vault/vault.js';
+import { type CliRun, runCommand } from '../helpers/cli-run.js';
 import {
   agentWrite,
   dayLines,
@@ -44,6 +44,17 @@ function open(...args: Parameters<typeof journalVault>): JournalVault {
 }
 
 const ME = { session: 'owner', client: 'noted-mcp-cli' };
+
+/** The change of a.md from its last text in `fiveChanges` to `x`, as an agent records it. */
+const A3_TO_X = {
+  session: 's',
+  client: null,
+  tool: 't',
+  note: 'a.md',
+  kind: 'update' as const,
+  before: 'a3\n',
+  after: 'x',
+};
 
 /** Five agent changes to a.md and b.md. */
 async function fiveChanges(jv: JournalVault): Promise<JournalEntry[]> {
@@ -376,17 +387,7 @@ describe('what this machine cannot check is said, not called tampering', () => {
       unverified: expect.stringMatching(/is a copy of the vault at/),
     });
     await agentWrite(jv, 'a.md', 'original moves on\n');
-    await copy.vault.withNoteLock('a.md', () =>
-      copy.record({
-        session: 's',
-        client: null,
-        tool: 't',
-        note: 'a.md',
-        kind: 'update',
-        before: 'a3\n',
-        after: 'x',
-      }),
-    );
+    await copy.vault.withNoteLock('a.md', () => copy.record(A3_TO_X));
     expect(copy.verify()).toMatchObject({ ok: true, entries: 6, unverified: null });
     expect(jv.journal.verify()).toMatchObject({ ok: true, entries: 6, unverified: null });
   });
@@ -437,17 +438,7 @@ describe('the anchor', () => {
     fs.rmSync(anchors, { recursive: true });
     fs.writeFileSync(anchors, 'a file where the folder should be');
     const before = dayLines(jv);
-    expect(() =>
-      jv.journal.record({
-        session: 's',
-        client: null,
-        tool: 't',
-        note: 'a.md',
-        kind: 'update',
-        before: 'a3\n',
-        after: 'x',
-      }),
-    ).toThrow(/journal could not be written/);
+    expect(() => jv.journal.record(A3_TO_X)).toThrow(/journal could not be written/);
     expect(dayLines(jv)).toEqual(before);
   });
 });
@@ -506,26 +497,8 @@ async function agentWriteWith(journal: Journal, jv: JournalVault, note: string, 
   });
 }
 
-async function cli(
-  jv: JournalVault,
-  command: (argv: readonly string[], io: CliIo) => Promise<number>,
-  args: string[],
-): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    env: { HOME: jv.base },
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    script: 'noted-mcp',
-    isTty: false,
-  };
-  const code = await command([...args, '--notes-dir', jv.dir], io);
-  return { code, out, err };
+function cli(jv: JournalVault, command: Parameters<typeof runCommand>[0], args: string[]): Promise<CliRun> {
+  return runCommand(command, [...args, '--notes-dir', jv.dir], { HOME: jv.base });
 }
 
 function run(cmd: string, args: string[]): Promise<string> {
