@@ -2,7 +2,7 @@
  * @module bench/lib/config-home
  * The servers a benchmark starts keep their journal key and anchors (SPEC 6.2) in a configuration
  * folder of the benchmark's own, not in the user's `~/.config/noted-mcp`: the first call makes a
- * temporary folder, sets `XDG_CONFIG_HOME` to it for this process and the children it starts, and
+ * temporary folder, sets `NOTED_MCP_CONFIG_DIR` to it for this process and the children it starts, and
  * removes it when the process exits. Inside a test run (vitest) it is the run's own folder, which the
  * tests' global setup made (test/helpers/global-config.ts).
  */
@@ -12,12 +12,12 @@ import { join } from 'node:path';
 
 let home;
 
-/** The benchmark's `XDG_CONFIG_HOME`, made on first use. */
+/** The benchmark's `NOTED_MCP_CONFIG_DIR`, made on first use. */
 export function benchConfigHome() {
-  if (process.env.VITEST && process.env.XDG_CONFIG_HOME) return process.env.XDG_CONFIG_HOME;
+  if (process.env.VITEST && process.env.NOTED_MCP_CONFIG_DIR) return process.env.NOTED_MCP_CONFIG_DIR;
   if (home === undefined) {
     home = mkdtempSync(join(tmpdir(), 'noted-bench-config-'));
-    process.env.XDG_CONFIG_HOME = home;
+    process.env.NOTED_MCP_CONFIG_DIR = home;
     process.on('exit', () => rmSync(home, { recursive: true, force: true }));
   }
   return home;

@@ -170,7 +170,7 @@ class CrashLoop {
       command: process.execPath,
       args: [this.o.serverPath, '--notes-dir', this.o.vaultDir],
       stderr: 'pipe',
-      env: { XDG_CONFIG_HOME: benchConfigHome() },
+      env: { NOTED_MCP_CONFIG_DIR: benchConfigHome() },
     });
     const tail = [];
     transport.stderr?.on('data', (chunk) => {

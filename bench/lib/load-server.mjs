@@ -29,7 +29,7 @@ function serverEnv() {
   for (const key of ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR']) {
     if (process.env[key] !== undefined) env[key] = process.env[key];
   }
-  env.XDG_CONFIG_HOME = benchConfigHome();
+  env.NOTED_MCP_CONFIG_DIR = benchConfigHome();
   return env;
 }
 

@@ -76,7 +76,7 @@ export async function startServer({ serverPath, vault, connectTimeoutMs }) {
     command: process.execPath,
     args: [serverPath, '--notes-dir', vault],
     stderr: 'pipe',
-    env: { XDG_CONFIG_HOME: benchConfigHome() },
+    env: { NOTED_MCP_CONFIG_DIR: benchConfigHome() },
   });
   const tail = [];
   let partial = '';

@@ -102,10 +102,13 @@ export function journalLimit(env: NodeJS.ProcessEnv, stateDir: string, errors: s
 
 /**
  * The user's configuration folder for Noted, outside every vault: it holds the journal key and the
- * journals' anchors (SPEC 6.2). `$XDG_CONFIG_HOME/noted-mcp` when that is an absolute path, else
- * `%APPDATA%\noted-mcp` on Windows, else `~/.config/noted-mcp`.
+ * journals' anchors (SPEC 6.2). `$NOTED_MCP_CONFIG_DIR` when that is an absolute path, else
+ * `$XDG_CONFIG_HOME/noted-mcp` when that is one, else `%APPDATA%\noted-mcp` on Windows, else
+ * `~/.config/noted-mcp`.
  */
 export function userConfigDir(env: NodeJS.ProcessEnv): string {
+  const own = env.NOTED_MCP_CONFIG_DIR;
+  if (own !== undefined && path.isAbsolute(own)) return own;
   const xdg = env.XDG_CONFIG_HOME;
   if (xdg !== undefined && path.isAbsolute(xdg)) return path.join(xdg, 'noted-mcp');
   if (process.platform === 'win32' && env.APPDATA) return path.join(env.APPDATA, 'noted-mcp');

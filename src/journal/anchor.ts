@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../vault/atomic-write.js';
+import { replaceFile, writeFileAtomic } from '../vault/atomic-write.js';
 
 export const VAULT_ID_FILE = 'vault-id';
 const VAULT_ID = /^[0-9a-f]{32}$/;
@@ -75,11 +75,16 @@ export function readAnchor(keyDir: string, vaultId: string): Anchor | null | 'da
   return parseAnchor(text) ?? 'damaged';
 }
 
-/** Writes a vault's anchor (owner-only, atomically). */
+/**
+ * Writes a vault's anchor (owner-only, atomically by rename), not synced: every append holds the journal
+ * lock while it does this, and a crash can only leave the anchor before (behind the journal, which
+ * verify takes for what it is) or, on some file systems, an empty file (verify says the anchor was
+ * damaged and cannot vouch for the end; the next append writes it anew).
+ */
 export function writeAnchor(keyDir: string, anchor: Anchor): void {
   const dir = anchorsDir(keyDir);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeFileAtomic(path.join(dir, `${anchor.vaultId}.json`), `${JSON.stringify(anchor)}\n`);
+  replaceFile(path.join(dir, `${anchor.vaultId}.json`), `${JSON.stringify(anchor)}\n`, { sync: false });
 }
 
 /** The anchors last written by a vault at `root` (its journal may since have lost or changed its id). */

@@ -119,22 +119,23 @@ export class Journal {
     if (inputs.length === 0) return [];
     const prepared = inputs.map(prepare);
     try {
+      const fresh = freshBlobs(
+        this.dir,
+        prepared.flatMap((p) => p.blobs),
+        this.packs,
+      );
+      const adding = fresh.reduce((n, b) => n + b.bytes.length, 0);
+      // Saying a recorded change was not made is never refused: it keeps the journal true.
+      const limited = this.maxStoredBytes !== null && prepared.some((p) => p.fields.kind !== 'not_applied');
+      // Checked before anything is stored, so a refused change leaves no text behind. Outside the
+      // journal lock (which appends hold for as short a time as they can): processes storing at the
+      // same moment may each pass it, so the limit can be passed by one change per process at most.
+      if (limited) requireRoom(currentUsage(this.dir), adding, this.maxStoredBytes);
+      // Blobs before the entries: a blob left behind by a failed append is harmless (content-
+      // addressed), while an entry pointing at a missing blob would not be.
+      storeBlobs(this.dir, fresh, this.packs);
       return this.vault.withLockSync('journal', () => {
-        // Under the lock, so that processes sharing the vault keep one count and one limit.
-        const fresh = freshBlobs(
-          this.dir,
-          prepared.flatMap((p) => p.blobs),
-          this.packs,
-        );
-        const adding = fresh.reduce((n, b) => n + b.bytes.length, 0);
-        const usage = this.maxStoredBytes === null && adding === 0 ? null : currentUsage(this.dir);
-        // Saying a recorded change was not made is never refused: it keeps the journal true.
-        const limited = prepared.some((p) => p.fields.kind !== 'not_applied');
-        if (usage !== null && limited) requireRoom(usage, adding, this.maxStoredBytes);
-        // Blobs before the entries: a blob left behind by a failed append is harmless (content-
-        // addressed), while an entry pointing at a missing blob would not be.
-        storeBlobs(this.dir, fresh, this.packs);
-        if (usage !== null) addUsage(this.dir, usage, adding);
+        if (adding > 0) addUsage(this.dir, currentUsage(this.dir), adding);
         return this.append(prepared.map((p) => p.fields));
       });
     } catch (err) {

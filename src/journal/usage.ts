@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { NotedError } from '../common/errors.js';
-import { writeFileAtomic } from '../vault/atomic-write.js';
+import { replaceFile } from '../vault/atomic-write.js';
 
 export const USAGE_FILE = 'usage.json';
 
@@ -62,9 +62,13 @@ export function measureUsage(dir: string): JournalUsage {
   return { storedBytes };
 }
 
+/**
+ * Replaces the recorded usage (atomically, not synced: a count lost to a crash is one batch short,
+ * and a missing file is measured again).
+ */
 export function saveUsage(dir: string, usage: JournalUsage): void {
   fs.mkdirSync(dir, { recursive: true });
-  writeFileAtomic(path.join(dir, USAGE_FILE), `${JSON.stringify(usage)}\n`);
+  replaceFile(path.join(dir, USAGE_FILE), `${JSON.stringify(usage)}\n`, { sync: false });
 }
 
 function readUsage(dir: string): JournalUsage | null {

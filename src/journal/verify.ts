@@ -143,11 +143,6 @@ export function verifyJournal(dir: string, options: VerifyOptions): VerifyResult
         "the journal's vault id (journal/vault-id) is damaged, so its anchor cannot be found: it was changed by hand or by another program",
       );
     }
-    if (anchor === 'damaged') {
-      return fail(
-        `the anchor ${anchorFile(key.dir, vaultId as string)} is damaged, so the journal's end cannot be checked`,
-      );
-    }
     // Another journal was anchored for this very folder and is gone: deleted, or replaced.
     for (const other of anchorsAt(key.dir, options.root)) {
       if (other.vaultId === vaultId || other.seq === 0) continue;
@@ -158,7 +153,7 @@ export function verifyJournal(dir: string, options: VerifyOptions): VerifyResult
     if (ownAnchor !== null) {
       const problem = anchorProblem(ownAnchor, walk);
       if (problem !== null) return fail(problem.reason, problem.at ?? end);
-    } else if (walk.checked > 0 && copyOf === null) {
+    } else if (walk.checked > 0 && copyOf === null && anchor !== 'damaged') {
       return fail(
         `entries are authenticated with this machine's key but the journal is not anchored here: its vault id (journal/vault-id) was changed or removed, or the anchor deleted from ${key.dir}`,
       );
@@ -176,7 +171,12 @@ export function verifyJournal(dir: string, options: VerifyOptions): VerifyResult
       anchored: ownAnchor !== null && ownAnchor.seq > 0,
       texts: walk.texts,
     },
-    unverified: unverifiedText(options.key, walk, copyOf),
+    unverified: unverifiedText(
+      options.key,
+      walk,
+      copyOf,
+      key !== null && anchor === 'damaged' ? anchorFile(key.dir, vaultId as string) : null,
+    ),
   };
 }
 
@@ -308,7 +308,12 @@ function anchorProblem(anchor: Anchor, walk: Walk): { reason: string; at?: Broke
   return null;
 }
 
-function unverifiedText(state: JournalKeyState, walk: Walk, copyOf: string | null): string | null {
+function unverifiedText(
+  state: JournalKeyState,
+  walk: Walk,
+  copyOf: string | null,
+  damagedAnchor: string | null,
+): string | null {
   const parts: string[] = [];
   const total = walk.intact;
   if (state.key === null) {
@@ -328,6 +333,11 @@ function unverifiedText(state: JournalKeyState, walk: Walk, copyOf: string | nul
     if (walk.checked === 0 && others.length === 0 && walk.unauthenticated > 0) {
       parts.push(
         `${plural(walk.unauthenticated, 'entry was', 'entries were')} written before the journal had a key: the chain is intact, but nothing is authenticated yet. The next agent change starts authentication and anchors the journal.`,
+      );
+    }
+    if (damagedAnchor !== null) {
+      parts.push(
+        `The anchor ${damagedAnchor} cannot be read (a crash while it was written can leave it empty), so a removed end would not show; the next agent change writes it anew.`,
       );
     }
     if (copyOf !== null) {

@@ -65,6 +65,31 @@ export function writeFileAtomic(target: string, data: string | Uint8Array): void
   writeFilesAtomic([{ target, data }]);
 }
 
+/**
+ * Replaces `target` with `data` through a temporary file and a rename (a reader sees the old bytes or
+ * the new), the file synced first when `sync`, the folder not: for small state files whose last update
+ * may be lost to a crash (`writeFileAtomic` keeps it). The folder must exist.
+ */
+export function replaceFile(target: string, data: string | Uint8Array, options: { sync: boolean }): void {
+  const tmp = tempPathFor(target);
+  const fd = fs.openSync(tmp, 'wx', 0o600);
+  try {
+    fs.writeFileSync(fd, data);
+    if (options.sync) fs.fsyncSync(fd);
+  } catch (err) {
+    fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+  fs.closeSync(fd);
+  try {
+    fs.renameSync(tmp, target);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
 /** One file of a batch for `writeFilesAtomic`. */
 export interface FileWrite {
   readonly target: string;

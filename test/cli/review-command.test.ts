@@ -30,7 +30,7 @@ function update(note: string, baseText: string, newText: string): NewPendingChan
 /** Runs `review` in-process with a fake CliIo; the vault comes from $NOTED_VAULT unless flags say. */
 async function review(
   argv: string[],
-  env: NodeJS.ProcessEnv = { NOTED_VAULT: t.dir, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME },
+  env: NodeJS.ProcessEnv = { NOTED_VAULT: t.dir, NOTED_MCP_CONFIG_DIR: process.env.NOTED_MCP_CONFIG_DIR },
   command = reviewCommand,
 ) {
   let stdout = '';

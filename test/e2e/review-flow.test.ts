@@ -17,7 +17,7 @@ async function review(argv: string[]) {
   let stdout = '';
   let stderr = '';
   const io: CliIo = {
-    env: { NOTED_VAULT: vault.dir, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME },
+    env: { NOTED_VAULT: vault.dir, NOTED_MCP_CONFIG_DIR: process.env.NOTED_MCP_CONFIG_DIR },
     stdout: (t) => {
       stdout += t;
     },

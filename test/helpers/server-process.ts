@@ -85,7 +85,7 @@ export async function spawnServer(
     cwd: options.cwd ?? os.tmpdir(),
     stderr: 'pipe',
     // The run's configuration folder (global-config.ts), not the user's: the journal key lives there.
-    env: { XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME ?? '' },
+    env: { NOTED_MCP_CONFIG_DIR: process.env.NOTED_MCP_CONFIG_DIR ?? '' },
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {

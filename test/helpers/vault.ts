@@ -77,10 +77,10 @@ const SHOWN_ABOVE = '[shown in full above]';
  * by in-process servers and spawned ones, as the user's key is on a real machine.
  */
 export function testJournalKey(): JournalKeyState {
-  const home = process.env.XDG_CONFIG_HOME;
-  if (home === undefined)
-    throw new Error('XDG_CONFIG_HOME is not set: run the tests through vitest.config.ts');
-  return openJournalKey(path.join(home, 'noted-mcp'));
+  const dir = process.env.NOTED_MCP_CONFIG_DIR;
+  if (dir === undefined)
+    throw new Error('NOTED_MCP_CONFIG_DIR is not set: run the tests through vitest.config.ts');
+  return openJournalKey(dir);
 }
 
 /** Makes `<tmp>/noted-XXXX/vault` holding `files`. */

@@ -431,6 +431,19 @@ describe('the anchor', () => {
     });
   });
 
+  it('an anchor a crash left empty: verify says it cannot vouch for the end; the next change writes it anew', async () => {
+    const jv = open();
+    const entries = await fiveChanges(jv);
+    fs.writeFileSync(anchorFile(jv, entries), '');
+    expect(jv.journal.verify()).toMatchObject({
+      ok: true,
+      entries: 5,
+      unverified: expect.stringMatching(/anchor .* cannot be read .* the next agent change writes it anew/),
+    });
+    await agentWrite(jv, 'a.md', 'a4\n');
+    expect(jv.journal.verify()).toMatchObject({ ok: true, entries: 6, unverified: null });
+  });
+
   it('an anchor that cannot be written undoes the append: nothing is recorded, and the caller is told', async () => {
     const jv = open();
     await fiveChanges(jv);
