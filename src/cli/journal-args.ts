@@ -93,7 +93,7 @@ export function openCliVault(notesDir: string | undefined, io: CliIo): Vault {
  * The user's journal key, from the configuration folder the environment names (cli/config.ts);
  * created there when missing unless `create` is false (a command that only reads need not make one).
  */
-export function cliJournalKey(io: CliIo, options: { create?: boolean } = {}): JournalKeyState {
+export function cliJournalKey(io: CliIo, options: { create?: boolean | 'first use' } = {}): JournalKeyState {
   return openJournalKey(userConfigDir(io.env), options);
 }
 

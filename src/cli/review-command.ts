@@ -167,7 +167,9 @@ export function createReviewCommand(deps: ReviewDeps) {
 
 /** The `review` subcommand as registered in `main.ts`. */
 export const reviewCommand = (argv: readonly string[], io: CliIo): Promise<ExitCode> =>
-  createReviewCommand({ recordApprovedWrite: journalApprovedWrites(() => cliJournalKey(io)) })(argv, io);
+  createReviewCommand({
+    recordApprovedWrite: journalApprovedWrites(() => cliJournalKey(io, { create: 'first use' })),
+  })(argv, io);
 
 export function parseReviewArgs(argv: readonly string[]): ReviewArgs {
   const errors: string[] = [];

@@ -55,8 +55,9 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     return 1;
   }
 
-  const journalKey = cliJournalKey(io);
-  if (journalKey.key === null) {
+  // Made at the first agent change: a server that only answers reads leaves your configuration alone.
+  const journalKey = cliJournalKey(io, { create: 'first use' });
+  if (journalKey.key === null && journalKey.firstUse !== true) {
     io.stderr(
       `noted-mcp: warning: ${journalKey.reason}; agent changes are journaled without authentication, so the journal cannot show forged entries (see docs/journal.md).\n`,
     );

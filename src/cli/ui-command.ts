@@ -80,7 +80,7 @@ export async function uiCommand(argv: readonly string[], io: CliIo): Promise<Exi
     return failure(io, err);
   }
   if (flags.switches.has('--link')) return printLink(vault, token, Number(portText), io);
-  const journalKey = cliJournalKey(io);
+  const journalKey = cliJournalKey(io, { create: 'first use' });
   let ui: ConsoleHandle;
   try {
     ui = await startConsole({

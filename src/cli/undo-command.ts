@@ -51,7 +51,10 @@ export async function undoCommand(argv: readonly string[], io: CliIo): Promise<E
     entry !== undefined ? { entry } : session !== undefined ? { session } : { group: group as string };
   try {
     const vault = openCliVault(flags.values.get('--notes-dir'), io);
-    const journal = new Journal(vault, { now: () => new Date(), key: cliJournalKey(io) });
+    const journal = new Journal(vault, {
+      now: () => new Date(),
+      key: cliJournalKey(io, { create: 'first use' }),
+    });
     const result = await journal.undo(target, { session: `cli-${randomUUID()}`, client: CLI_CLIENT });
     return report(result, target, io);
   } catch (err) {

@@ -45,10 +45,13 @@ export class JournalKey {
   }
 }
 
-/** The key, or why there is none: journaling goes on unauthenticated, and verify says so. */
+/**
+ * The key, or why there is none: journaling goes on unauthenticated, and verify says so. `firstUse`:
+ * there is none yet and the journal makes it at its first append (openJournalKey's `create: 'first use'`).
+ */
 export type JournalKeyState =
   | { readonly key: JournalKey }
-  | { readonly key: null; readonly dir: string | null; readonly reason: string };
+  | { readonly key: null; readonly dir: string | null; readonly reason: string; readonly firstUse?: true };
 
 /** No key at all: for callers with no configuration folder (verify then says the journal is unchecked). */
 export function noJournalKey(reason: string): JournalKeyState {
@@ -56,17 +59,23 @@ export function noJournalKey(reason: string): JournalKeyState {
 }
 
 /**
- * The key in `dir`, created there (with `dir`, owner-only) when missing unless `create` is false.
- * Never throws: a folder that cannot be made or a key that cannot be read is returned as the reason.
+ * The key in `dir`, created there (with `dir`, owner-only) when missing — unless `create` is false, or
+ * `'first use'`: then the state says so and the journal makes it at its first append, so a server that
+ * only answers reads never touches the configuration folder. Never throws: a folder that cannot be
+ * made or a key that cannot be read is returned as the reason.
  */
-export function openJournalKey(dir: string, options: { create?: boolean } = {}): JournalKeyState {
+export function openJournalKey(
+  dir: string,
+  options: { create?: boolean | 'first use' } = {},
+): JournalKeyState {
   const file = path.join(dir, KEY_FILE_NAME);
   const none = (reason: string): JournalKeyState => ({ key: null, dir, reason });
   try {
     const existing = readKeyFile(file);
     if (existing !== null) return { key: new JournalKey(dir, existing) };
-    if (options.create === false) {
-      return none(`there is no journal key in ${dir} on this machine; one is made at the first agent change`);
+    if (options.create === false || options.create === 'first use') {
+      const reason = `there is no journal key in ${dir} on this machine; one is made at the first agent change`;
+      return options.create === false ? none(reason) : { key: null, dir, reason, firstUse: true };
     }
     return { key: new JournalKey(dir, createKeyFile(dir, file)) };
   } catch (err) {

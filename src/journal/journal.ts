@@ -27,7 +27,7 @@ import {
   type UnhashedEntry,
 } from './entry.js';
 import { dayFiles, entriesOf, freshBlobs, packDir, readBlob, storeBlobs } from './files.js';
-import type { JournalKeyState } from './journal-key.js';
+import { type JournalKeyState, openJournalKey } from './journal-key.js';
 import { type PruneResult, pruneTexts } from './prune.js';
 import { type EntryFields, prepare, type RecordInput } from './record-input.js';
 import { type UndoContext, type UndoResult, type UndoTarget, undoChanges } from './undo.js';
@@ -76,7 +76,7 @@ export class Journal {
   /** `<vault>/.noted/journal` */
   readonly dir: string;
   readonly now: () => Date;
-  readonly key: JournalKeyState;
+  private keyState: JournalKeyState;
   readonly maxStoredBytes: number | null;
   private readonly writer: (fd: number, bytes: Buffer) => void;
   /** Where packed texts are (blob-packs.ts); filled as they are needed. */
@@ -89,9 +89,14 @@ export class Journal {
     this.dir = vault.statePath('journal');
     this.packs = new PackIndex(packDir(this.dir));
     this.now = options.now;
-    this.key = options.key;
+    this.keyState = options.key;
     this.maxStoredBytes = options.maxStoredBytes ?? null;
     this.writer = options.writer ?? writeAll;
+  }
+
+  /** The journal key as it stands (made at the first append when it was to be made on first use). */
+  get key(): JournalKeyState {
+    return this.keyState;
   }
 
   /** What the stored texts take now (measured once when never recorded). */
@@ -290,7 +295,11 @@ export class Journal {
     fs.mkdirSync(this.dir, { recursive: true });
     const files = dayFiles(this.dir);
     let last = lastEntry(files);
-    const key = this.key.key;
+    const state = this.keyState;
+    if (state.key === null && state.firstUse === true && state.dir !== null) {
+      this.keyState = openJournalKey(state.dir);
+    }
+    const key = this.keyState.key;
     const anchoring =
       key === null ? null : anchoringFor(this.dir, this.vault.root, key, (last?.seq ?? 0) + 1);
     const now = this.now();

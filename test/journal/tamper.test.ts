@@ -480,6 +480,21 @@ describe('the key', () => {
     expect(fs.readdirSync(dir)).toEqual([KEY_FILE_NAME]);
   });
 
+  it('made at the first agent change, not before: a server that only reads leaves the folder alone', async () => {
+    const jv = open({ 'a.md': 'a0\n' });
+    const dir = path.join(jv.base, 'first-use');
+    const journal = new Journal(jv.vault, {
+      now: () => new Date(),
+      key: openJournalKey(dir, { create: 'first use' }),
+    });
+    expect(journal.verify()).toMatchObject({ ok: true, entries: 0, unverified: null });
+    expect(fs.existsSync(dir)).toBe(false);
+    const entry = journal.record(A3_TO_X);
+    expect(fs.readdirSync(dir).sort()).toEqual(['anchors', KEY_FILE_NAME]);
+    expect(entry.keyId).toBe(journal.key.key?.id);
+    expect(journal.verify()).toMatchObject({ ok: true, entries: 1, unverified: null });
+  });
+
   it('a key other users can read is not used', () => {
     const jv = open();
     const dir = path.join(jv.base, 'loose');
