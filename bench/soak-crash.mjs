@@ -55,14 +55,23 @@ function options() {
 }
 
 /**
- * The journal's own `verifyJournal`, loaded from the TypeScript source through tsx (a devDependency),
- * so every kill is verified in-process; without it only `noted-mcp journal verify` runs, every Nth kill.
+ * The journal's own verify, loaded from the TypeScript source through tsx (a devDependency), with the
+ * user's journal key as the server finds it (the configuration folder the environment names), so
+ * every kill is verified in-process; without it only `noted-mcp journal verify` runs, every Nth kill.
  */
 async function loadVerify() {
   try {
     const { tsImport } = await import('tsx/esm/api');
-    const mod = await tsImport(pathToFileURL(join(REPO, 'src/journal/verify.ts')).href, import.meta.url);
-    return mod.verifyJournal;
+    const load = (file) => tsImport(pathToFileURL(join(REPO, file)).href, import.meta.url);
+    const { Journal } = await load('src/journal/journal.ts');
+    const { openJournalKey } = await load('src/journal/journal-key.ts');
+    const { userConfigDir } = await load('src/cli/config.ts');
+    const { Vault } = await load('src/vault/vault.ts');
+    return (journalDir) => {
+      const vault = Vault.open(dirname(dirname(journalDir)));
+      const key = openJournalKey(userConfigDir(process.env));
+      return new Journal(vault, { now: () => new Date(), key }).verify();
+    };
   } catch (err) {
     console.error(`(in-process journal verify unavailable: ${err.message}; the CLI verifies every Nth kill)`);
     return undefined;

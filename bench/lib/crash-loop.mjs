@@ -25,6 +25,7 @@ import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { benchConfigHome } from './config-home.mjs';
 import { check, checkAfterKill, finalCheck, settle } from './crash-checks.mjs';
 import { chooseOp } from './crash-ops.mjs';
 import { JournalReader, makeVault, readDisk, stateTemps, textMaker } from './crash-vault.mjs';
@@ -169,6 +170,7 @@ class CrashLoop {
       command: process.execPath,
       args: [this.o.serverPath, '--notes-dir', this.o.vaultDir],
       stderr: 'pipe',
+      env: { NOTED_MCP_CONFIG_DIR: benchConfigHome() },
     });
     const tail = [];
     transport.stderr?.on('data', (chunk) => {

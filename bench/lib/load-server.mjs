@@ -16,6 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import { benchConfigHome } from './config-home.mjs';
+
 export { generateVault, MANIFEST_NAME } from '../generate-vault.mjs';
 
 /** The token file, relative to the vault (see src/cli/serve-http.ts, TOKEN_FILE). */
@@ -27,6 +29,7 @@ function serverEnv() {
   for (const key of ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR']) {
     if (process.env[key] !== undefined) env[key] = process.env[key];
   }
+  env.NOTED_MCP_CONFIG_DIR = benchConfigHome();
   return env;
 }
 

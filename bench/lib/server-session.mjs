@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { benchConfigHome } from './config-home.mjs';
 
 /** Pids of server children still alive, killed on any exit of the bench process. */
 const live = new Set();
@@ -75,6 +76,7 @@ export async function startServer({ serverPath, vault, connectTimeoutMs }) {
     command: process.execPath,
     args: [serverPath, '--notes-dir', vault],
     stderr: 'pipe',
+    env: { NOTED_MCP_CONFIG_DIR: benchConfigHome() },
   });
   const tail = [];
   let partial = '';

@@ -162,7 +162,7 @@ export function readAttachmentContent(
     }
     return { ...meta, kind: 'file' };
   }
-  const stat = rules.accessOf(path) === 'hidden' ? null : ctx.vault.statFile(path);
+  const stat = rules.accessOf(path) === 'hidden' ? null : ctx.vault.statFile(path, rules.sight);
   if (stat === null) throw missing(input);
   return { path, mimeType, sizeBytes: stat.size, modified: iso(stat.mtimeMs), kind: 'file' };
 }

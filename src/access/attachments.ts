@@ -106,7 +106,7 @@ export function readAttachment(ctx: AccessContext, rules: Rules, name: string): 
   let bytes: Buffer;
   let mtimeMs: number;
   try {
-    const file = ctx.vault.readFile(name, (stat) => {
+    const file = ctx.vault.readFile(name, rules.sight, (stat) => {
       if (stat.size > MAX_ATTACHMENT_BYTES) throw tooLarge(name, stat.size);
     });
     if (file === null) return null;

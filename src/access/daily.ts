@@ -97,11 +97,11 @@ function waitingCreation(ctx: AccessContext, rules: Rules, name: string): Staged
 }
 
 function seen(ctx: AccessContext, rules: Rules, name: string): boolean {
-  return ctx.vault.exists(name) && rules.accessOf(name) !== 'hidden';
+  return ctx.vault.exists(name, rules.sight) && rules.accessOf(name) !== 'hidden';
 }
 
 function existingName(ctx: AccessContext, rules: Rules, name: string): string {
-  const there = existingCaseVariant(ctx, name);
+  const there = existingCaseVariant(ctx, rules, name);
   if (there !== null && rules.accessOf(there) !== 'hidden') return there;
   throw new NotedError(
     'already_exists',

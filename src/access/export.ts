@@ -134,8 +134,8 @@ export function exportNotes(ctx: AccessContext, rules: Rules, input: ExportInput
     if (paths.length === 0) break;
     for (const name of paths) {
       position = name;
-      const stored = ctx.vault.read(name);
-      if (stored === null) continue; // gone since the index saw it
+      const stored = ctx.vault.read(name, rules.sight);
+      if (stored === null) continue; // gone since the index saw it, or out of sight now
       const entry = builder.entry(stored);
       if (used + entry.bytes > budget) {
         if (builder.count() > 0) {

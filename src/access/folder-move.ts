@@ -11,10 +11,15 @@
 import { NotedError } from '../common/errors.js';
 import { isCancelled, unobservedWork, type Work } from '../common/work.js';
 import { newGroupId } from '../journal/entry.js';
-import { existsAny, listFolderTree, makeFolder, removeEmptyTree } from '../vault/folder-ops.js';
+import { existsAny, listFolderTree, removeEmptyTree } from '../vault/folder-ops.js';
 import { folderOf } from '../vault/names.js';
 import type { AccessContext, Writer } from './context.js';
-import { requireFolderWritable, requireNamed, requireVisibleFolder } from './folders.js';
+import {
+  requireFolderWritable,
+  requireNamed,
+  requireNoHiddenInside,
+  requireVisibleFolder,
+} from './folders.js';
 import { MAX_LISTED_CHANGES, requireMovable, requireWritable } from './move.js';
 import {
   applyRewrites,
@@ -75,17 +80,21 @@ export async function moveFolder(
   }
   requireFolderWritable(rules, from, 'moved');
   requireFolderWritable(rules, to, 'created');
+  requireNoHiddenInside(rules, from, 'moved');
   ctx.index.refresh();
+  // Security: only what agents may see can be in the way; a hidden note under another letter case of
+  // the name must not turn the answer into already_exists (issue 25).
+  const visible = rules.visible ?? (() => true);
   if (
     !caseOnly &&
-    (existsAny(ctx.vault.pathOf(to)) || pathsWithLowerPrefix(ctx.index.db, `${to.toLowerCase()}/`).length > 0)
+    (existsAny(ctx.vault.pathOf(to)) ||
+      pathsWithLowerPrefix(ctx.index.db, `${to.toLowerCase()}/`).some((p) => visible(p)))
   ) {
     throw new NotedError('already_exists', `"${to}" already exists. Choose another folder name.`, {
       name: to,
       committed: false,
     });
   }
-  const visible = rules.visible ?? (() => true);
   const inside = filesUnder(ctx.index.db, from);
   const mapped = (p: string) => to + p.slice(from.length);
   const moves = new Map<string, string>();
@@ -139,7 +148,7 @@ export async function moveFolder(
     );
   } catch (err) {
     if (!isCancelled(err)) throw err;
-    const rollback = await rollBack(ctx, writer, movedAttachments);
+    const rollback = await rollBack(ctx, rules, writer, movedAttachments);
     for (const made of [to, ...madeAbove]) removeEmptyTree(ctx.vault.pathOf(made));
     throw cancelledMove(what, err.message, rollback, group);
   }
@@ -174,16 +183,16 @@ async function applyFolderMove(
   const ownChanges: LinkChange[] = [];
   // Sub-folders agents see come along even when empty.
   const fromAbs = ctx.vault.pathOf(from);
-  makeFolder(ctx.vault.pathOf(to));
+  ctx.vault.makeFolder(to, rules.writable);
   for (const sub of listFolderTree(fromAbs, (rel) => rules.accessOf(`${from}/${rel}`) !== 'hidden')) {
-    makeFolder(ctx.vault.pathOf(`${to}/${sub}`));
+    ctx.vault.makeFolder(`${to}/${sub}`, rules.writable);
   }
   const steps = movedSources.length + inside.attachments.length;
   for (const [i, source] of movedSources.entries()) {
     work.report(i, steps, `moving notes: ${i} of ${movedSources.length}`);
     await work.checkpoint();
     try {
-      const moved = await moveOneNote(ctx, writer, plan, source, undefined);
+      const moved = await moveOneNote(ctx, rules, writer, plan, source, undefined);
       if (moved.edits.length > 0) updated.push(source.newName);
       ownChanges.push(...moved.edits.map((e) => ({ note: source.name, ...e })));
     } catch (err) {
@@ -194,7 +203,7 @@ async function applyFolderMove(
   for (const attachment of inside.attachments.filter((a) => moves.has(a))) {
     await work.checkpoint();
     try {
-      await moveAttachment(ctx, attachment, mapped(attachment));
+      await moveAttachment(ctx, rules, attachment, mapped(attachment));
       movedAttachments.push([attachment, mapped(attachment)]);
     } catch (err) {
       if (!(err instanceof NotedError)) throw err;

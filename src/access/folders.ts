@@ -15,14 +15,8 @@
  */
 import { NotedError } from '../common/errors.js';
 import { byCodeUnits, type Keyset, pageOf } from '../common/paging.js';
-import {
-  existsAny,
-  folderListing,
-  isFolder,
-  listFolderTree,
-  makeFolder,
-  removeEmptyTree,
-} from '../vault/folder-ops.js';
+import { hidesInside } from '../policy/access.js';
+import { existsAny, folderListing, isFolder, listFolderTree, removeEmptyTree } from '../vault/folder-ops.js';
 import { folderOf, isHiddenPath, normalizeFolderName } from '../vault/names.js';
 import type { AccessContext } from './context.js';
 import { allNotePaths } from './move-index.js';
@@ -113,7 +107,7 @@ export function createFolder(
       },
     );
   }
-  return { folder, created: makeFolder(abs) };
+  return { folder, created: ctx.vault.makeFolder(folder, rules.writable) };
 }
 
 export interface FolderDeleteResult {
@@ -133,6 +127,7 @@ export function deleteFolder(
   const folder = requireNamed(input.folder);
   requireVisibleFolder(ctx, rules, folder);
   requireFolderWritable(rules, folder, 'deleted');
+  requireNoHiddenInside(rules, folder, 'deleted');
   const abs = ctx.vault.pathOf(folder);
   const listing = folderListing(abs, folder);
   const seen = listing.files.filter((f) => !isHiddenPath(f) && rules.accessOf(f) !== 'hidden');
@@ -202,6 +197,21 @@ export function requireVisibleFolder(ctx: AccessContext, rules: Rules, folder: s
       name: folder,
     });
   }
+}
+
+/**
+ * Refuses a folder the policy hides something inside of. Whether the hidden folder holds notes, or
+ * exists at all, must not change the answer (SPEC 4; issue 25): moving or deleting the folder would
+ * leave those notes behind, keeping the folder in existence, or succeed when there are none. So the
+ * policy alone decides, and the message names no hidden folder.
+ */
+export function requireNoHiddenInside(rules: Rules, folder: string, action: string): void {
+  if (!hidesInside(rules.policy, folder)) return;
+  throw new NotedError(
+    'read_only',
+    `Agents may not have the folder "${folder}" ${action} (vault policy). Nothing was changed. Move or delete the notes in it one by one (move_notes, delete_notes), or ask the vault's owner.`,
+    { name: folder, committed: false },
+  );
 }
 
 export function requireFolderWritable(rules: Rules, folder: string, action: string): void {

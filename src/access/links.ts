@@ -65,7 +65,7 @@ export function outgoingLinks(ctx: AccessContext, rules: Rules, input: string): 
   const links = indexed(ctx, name, () => outgoingLinksOf(ctx.index.db, name, visibleOption(rules)));
   const texts = new Map<string, string | null>();
   const textOf = (target: string): string | null => {
-    if (!texts.has(target)) texts.set(target, ctx.vault.read(target)?.text ?? null);
+    if (!texts.has(target)) texts.set(target, ctx.vault.read(target, rules.sight)?.text ?? null);
     return texts.get(target) ?? null;
   };
   return {

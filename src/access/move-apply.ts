@@ -6,15 +6,14 @@
  * still the version that was planned. Every journal entry carries the operation's group, so
  * `noted-mcp undo --group ID` puts the move and every rewrite back together (SPEC 6.3).
  */
-import fs from 'node:fs';
 import { NotedError } from '../common/errors.js';
 import type { Work } from '../common/work.js';
 import type { JournalEntry } from '../journal/entry.js';
 import { withNoteLocks } from '../journal/note-locks.js';
 import type { RecordInput } from '../journal/record-input.js';
 import type { LinkEdit } from '../markdown/link-rewrite.js';
-import { createFileAtomic } from '../vault/atomic-write.js';
-import { moveFileNoClobber } from '../vault/folder-ops.js';
+import { ANYWHERE } from '../vault/checked-folder.js';
+import { etagOf } from '../vault/etag.js';
 import { type AccessContext, MAX_NOTE_BYTES, type Writer } from './context.js';
 import { claimChanges } from './feed-claims.js';
 import type { LinkProblem, MovePlan, SourcePlan } from './move-plan.js';
@@ -65,6 +64,7 @@ export interface RewriteOutcome {
  */
 export async function moveOneNote(
   ctx: AccessContext,
+  rules: Rules,
   who: MoveWriter,
   plan: MovePlan,
   source: SourcePlan,
@@ -72,10 +72,10 @@ export async function moveOneNote(
 ): Promise<{ etag: string; edits: LinkEdit[] }> {
   const { name: from, newName: to } = source;
   return withNoteLocks(ctx.vault, [from, to], () => {
-    const stored = ctx.vault.read(from);
+    const stored = ctx.vault.read(from, rules.sight);
     if (stored === null) throw notFound(from);
     checkExpected(stored, { expectedEtag });
-    requireFreeFor(ctx, from, to);
+    requireFreeFor(ctx, rules, from, to);
     let text = source.text;
     let edits = source.edits;
     if (stored.etag !== source.stored.etag) ({ text, edits } = plan.rewrite(from, stored.text));
@@ -95,14 +95,13 @@ export async function moveOneNote(
     ];
     claimChanges(ctx, inputs);
     const entries = ctx.journal.recordMany(inputs);
-    const fromAbs = ctx.vault.pathOf(from);
-    const toAbs = ctx.vault.pathOf(to);
     if (rewritten) {
-      if (!createFileAtomic(toAbs, after)) throw taken(to);
+      if (ctx.vault.create(to, after, rules.writable) === null) throw taken(to);
       // An editor may have saved the old file while the move was journaled: keep that save.
-      if (!ctx.vault.removeIfStill(from, stored.etag)) {
-        fs.rmSync(toAbs, { force: true });
-        const now = ctx.vault.read(from);
+      if (!ctx.vault.removeIfStill(from, stored.etag, rules.writable)) {
+        // Taken back the way it was written: only from where it was checked, only while it is ours.
+        ctx.vault.removeIfStill(to, etagOf(after), rules.writable);
+        const now = ctx.vault.read(from, rules.sight);
         const [fromEntry, toEntry] = entries as [JournalEntry, JournalEntry];
         ctx.journal.voidEntries([
           { entry: fromEntry, now: now?.bytes ?? null },
@@ -110,9 +109,9 @@ export async function moveOneNote(
         ]);
         throw savedMeanwhile(from, now);
       }
-    } else if (!moveFileNoClobber(fromAbs, toAbs)) throw taken(to);
+    } else if (!ctx.vault.move(from, to, rules.writable)) throw taken(to);
     who.recorded.push(...entries);
-    return { etag: ctx.vault.read(to)?.etag ?? '', edits: rewritten ? edits : [] };
+    return { etag: ctx.vault.read(to, rules.sight)?.etag ?? '', edits: rewritten ? edits : [] };
   });
 }
 
@@ -135,10 +134,13 @@ function savedMeanwhile(from: string, now: { etag: string; text: string } | null
 }
 
 /** Moves an attachment (not journaled: the journal records notes, SPEC 6.1). */
-export async function moveAttachment(ctx: AccessContext, from: string, to: string): Promise<void> {
-  const fromAbs = ctx.vault.pathOf(from);
-  const toAbs = ctx.vault.pathOf(to);
-  if (!moveFileNoClobber(fromAbs, toAbs)) throw taken(to);
+export async function moveAttachment(
+  ctx: AccessContext,
+  rules: Rules,
+  from: string,
+  to: string,
+): Promise<void> {
+  if (!ctx.vault.move(from, to, rules.writable)) throw taken(to);
 }
 
 /**
@@ -195,7 +197,7 @@ export async function applyRewrites(
     await withNoteLocks(
       ctx.vault,
       batch.map((b) => b.source.name),
-      () => rewriteBatch(ctx, who, batch, out),
+      () => rewriteBatch(ctx, rules, who, batch, out),
     );
   }
   return out;
@@ -204,13 +206,14 @@ export async function applyRewrites(
 /** One batch of applyRewrites, under the locks of all its notes. */
 function rewriteBatch(
   ctx: AccessContext,
+  rules: Rules,
   who: MoveWriter,
   batch: readonly { source: SourcePlan; staged: boolean }[],
   out: RewriteOutcome,
 ): void {
   const direct: { name: string; before: Buffer; etag: string; text: string }[] = [];
   for (const { source, staged } of batch) {
-    const stored = ctx.vault.read(source.name);
+    const stored = ctx.vault.read(source.name, rules.sight);
     if (stored === null || stored.etag !== source.stored.etag) {
       out.notUpdated.push({
         name: source.name,
@@ -249,6 +252,7 @@ function rewriteBatch(
   const entries = ctx.journal.recordMany(inputs);
   const { changedOnDisk } = ctx.vault.writeMany(
     direct.map((d) => ({ name: d.name, text: d.text, ifStill: d.etag })),
+    rules.writable,
   );
   const skipped = new Set(changedOnDisk);
   who.recorded.push(...entries.filter((entry) => !skipped.has(entry.note)));
@@ -263,14 +267,14 @@ function rewriteBatch(
   }
   ctx.journal.voidEntries(
     entries.flatMap((entry) =>
-      skipped.has(entry.note) ? [{ entry, now: ctx.vault.read(entry.note)?.bytes ?? null }] : [],
+      skipped.has(entry.note) ? [{ entry, now: ctx.vault.read(entry.note, ANYWHERE)?.bytes ?? null }] : [],
     ),
   );
 }
 
 /** Refuses a destination taken by another note, also in another letter case. */
-export function requireFreeFor(ctx: AccessContext, from: string, to: string): void {
-  const existing = existingCaseVariant(ctx, to);
+export function requireFreeFor(ctx: AccessContext, rules: Rules, from: string, to: string): void {
+  const existing = existingCaseVariant(ctx, rules, to);
   if (existing !== null && existing !== from) {
     throw new NotedError(
       'already_exists',

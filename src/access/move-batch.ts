@@ -174,7 +174,7 @@ export function deleteNotes(
     const name = resolveExisting(ctx, rules, item.name);
     const access = writableAccess(rules, name, 'deleted');
     const done = await ctx.vault.withNoteLock(name, (): DeleteItemResult => {
-      const stored = ctx.vault.read(name);
+      const stored = ctx.vault.read(name, rules.sight);
       if (stored === null) throw notFound(name);
       checkExpected(stored, { expectedEtag: item.expectedEtag });
       if (access === 'staged') {
@@ -199,7 +199,11 @@ export function deleteNotes(
       };
       claimChanges(ctx, [input]);
       ctx.journal.record(input);
-      return { name, committed: true, trashId: moveToTrash(ctx.vault, name, ctx.now()) };
+      return {
+        name,
+        committed: true,
+        trashId: moveToTrash(ctx.vault, name, ctx.now(), rules.writable),
+      };
     });
     if (done.committed) ctx.index.touched([name]);
     return done;

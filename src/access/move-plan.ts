@@ -56,6 +56,11 @@ export interface MovePlan {
   readonly rewrite: (name: string, text: string) => { text: string; edits: LinkEdit[] };
 }
 
+/** How the links of one linkpath in one note fare: kept as written, or given a new linkpath. */
+type Settled =
+  | { readonly keep: true; readonly nowResolved?: string | null }
+  | { readonly keep: false; readonly path: string | null };
+
 /**
  * Plans moving the files of `moves` (old path → new path; notes and attachments). Without
  * `updateLinks` only the moved notes are read and nothing is rewritten.
@@ -84,7 +89,7 @@ export async function planMove(
   for (const [i, name] of sourceNames.entries()) {
     await work.checkpoint();
     if (i % 100 === 0) work.report(i, sourceNames.length, `planning: reading ${sourceNames.length} notes`);
-    const stored = ctx.vault.read(name);
+    const stored = ctx.vault.read(name, rules.sight);
     if (stored === null) continue;
     const links: LinkInNote[] = [];
     // A note that is not valid UTF-8 is never rewritten, but its links are planned all the same
@@ -117,23 +122,35 @@ export async function planMove(
 
   const nowResolved: NowResolved[] = [];
   const unwritable: LinkProblem[] = [];
-  const decide = (name: string, l: LinkInNote): string | null => {
-    if (l.linkpath === '' || !(moves.has(name) || movedKeys.has(linkKey(l.linkpath)))) return null;
+  /** What a link with this linkpath in note `name` must become: the same for every such link. */
+  const settle = (name: string, linkpath: string): Settled => {
     const source = moves.get(name) ?? name;
-    const was = before.resolve(l.linkpath, name);
+    const was = before.resolve(linkpath, name);
     const want = was === null ? null : (moves.get(was) ?? was);
-    const now = after.resolve(l.linkpath, source);
-    if (now === want) return null;
-    if (want === null) {
-      if (now !== null) nowResolved.push({ note: name, line: l.line, raw: l.raw, target: now });
-      return null;
-    }
-    const path = linkpathFor(want, source, l.linkpath, after);
-    if (path === null) unwritable.push({ note: name, line: l.line, raw: l.raw });
-    return path;
+    const now = after.resolve(linkpath, source);
+    if (now === want) return { keep: true };
+    if (want === null) return { keep: true, nowResolved: now };
+    return { keep: false, path: linkpathFor(want, source, linkpath, after) };
   };
   const rewrite = (name: string, text: string) => {
-    const done = rewriteLinks(text, (l) => decide(name, l));
+    // Why settled once per linkpath: a note may repeat one link 200,000 times, and each resolution
+    // looks at every file of that name (issue 25).
+    const settled = new Map<string, Settled>();
+    const done = rewriteLinks(text, (l) => {
+      if (l.linkpath === '' || !(moves.has(name) || movedKeys.has(linkKey(l.linkpath)))) return null;
+      let s = settled.get(l.linkpath);
+      if (s === undefined) {
+        s = settle(name, l.linkpath);
+        settled.set(l.linkpath, s);
+      }
+      if (s.keep) {
+        if (s.nowResolved != null)
+          nowResolved.push({ note: name, line: l.line, raw: l.raw, target: s.nowResolved });
+        return null;
+      }
+      if (s.path === null) unwritable.push({ note: name, line: l.line, raw: l.raw });
+      return s.path;
+    });
     for (const u of done.unwritable) unwritable.push({ note: name, line: u.line, raw: u.raw });
     return { text: done.text, edits: done.edits };
   };

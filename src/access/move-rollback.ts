@@ -12,9 +12,9 @@
 import { NotedError } from '../common/errors.js';
 import { isCancelled } from '../common/work.js';
 import { undoEntries } from '../journal/undo.js';
-import { moveFileNoClobber } from '../vault/folder-ops.js';
 import type { AccessContext } from './context.js';
 import type { MoveWriter } from './move-apply.js';
+import type { Rules } from './rules.js';
 
 export interface RollbackOutcome {
   /** True when everything the move did was put back. */
@@ -26,6 +26,7 @@ export interface RollbackOutcome {
 /** Puts back what `who` did; `attachments` are the [from, to] moves of attachments made so far. */
 export async function rollBack(
   ctx: AccessContext,
+  rules: Rules,
   who: MoveWriter,
   attachments: readonly (readonly [string, string])[] = [],
 ): Promise<RollbackOutcome> {
@@ -39,7 +40,7 @@ export async function rollBack(
     for (const o of outcomes) if (o.outcome !== 'undone') left.push({ name: o.note, reason: o.reason ?? '' });
   }
   for (const [from, to] of [...attachments].reverse()) {
-    if (!moveFileNoClobber(ctx.vault.pathOf(to), ctx.vault.pathOf(from)))
+    if (!ctx.vault.move(to, from, rules.writable))
       left.push({ name: to, reason: `a file appeared at "${from}" meanwhile` });
   }
   ctx.index.touched([...new Set([...who.recorded.map((e) => e.note), ...attachments.flat()])]);

@@ -92,7 +92,7 @@ export async function moveNote(
     });
   }
   requireMovable(rules, from, to);
-  requireFreeFor(ctx, from, to);
+  requireFreeFor(ctx, rules, from, to);
   const what = `The move of "${from}" to "${to}"`;
   const plan = await planMove(ctx, rules, new Map([[from, to]]), input.updateLinks ?? true, work).catch(
     cancelledBeforeWriting(what, group),
@@ -132,13 +132,13 @@ export async function moveNote(
   }
   await work.checkpoint().catch(cancelledBeforeWriting(what, group));
   const writer = moveWriter(who, 'move_note', group);
-  const moved = await moveOneNote(ctx, writer, plan, own, input.expectedEtag);
+  const moved = await moveOneNote(ctx, rules, writer, plan, own, input.expectedEtag);
   let outcome: Awaited<ReturnType<typeof applyRewrites>>;
   try {
     outcome = await applyRewrites(ctx, rules, writer, others, work);
   } catch (err) {
     if (!isCancelled(err)) throw err;
-    throw cancelledMove(what, err.message, await rollBack(ctx, writer), group);
+    throw cancelledMove(what, err.message, await rollBack(ctx, rules, writer), group);
   }
   ctx.index.touched([from, to, ...outcome.updated]);
   work.report(others.length + 1, others.length + 1, 'moved');

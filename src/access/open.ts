@@ -8,9 +8,11 @@
 import { Diagnostics } from '../common/diagnostics.js';
 import { type IndexLogger, type IndexOptions, type IndexStartInfo, NoteIndex } from '../index/note-index.js';
 import { Journal } from '../journal/journal.js';
+import type { JournalKeyState } from '../journal/journal-key.js';
 import { reconcileJournal } from '../journal/reconcile.js';
 import { PendingStore } from '../staging/pending-store.js';
 import { removeOrphanTemps } from '../vault/atomic-write.js';
+import { DEFAULT_JOURNAL_MAX_MB } from '../vault/config.js';
 import { Vault } from '../vault/vault.js';
 import { VaultAccess } from './gate.js';
 import { PolicyReader } from './rules.js';
@@ -29,6 +31,10 @@ export interface OpenOptions {
   readonly purgeEveryMs?: number;
   /** How the index parses a large build instead (tests hold a build midway with it). */
   readonly parserPool?: IndexOptions['parserPool'];
+  /** The user's journal key (journal/journal-key.ts), read by the entry point. */
+  readonly journalKey: JournalKeyState;
+  /** The most the journal's stored texts may take (journal/usage.ts); null: no limit. Default 1024 MB. */
+  readonly journalMaxBytes?: number | null;
 }
 
 /** Deletions past retention are purged on start and then this often; never as a side effect of a read. */
@@ -76,7 +82,12 @@ export async function startVault(options: OpenOptions): Promise<StartingVault> {
     ...(options.parserPool === undefined ? {} : { parserPool: options.parserPool }),
   });
   const now = options.now ?? (() => new Date());
-  const journal = new Journal(vault, { now });
+  const journal = new Journal(vault, {
+    now,
+    key: options.journalKey,
+    maxStoredBytes:
+      options.journalMaxBytes === undefined ? DEFAULT_JOURNAL_MAX_MB * 1048576 : options.journalMaxBytes,
+  });
   const policy = new PolicyReader(vault, () => index.linkedPaths());
   const access = new VaultAccess(
     {

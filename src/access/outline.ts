@@ -19,7 +19,7 @@ export interface NoteOutlineResult extends NoteOutline {
 
 export function noteOutline(ctx: AccessContext, rules: Rules, input: string): NoteOutlineResult {
   const name = resolveExisting(ctx, rules, input);
-  const stored = ctx.vault.read(name);
+  const stored = ctx.vault.read(name, rules.sight);
   if (stored === null) throw notFound(name);
   ctx.index.refresh();
   const visible = visibleOption(rules);

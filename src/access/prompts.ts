@@ -63,7 +63,7 @@ export function promptNotes(ctx: AccessContext, rules: Rules): PromptNotes {
   for (const f of files) {
     let stored: ReturnType<typeof ctx.vault.read>;
     try {
-      stored = ctx.vault.read(f.name);
+      stored = ctx.vault.read(f.name, rules.sight);
     } catch (err) {
       if (isNotedError(err)) continue;
       throw err;
@@ -79,7 +79,7 @@ export function promptNotes(ctx: AccessContext, rules: Rules): PromptNotes {
  */
 export function noteText(ctx: AccessContext, rules: Rules, input: string): PromptNote {
   const name = resolveExisting(ctx, rules, input);
-  const stored = ctx.vault.read(name);
+  const stored = ctx.vault.read(name, rules.sight);
   if (stored === null) throw notFound(name);
   if (stored.size > MAX_NOTE_BYTES) {
     throw new NotedError(

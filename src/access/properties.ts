@@ -22,7 +22,7 @@ export interface NoteProperties {
 
 export function getProperties(ctx: AccessContext, rules: Rules, input: string): NoteProperties {
   const name = resolveExisting(ctx, rules, input);
-  const stored = ctx.vault.read(name);
+  const stored = ctx.vault.read(name, rules.sight);
   if (stored === null) throw notFound(name);
   const fm = parseFrontmatter(stored.text);
   const typed = noteProperties(fm.data, readTypeAssignments(ctx.vault.root));

@@ -67,7 +67,7 @@ export function readNote(
   options: { offset?: number; maxChars?: number } & NotePart = {},
 ): NoteContent {
   const name = resolveExisting(ctx, rules, input);
-  const stored = ctx.vault.read(name);
+  const stored = ctx.vault.read(name, rules.sight);
   if (stored === null) throw notFound(name);
   const fm = parseFrontmatter(stored.text);
   const part = partOf(stored.text, options);
@@ -210,7 +210,8 @@ export function search(
   // The index judged these notes visible; the policy of this request has the last word on each.
   const rows = page.rows.filter((row) => rules.visible?.(row.path) ?? true);
   const results = rows.map((row) => {
-    const stored = ctx.vault.read(row.path);
+    // Security: the excerpt comes from the file opened, judged where it really is (issue 25).
+    const stored = ctx.vault.read(row.path, rules.sight);
     const body = stored === null ? '' : splitFrontmatter(stored.text).body;
     return {
       name: row.path,

@@ -9,6 +9,7 @@
  */
 import { fileSystemFailure, isNotedError, NotedError } from '../common/errors.js';
 import type { RecordInput } from '../journal/record-input.js';
+import { ANYWHERE } from '../vault/checked-folder.js';
 import type { AccessContext } from './context.js';
 import { claimChanges } from './feed-claims.js';
 
@@ -61,7 +62,8 @@ export function recordThenMake<T>(ctx: AccessContext, input: RecordInput, make: 
 /** The note's bytes now, null when there is no note, undefined when they cannot be read. */
 function currentBytes(ctx: AccessContext, name: string): Buffer | null | undefined {
   try {
-    return ctx.vault.read(name)?.bytes ?? null;
+    // What the journal notes as the note now: the owner's record, not shown to an agent.
+    return ctx.vault.read(name, ANYWHERE)?.bytes ?? null;
   } catch {
     return undefined;
   }

@@ -15,7 +15,7 @@ import type { Rules } from './rules.js';
  */
 export function resolveExisting(ctx: AccessContext, rules: Rules, input: string): string {
   const name = normalizeNoteName(input);
-  const seen = (n: string) => ctx.vault.exists(n) && rules.accessOf(n) !== 'hidden';
+  const seen = (n: string) => ctx.vault.exists(n, rules.sight) && rules.accessOf(n) !== 'hidden';
   if (seen(name)) return name;
   ctx.index.refresh();
   const candidates = nameCandidates(ctx.index.db, name).filter(seen);
@@ -42,8 +42,8 @@ export function notFound(name: string): NotedError {
  * Validates a name for a new note and refuses one that exists, also in another letter case: on
  * case-insensitive disks (and for Obsidian's links) `Plan.md` and `plan.md` are the same note.
  */
-export function requireFree(ctx: AccessContext, name: string): void {
-  const existing = existingCaseVariant(ctx, name);
+export function requireFree(ctx: AccessContext, rules: Rules, name: string): void {
+  const existing = existingCaseVariant(ctx, rules, name);
   if (existing !== null) {
     throw new NotedError(
       'already_exists',
@@ -54,12 +54,12 @@ export function requireFree(ctx: AccessContext, name: string): void {
 }
 
 /** The existing note whose name equals `name` ignoring case, or null. */
-export function existingCaseVariant(ctx: AccessContext, name: string): string | null {
-  if (ctx.vault.exists(name)) return name;
+export function existingCaseVariant(ctx: AccessContext, rules: Rules, name: string): string | null {
+  if (ctx.vault.exists(name, rules.sight)) return name;
   ctx.index.refresh();
   const lower = name.toLowerCase();
   const match = nameCandidates(ctx.index.db, name).find(
-    (c) => c.toLowerCase() === lower && ctx.vault.exists(c),
+    (c) => c.toLowerCase() === lower && ctx.vault.exists(c, rules.sight),
   );
   return match ?? null;
 }

@@ -132,7 +132,7 @@ export function readVaultFile(ctx: AccessContext, rules: Rules, input: string): 
   }
   const name = normalizeNoteName(input);
   if (rules.accessOf(name) !== 'hidden') {
-    const stored = ctx.vault.read(name);
+    const stored = ctx.vault.read(name, rules.sight);
     if (stored !== null) {
       if (stored.size > MAX_ATTACHMENT_BYTES) throw tooLarge(name, stored.size);
       return { kind: 'note', path: name, text: stored.text };

@@ -14,6 +14,7 @@ import {
   visibilityKey,
 } from '../policy/access.js';
 import { type Access, POLICY_FILE_NAME, type Policy, unreadablePolicy } from '../policy/policy.js';
+import { ANYWHERE, type Sight } from '../vault/checked-folder.js';
 import { relativeToRoot } from '../vault/confine.js';
 import type { Vault } from '../vault/vault.js';
 import type { Scope } from './scope.js';
@@ -33,6 +34,14 @@ export interface Rules {
   readonly scope?: Scope;
   /** The vault-relative real path of a note (symbolic links resolved), or null outside the vault. */
   realPathOf(name: string): string | null;
+  /**
+   * Whether a file may be read at its real vault-relative place: what the vault asks of the file it
+   * actually opened (vault/confine.ts), so that a folder swapped for a link into a hidden one between
+   * the check and the read shows nothing (issue 25).
+   */
+  readonly sight: Sight;
+  /** Whether agents may write a file at its real place: asked of the folder a write actually opened. */
+  readonly writable: Sight;
 }
 
 export class PolicyReader {
@@ -61,7 +70,9 @@ export class PolicyReader {
       visible = (p: string) => isVisible(policy, linked.get(p) ?? p);
       visibility = { key: visibilityKey(policy), visible: noteVisibility(policy) };
     }
-    return { policy, accessOf, visible, visibility, realPathOf };
+    const sight: Sight = policy === null ? ANYWHERE : (real) => accessFor(policy, real) !== 'hidden';
+    const writable: Sight = policy === null ? ANYWHERE : (real) => accessFor(policy, real) === 'read-write';
+    return { policy, accessOf, visible, visibility, realPathOf, sight, writable };
   }
 
   private readText(): string | null {

@@ -46,7 +46,7 @@ export function readTemplate(ctx: AccessContext, rules: Rules, input: string, fo
   let name: string | null = null;
   if (folder !== '' && !/[/\\]/.test(input)) {
     const inFolder = normalizeNoteName(`${folder}/${input}`);
-    if (ctx.vault.exists(inFolder) && rules.accessOf(inFolder) !== 'hidden') name = inFolder;
+    if (ctx.vault.exists(inFolder, rules.sight) && rules.accessOf(inFolder) !== 'hidden') name = inFolder;
   }
   try {
     name ??= resolveExisting(ctx, rules, input);
@@ -59,7 +59,7 @@ export function readTemplate(ctx: AccessContext, rules: Rules, input: string, fo
       { name: input },
     );
   }
-  const stored = ctx.vault.read(name);
+  const stored = ctx.vault.read(name, rules.sight);
   if (stored === null) throw notFound(name);
   if (!stored.lossless) {
     throw new NotedError(

@@ -33,7 +33,7 @@ export async function deleteNote(
   const name = resolveExisting(ctx, rules, input.name);
   const access = writableAccess(rules, name, 'deleted');
   const trashId = await ctx.vault.withNoteLock(name, () => {
-    const stored = ctx.vault.read(name);
+    const stored = ctx.vault.read(name, rules.sight);
     if (stored === null) throw notFound(name);
     checkExpected(stored, { expectedEtag: input.expectedEtag });
     if (access === 'staged') {
@@ -49,7 +49,7 @@ export async function deleteNote(
     return recordThenMake(
       ctx,
       { ...who, tool: 'delete_note', note: name, kind: 'delete', before: stored.bytes, after: null },
-      () => moveToTrash(ctx.vault, name, ctx.now()),
+      () => moveToTrash(ctx.vault, name, ctx.now(), rules.writable),
     );
   });
   if (typeof trashId !== 'string') return trashId;
@@ -106,7 +106,7 @@ export async function restoreNote(
       { name: item.name, committed: false },
     );
   }
-  const existing = existingCaseVariant(ctx, item.name);
+  const existing = existingCaseVariant(ctx, rules, item.name);
   if (existing !== null) {
     throw new NotedError(
       'already_exists',
@@ -119,11 +119,11 @@ export async function restoreNote(
     recordThenMake(
       ctx,
       { ...who, tool: 'restore_note', note: item.name, kind: 'restore', before: null, after },
-      () => restoreFromTrash(ctx.vault, item),
+      () => restoreFromTrash(ctx.vault, item, rules.writable),
     );
   });
   ctx.index.touched([item.name]);
-  const stored = ctx.vault.read(item.name);
+  const stored = ctx.vault.read(item.name, rules.sight);
   if (stored === null) throw notFound(item.name);
   return { name: item.name, etag: stored.etag, trashId: item.id };
 }

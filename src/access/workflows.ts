@@ -64,16 +64,16 @@ export async function createGeneratedNote<T>(
   // The policy is asked before any probing for free names, so a hidden folder answers the same
   // whatever it holds.
   workflowAccess(rules, first, input.tool, 'created');
-  const name = explicit ? first : freeName(ctx, input.folder, input.title);
-  requireFree(ctx, name);
+  const name = explicit ? first : freeName(ctx, rules, input.folder, input.title);
+  requireFree(ctx, rules, name);
   const computed = input.build(stampOf(ctx, who));
   checkSize(computed.text);
   const written = await ctx.vault.withNoteLock(name, () => {
-    requireFree(ctx, name);
+    requireFree(ctx, rules, name);
     return recordThenMake(
       ctx,
       { ...who, tool: input.tool, note: name, kind: 'create', before: null, after: computed.text },
-      () => ctx.vault.create(name, computed.text),
+      () => ctx.vault.create(name, computed.text, rules.writable),
     );
   });
   if (written === null) {
@@ -99,7 +99,7 @@ export async function rewriteGeneratedNote<T>(
   const name = resolveExisting(ctx, rules, input.name);
   workflowAccess(rules, name, input.tool, 'changed');
   const result = await ctx.vault.withNoteLock(name, (): Rewritten<T> => {
-    const stored = ctx.vault.read(name);
+    const stored = ctx.vault.read(name, rules.sight);
     if (stored === null) throw notFound(name);
     if (input.expectedEtag !== stored.etag) {
       throw new NotedError(
@@ -130,7 +130,7 @@ export async function rewriteGeneratedNote<T>(
     const written = recordThenMake(
       ctx,
       { ...who, tool: input.tool, note: name, kind: 'update', before: stored.bytes, after: computed.text },
-      () => replaceIfStill(ctx, name, computed.text, stored),
+      () => replaceIfStill(ctx, rules, name, computed.text, stored),
     );
     return { name, etag: written.etag, modified: iso(written.mtimeMs), changed: true, value: computed.value };
   });
@@ -161,10 +161,10 @@ function candidateName(folder: string, title: string, n: number): string {
 }
 
 /** `Title`, then `Title 2`, `Title 3`… in the folder, whichever is free. */
-function freeName(ctx: AccessContext, folder: string, title: string): string {
+function freeName(ctx: AccessContext, rules: Rules, folder: string, title: string): string {
   for (let n = 1; n < 10_000; n++) {
     const name = candidateName(folder, title, n);
-    if (existingCaseVariant(ctx, name) === null) return name;
+    if (existingCaseVariant(ctx, rules, name) === null) return name;
   }
   throw new NotedError(
     'already_exists',

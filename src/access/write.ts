@@ -49,7 +49,11 @@ export async function createNote(
   if (input.name !== undefined && input.name.trim() !== '') {
     name = normalizeNoteName(input.name);
   } else if (title !== undefined) {
-    name = freeNameFromTitle(ctx, title);
+    // Security: the policy is asked before any probing for a free name, so a folder agents may not
+    // write answers the same whatever it holds (a hidden "Plan.md" must not turn the name into
+    // "Plan 2.md"; issue 25).
+    writableAccess(rules, normalizeNoteName(titleToFileName(title)), 'created');
+    name = freeNameFromTitle(ctx, rules, title);
   } else {
     throw new NotedError(
       'validation_error',
@@ -90,9 +94,9 @@ export async function createWithText(
 ): Promise<WriteResult | StagedResult> {
   checkSize(text);
   const access = writableAccess(rules, name, 'created');
-  requireFree(ctx, name);
+  requireFree(ctx, rules, name);
   const written = await ctx.vault.withNoteLock(name, () => {
-    requireFree(ctx, name);
+    requireFree(ctx, rules, name);
     if (access === 'staged') {
       return stage(ctx, who, {
         tool,
@@ -104,7 +108,7 @@ export async function createWithText(
       });
     }
     return recordThenMake(ctx, { ...who, tool, note: name, kind: 'create', before: null, after: text }, () =>
-      ctx.vault.create(name, text),
+      ctx.vault.create(name, text, rules.writable),
     );
   });
   if (written !== null && 'staged' in written) return written;
@@ -122,11 +126,11 @@ export async function createWithText(
 }
 
 /** `Title`, then `Title 2`, `Title 3`… at the vault root, whichever is free. */
-function freeNameFromTitle(ctx: AccessContext, title: string): string {
+function freeNameFromTitle(ctx: AccessContext, rules: Rules, title: string): string {
   const base = titleToFileName(title);
   for (let n = 1; n < 10_000; n++) {
     const name = normalizeNoteName(n === 1 ? base : `${base} ${n}`);
-    if (existingCaseVariant(ctx, name) === null) return name;
+    if (existingCaseVariant(ctx, rules, name) === null) return name;
   }
   throw new NotedError(
     'already_exists',
@@ -230,7 +234,7 @@ async function writeExisting(
 ): Promise<WriteResult | StagedResult> {
   const access = writableAccess(rules, name, 'changed');
   const result = await ctx.vault.withNoteLock(name, (): WriteResult | StagedResult => {
-    const stored = ctx.vault.read(name);
+    const stored = ctx.vault.read(name, rules.sight);
     if (stored === null) throw notFound(name);
     checkExpected(stored, expected);
     const text = compute(stored);
@@ -252,7 +256,7 @@ async function writeExisting(
     const written = recordThenMake(
       ctx,
       { ...who, tool, note: name, kind: 'update', before: stored.bytes, after: text },
-      () => replaceIfStill(ctx, name, text, stored),
+      () => replaceIfStill(ctx, rules, name, text, stored),
     );
     return { name, etag: written.etag, modified: iso(written.mtimeMs), changed: true };
   });
@@ -269,15 +273,16 @@ async function writeExisting(
  */
 export function replaceIfStill(
   ctx: AccessContext,
+  rules: Rules,
   name: string,
   text: string,
   stored: StoredNote,
 ): WrittenNote {
   try {
-    return ctx.vault.write(name, text, { ifStill: stored.etag });
+    return ctx.vault.write(name, text, { ifStill: stored.etag, allow: rules.writable });
   } catch (err) {
     if (!isNotedError(err) || err.details.changedOnDisk !== true) throw err;
-    const now = ctx.vault.read(name);
+    const now = ctx.vault.read(name, rules.sight);
     if (now === null) {
       throw new NotedError(
         'not_found',

@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_TRASH_RETENTION_DAYS, readVaultConfig } from '../vault/config.js';
+import { DEFAULT_JOURNAL_MAX_MB, DEFAULT_TRASH_RETENTION_DAYS, readVaultConfig } from '../vault/config.js';
 import type { ParsedArgs } from './args.js';
 
 export interface Config {
@@ -13,6 +13,8 @@ export interface Config {
   /** Where the vault choice came from, for the start-up message. */
   readonly vaultSource: string;
   readonly trashRetentionDays: number;
+  /** The most the journal's stored texts may take, in bytes; null: no limit. */
+  readonly journalMaxBytes: number | null;
 }
 
 export class ConfigError extends Error {}
@@ -63,12 +65,54 @@ export function buildConfig(
       errors.push((err as Error).message);
     }
   }
-  if (errors.length > 0) throw new ConfigError(errors.join('\n'));
+  const journalMaxBytes = journalLimit(env, stateDir, errors);
+  // A broken config file is reported once, though both settings read it.
+  if (errors.length > 0) throw new ConfigError([...new Set(errors)].join('\n'));
   return Object.freeze({
     vaultDir,
     vaultSource: source,
     trashRetentionDays: retention ?? DEFAULT_TRASH_RETENTION_DAYS,
+    journalMaxBytes,
   });
+}
+
+/**
+ * The most the journal's stored texts may take, in bytes (null: no limit): `NOTED_MCP_JOURNAL_MAX_MB`,
+ * else `journalMaxMB` in the vault's config file, else 1024 MB; 0 means no limit. Problems are added
+ * to `errors`.
+ */
+export function journalLimit(env: NodeJS.ProcessEnv, stateDir: string, errors: string[]): number | null {
+  let mb: number | undefined;
+  const raw = env.NOTED_MCP_JOURNAL_MAX_MB;
+  if (raw !== undefined && raw.trim() !== '') {
+    if (/^\d+$/.test(raw.trim())) mb = Number(raw.trim());
+    else
+      errors.push(`NOTED_MCP_JOURNAL_MAX_MB must be a whole number of megabytes, 0 or more (got "${raw}")`);
+  }
+  if (mb === undefined) {
+    try {
+      mb = readVaultConfig(stateDir).journalMaxMB;
+    } catch (err) {
+      errors.push((err as Error).message);
+    }
+  }
+  const limit = mb ?? DEFAULT_JOURNAL_MAX_MB;
+  return limit === 0 ? null : limit * 1048576;
+}
+
+/**
+ * The user's configuration folder for Noted, outside every vault: it holds the journal key and the
+ * journals' anchors (SPEC 6.2). `$NOTED_MCP_CONFIG_DIR` when that is an absolute path, else
+ * `$XDG_CONFIG_HOME/noted-mcp` when that is one, else `%APPDATA%\noted-mcp` on Windows, else
+ * `~/.config/noted-mcp`.
+ */
+export function userConfigDir(env: NodeJS.ProcessEnv): string {
+  const own = env.NOTED_MCP_CONFIG_DIR;
+  if (own !== undefined && path.isAbsolute(own)) return own;
+  const xdg = env.XDG_CONFIG_HOME;
+  if (xdg !== undefined && path.isAbsolute(xdg)) return path.join(xdg, 'noted-mcp');
+  if (process.platform === 'win32' && env.APPDATA) return path.join(env.APPDATA, 'noted-mcp');
+  return path.join(homeOf(env), '.config', 'noted-mcp');
 }
 
 export function homeOf(env: NodeJS.ProcessEnv): string {

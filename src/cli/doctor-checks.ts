@@ -9,6 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openIndexReadOnly } from '../index/database.js';
 import { loadIndexedFiles } from '../index/sync.js';
+import { PackIndex } from '../journal/blob-packs.js';
+import { packDir } from '../journal/files.js';
+import type { JournalKeyState } from '../journal/journal-key.js';
 import { verifyJournal } from '../journal/verify.js';
 import { POLICY_FILE_NAME, parsePolicy } from '../policy/policy.js';
 import { STATE_DIR_NAME } from '../vault/vault.js';
@@ -159,12 +162,25 @@ export function checkPolicy(vault: string): CheckResult {
   }
 }
 
-export function checkJournal(vault: string): CheckResult {
+/** The journal verifies (SPEC 6.2), with the user's journal key (`key`), as `journal verify` checks it. */
+export function checkJournal(vault: string, key: JournalKeyState): CheckResult {
   const name = 'journal';
   const dir = state(vault, 'journal');
   if (!fs.existsSync(dir)) return ok(name, 'no journal yet (no agent has written)');
-  const result = verifyJournal(dir);
-  if (result.ok) return ok(name, `verifies (${result.entries} entries)`);
+  const result = verifyJournal(dir, {
+    key,
+    root: fs.realpathSync(vault),
+    packs: new PackIndex(packDir(dir)),
+    journalDirOf: (root) => path.join(root, STATE_DIR_NAME, 'journal'),
+  });
+  if (result.ok && result.unverified === null) return ok(name, `verifies (${result.entries} entries)`);
+  if (result.ok) {
+    return fail(
+      name,
+      `intact, but not fully verifiable on this machine: ${result.unverified}`,
+      'See "What journal verify proves" in docs/journal.md; noted-mcp journal verify says the same.',
+    );
+  }
   return fail(
     name,
     `does not verify: ${result.brokenAt.file} line ${result.brokenAt.line}: ${result.reason}`,

@@ -4,8 +4,9 @@
  * exits 1 when any check fails. It only looks: it creates no vault, index or file.
  */
 import os from 'node:os';
+import { openJournalKey } from '../journal/journal-key.js';
 import { parseArgs } from './args.js';
-import { homeOf, vaultDirFrom } from './config.js';
+import { homeOf, userConfigDir, vaultDirFrom } from './config.js';
 import {
   type CheckResult,
   checkClients,
@@ -42,7 +43,7 @@ export async function runChecks(
     results.push(
       checkIndex(vault),
       checkPolicy(vault),
-      checkJournal(vault),
+      checkJournal(vault, openJournalKey(userConfigDir(env), { create: false })),
       checkTokenFile(vault),
       checkGitExclude(vault),
     );

@@ -6,9 +6,10 @@
  */
 import fs from 'node:fs';
 import { NotedError } from '../common/errors.js';
+import { type JournalKeyState, openJournalKey } from '../journal/journal-key.js';
 import { Vault } from '../vault/vault.js';
 import type { ParsedArgs } from './args.js';
-import { vaultDirFrom } from './config.js';
+import { userConfigDir, vaultDirFrom } from './config.js';
 import type { CliIo } from './io.js';
 
 export interface Flags {
@@ -86,6 +87,14 @@ export function openCliVault(notesDir: string | undefined, io: CliIo): Vault {
     );
   }
   return Vault.open(dir);
+}
+
+/**
+ * The user's journal key, from the configuration folder the environment names (cli/config.ts);
+ * created there when missing unless `create` is false (a command that only reads need not make one).
+ */
+export function cliJournalKey(io: CliIo, options: { create?: boolean | 'first use' } = {}): JournalKeyState {
+  return openJournalKey(userConfigDir(io.env), options);
 }
 
 /** Prints a caller-actionable failure and answers exit code 1; anything else is a bug and rethrown. */

@@ -2,18 +2,22 @@
  * @module
  * `noted-mcp journal [list|show ENTRY|verify]`: the owner's view of what agents changed (SPEC 6).
  * `list` groups changes by session, newest first; `show` prints one entry and its diff; `verify`
- * walks the hash chain and names the first broken entry (exit 1).
+ * checks the chain, the authentication, the anchor and the stored texts, and names the first entry
+ * that does not verify (exit 1), or says what this machine cannot check (exit 1 too).
  */
 import { JOURNAL_KINDS, type JournalKind } from '../journal/entry.js';
 import { Journal, type JournalFilters } from '../journal/journal.js';
+import { megabytes } from '../journal/usage.js';
 import { normalizeNoteName } from '../vault/names.js';
+import { journalLimit } from './config.js';
 import { type CliIo, type ExitCode, usageError } from './io.js';
-import { failure, openCliVault, parseFlags, parseLimit } from './journal-args.js';
+import { cliJournalKey, failure, openCliVault, parseFlags, parseLimit } from './journal-args.js';
 import { describeEntry, entryDiff, listLines } from './journal-format.js';
 
 export const JOURNAL_USAGE = `Usage: noted-mcp journal [list] [options]
        noted-mcp journal show ENTRY [--words] [options]
        noted-mcp journal verify [options]
+       noted-mcp journal prune --before DATE [--dry-run] [options]
 
 The journal records every change an agent made to a note, before it was made (SPEC 6). When a
 server stopped between recording a change and writing the note, its next start adds an entry of
@@ -21,7 +25,16 @@ kind not_applied naming that change: it never happened, and neither entry can be
 
   list           changes grouped by session, newest first (the default)
   show ENTRY     one entry and the diff of its change
-  verify         check the hash chain; exit 1 naming the first entry where it breaks
+  verify         check the hash chain, each entry's authentication with your journal key, the
+                 anchored end and every stored text; exit 1 naming the first entry that does
+                 not verify, or saying what cannot be verified on this machine
+  prune          free room: remove the stored texts of changes made before DATE (their
+                 entries stay; those changes can no longer be undone); only a journal
+                 that verifies is pruned
+
+Stored texts may take up to journalMaxMB in <vault>/.noted/config.json (default 1024,
+0 for no limit; NOTED_MCP_JOURNAL_MAX_MB overrides it); past it, agents' changes are
+refused until the journal is pruned. list and verify show the usage.
 
 Options:
   --notes-dir DIR, --vault DIR   the vault folder (else $NOTED_VAULT, else $NOTES_VAULT, else ~/notes)
@@ -32,6 +45,8 @@ Options:
   --group ID                     list: only the changes of one operation
   --limit N                      list: at most N changes (default 100)
   --words                        show: mark changed words as [-old-]{+new+} instead of a line diff
+  --before DATE                  prune: YYYY-MM-DD (UTC) or an ISO time
+  --dry-run                      prune: say what would be removed, remove nothing
   -h, --help                     show this help
 
 Undo a change with: noted-mcp undo ENTRY (see noted-mcp undo --help)
@@ -41,14 +56,18 @@ const DEFAULT_LIMIT = 100;
 const LIST_FLAGS = ['--session', '--client', '--kind', '--note', '--group', '--limit'];
 
 export async function journalCommand(argv: readonly string[], io: CliIo): Promise<ExitCode> {
-  const flags = parseFlags(argv, ['--notes-dir', ...LIST_FLAGS], ['--help', '--words']);
+  const flags = parseFlags(
+    argv,
+    ['--notes-dir', '--before', ...LIST_FLAGS],
+    ['--help', '--words', '--dry-run'],
+  );
   if (flags.switches.has('--help')) {
     io.stdout(JOURNAL_USAGE);
     return 0;
   }
   const errors = [...flags.errors];
   const [sub = 'list', ...rest] = flags.positionals;
-  if (!['list', 'show', 'verify'].includes(sub)) errors.push(`unknown journal command "${sub}"`);
+  if (!['list', 'show', 'verify', 'prune'].includes(sub)) errors.push(`unknown journal command "${sub}"`);
   if (sub === 'show' && rest.length === 0) errors.push('journal show needs an ENTRY id');
   const extra = sub === 'show' ? rest.slice(1) : rest;
   if (extra.length > 0) errors.push(`unexpected argument "${extra[0]}"`);
@@ -57,16 +76,20 @@ export async function journalCommand(argv: readonly string[], io: CliIo): Promis
       if (flags.values.has(flag)) errors.push(`${flag} only applies to journal list`);
   }
   if (sub !== 'show' && flags.switches.has('--words')) errors.push('--words only applies to journal show');
+  const before = pruneBefore(sub, flags, errors);
   const filters = listFilters(flags.values, errors);
   if (errors.length > 0) {
     return usageError(io, 'journal', errors);
   }
   try {
     const vault = openCliVault(flags.values.get('--notes-dir'), io);
-    const journal = new Journal(vault, { now: () => new Date() });
-    if (sub === 'verify') return verify(journal, io);
+    // Reading the journal never makes a key: on a machine without one, verify says so.
+    const journal = new Journal(vault, { now: () => new Date(), key: cliJournalKey(io, { create: false }) });
+    const usage = () => usageLine(journal, io, vault.stateDir);
+    if (sub === 'verify') return verify(journal, io, usage);
+    if (sub === 'prune') return prune(journal, before as string, flags.switches.has('--dry-run'), io, usage);
     if (sub === 'show') return show(journal, rest[0] as string, flags.switches.has('--words'), io);
-    return list(journal, filters, io);
+    return list(journal, filters, io, usage);
   } catch (err) {
     return failure(io, err);
   }
@@ -99,7 +122,7 @@ function listFilters(values: Map<string, string>, errors: string[]): JournalFilt
   };
 }
 
-function list(journal: Journal, filters: JournalFilters, io: CliIo): ExitCode {
+function list(journal: Journal, filters: JournalFilters, io: CliIo, usage: () => string): ExitCode {
   const limit = filters.limit ?? DEFAULT_LIMIT;
   const found = journal.list({ ...filters, limit: limit + 1 });
   const shown = found.slice(0, limit);
@@ -118,6 +141,7 @@ function list(journal: Journal, filters: JournalFilters, io: CliIo): ExitCode {
     const newest = limit === 1 ? 'the newest change' : `the newest ${limit} changes`;
     io.stdout(`\nShowing ${newest}; pass --limit N to see more.\n`);
   }
+  io.stdout(`\n${usage()}\n`);
   return 0;
 }
 
@@ -142,15 +166,75 @@ function show(journal: Journal, id: string, words: boolean, io: CliIo): ExitCode
   return 0;
 }
 
-function verify(journal: Journal, io: CliIo): ExitCode {
+function verify(journal: Journal, io: CliIo, usage: () => string): ExitCode {
   const result = journal.verify();
   if (result.ok) {
-    io.stdout(`intact: ${result.entries} entries\n`);
-    return 0;
+    const { authentication: auth } = result;
+    const proven = [
+      `hash chain intact`,
+      ...(auth.checked > 0 ? [`${auth.checked} authenticated with this machine's key ${auth.keyId}`] : []),
+      ...(auth.anchored ? ['end anchored'] : []),
+      `${plural(auth.texts, 'stored text')} checked`,
+    ];
+    io.stdout(`intact: ${plural(result.entries, 'entry', 'entries')} (${proven.join(', ')})\n${usage()}\n`);
+    if (result.unverified === null) return 0;
+    io.stdout(`not fully verifiable here: ${result.unverified}\n`);
+    return 1;
   }
   const { file, line, id } = result.brokenAt;
   const which = id === undefined ? '' : ` (entry ${id})`;
   const intact = result.entries === 1 ? '1 entry before it is' : `${result.entries} entries before it are`;
   io.stderr(`broken: ${file} line ${line}${which}: ${result.reason}.\n${intact} intact.\n`);
   return 1;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The `--before` of prune as an ISO time (a date is its UTC midnight), with problems in `errors`. */
+function pruneBefore(sub: string, flags: { values: Map<string, string> }, errors: string[]): string | null {
+  const raw = flags.values.get('--before');
+  if (sub !== 'prune') {
+    if (raw !== undefined) errors.push('--before only applies to journal prune');
+    return null;
+  }
+  if (raw === undefined) {
+    errors.push('journal prune needs --before DATE: the changes made before it lose their stored texts');
+    return null;
+  }
+  const time = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(raw) ? `${raw}T00:00:00Z` : raw);
+  if (Number.isNaN(time)) {
+    errors.push(`--before takes a date (YYYY-MM-DD) or an ISO time (got "${raw}")`);
+    return null;
+  }
+  return new Date(time).toISOString();
+}
+
+function prune(journal: Journal, before: string, dryRun: boolean, io: CliIo, usage: () => string): ExitCode {
+  const r = journal.prune(before, dryRun);
+  const which = r.beforeSeq <= 1 ? 'no change' : `the changes before entry ${r.beforeSeq}`;
+  if (r.texts === 0) {
+    io.stdout(
+      `Nothing to prune: no stored text is needed only by changes made before ${before}.\n${usage()}\n`,
+    );
+    return 0;
+  }
+  const what = `${plural(r.texts, 'stored text')} (${megabytes(r.bytes)}) needed only by ${which}`;
+  io.stdout(
+    dryRun
+      ? `Would remove ${what}; nothing was removed (dry run).\n`
+      : `Removed ${what}. Their entries stay in the journal; those changes can no longer be undone.\n`,
+  );
+  io.stdout(`${usage()}\n`);
+  return 0;
+}
+
+/** `Stored texts: 12.3 MB of 1,024 MB (journalMaxMB)` for the journal's command outputs. */
+function usageLine(journal: Journal, io: CliIo, stateDir: string): string {
+  const problems: string[] = [];
+  const limit = journalLimit(io.env, stateDir, problems);
+  const used = megabytes(journal.usage().storedBytes);
+  if (problems.length > 0) return `Stored texts: ${used} (the limit cannot be read: ${problems.join('; ')})`;
+  return `Stored texts: ${used} of ${limit === null ? 'no limit' : `${megabytes(limit)} allowed (journalMaxMB)`}`;
 }

@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import { NotedError } from '../common/errors.js';
 import { Journal } from '../journal/journal.js';
+import type { JournalKeyState } from '../journal/journal-key.js';
 import { approve, approveAll, type OnApprovedWrite, reject, rejectAll } from '../staging/approve.js';
 import { type Hunk, hunksOf } from '../staging/hunks.js';
 import { PendingStore } from '../staging/pending-store.js';
@@ -19,6 +20,7 @@ import { Vault } from '../vault/vault.js';
 import type { ParsedArgs } from './args.js';
 import { vaultDirFrom } from './config.js';
 import { type CliIo, type ExitCode, usageError } from './io.js';
+import { cliJournalKey } from './journal-args.js';
 
 export interface ReviewDeps {
   /** Builds the hook called before each approved write: the journal's recorder once it exists. */
@@ -26,10 +28,13 @@ export interface ReviewDeps {
   readonly now?: () => Date;
 }
 
-/** Records each approved write in the vault's journal before it is made (SPEC 5.2, 6.1). */
-export function journalApprovedWrites(now: () => Date = () => new Date()) {
+/**
+ * Records each approved write in the vault's journal before it is made (SPEC 5.2, 6.1), with the
+ * user's journal key (`key` is asked for when the first approval needs it).
+ */
+export function journalApprovedWrites(key: () => JournalKeyState, now: () => Date = () => new Date()) {
   return (vault: Vault): OnApprovedWrite => {
-    const journal = new Journal(vault, { now });
+    const journal = new Journal(vault, { now, key: key() });
     return (info) => {
       const { session, client, tool } = info.change;
       const entry = journal.record({
@@ -161,7 +166,10 @@ export function createReviewCommand(deps: ReviewDeps) {
 }
 
 /** The `review` subcommand as registered in `main.ts`. */
-export const reviewCommand = createReviewCommand({ recordApprovedWrite: journalApprovedWrites() });
+export const reviewCommand = (argv: readonly string[], io: CliIo): Promise<ExitCode> =>
+  createReviewCommand({
+    recordApprovedWrite: journalApprovedWrites(() => cliJournalKey(io, { create: 'first use' })),
+  })(argv, io);
 
 export function parseReviewArgs(argv: readonly string[]): ReviewArgs {
   const errors: string[] = [];

@@ -14,6 +14,7 @@ import { serveStdio } from '../transport/stdio.js';
 import { parseArgs, USAGE } from './args.js';
 import { buildConfig, ConfigError, vaultDirFrom } from './config.js';
 import { type CliIo, type ExitCode, usageError } from './io.js';
+import { cliJournalKey } from './journal-args.js';
 import { commandLine, launcherFor } from './launcher.js';
 import { httpUsageProblems, STOP_WAIT_MS, serveHttp } from './serve-http.js';
 
@@ -55,6 +56,13 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     return 1;
   }
 
+  // Made at the first agent change: a server that only answers reads leaves your configuration alone.
+  const journalKey = cliJournalKey(io, { create: 'first use' });
+  if (journalKey.key === null && journalKey.firstUse !== true) {
+    io.stderr(
+      `noted-mcp: warning: ${journalKey.reason}; agent changes are journaled without authentication, so the journal cannot show forged entries (see docs/journal.md).\n`,
+    );
+  }
   let opened: StartingVault;
   try {
     // The index is built or caught up in the background: the server answers at once (SPEC 14.1).
@@ -62,6 +70,8 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
       vaultDir: config.vaultDir,
       trashRetentionDays: config.trashRetentionDays,
       parserScript: io.script,
+      journalKey,
+      journalMaxBytes: config.journalMaxBytes,
     });
   } catch (err) {
     io.stderr(`noted-mcp: cannot open the vault ${config.vaultDir}: ${(err as Error).message}\n`);

@@ -22,7 +22,7 @@ import type { Vault } from '../vault/vault.js';
 import { CLIENTS, clientConfig } from './client-config.js';
 import { installCommand } from './install-command.js';
 import { type CliIo, type ExitCode, quoteArg, usageError } from './io.js';
-import { failure, openCliVault, parseFlags } from './journal-args.js';
+import { cliJournalKey, failure, openCliVault, parseFlags } from './journal-args.js';
 import { launcherFor } from './launcher.js';
 import { journalApprovedWrites } from './review-command.js';
 import { resolveToken } from './serve-http.js';
@@ -80,13 +80,15 @@ export async function uiCommand(argv: readonly string[], io: CliIo): Promise<Exi
     return failure(io, err);
   }
   if (flags.switches.has('--link')) return printLink(vault, token, Number(portText), io);
+  const journalKey = cliJournalKey(io, { create: 'first use' });
   let ui: ConsoleHandle;
   try {
     ui = await startConsole({
       vault,
       token,
       port: Number(portText),
-      recordApprovedWrite: journalApprovedWrites(),
+      journalKey,
+      recordApprovedWrite: journalApprovedWrites(() => journalKey),
       clients: () => snippets(vault, io),
       installClaudeDesktop: () => installInto(vault, io, flags.values.get('--claude-desktop-config')),
       onerror: (err) => io.stderr(`noted-mcp ui: ${err.stack ?? err.message}\n`),

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { Journal } from '../journal/journal.js';
 import type { UndoResult, UndoTarget } from '../journal/undo.js';
 import { type CliIo, type ExitCode, usageError } from './io.js';
-import { failure, openCliVault, parseFlags } from './journal-args.js';
+import { cliJournalKey, failure, openCliVault, parseFlags } from './journal-args.js';
 
 export const UNDO_USAGE = `Usage: noted-mcp undo ENTRY [options]
        noted-mcp undo --session ID [options]
@@ -51,7 +51,10 @@ export async function undoCommand(argv: readonly string[], io: CliIo): Promise<E
     entry !== undefined ? { entry } : session !== undefined ? { session } : { group: group as string };
   try {
     const vault = openCliVault(flags.values.get('--notes-dir'), io);
-    const journal = new Journal(vault, { now: () => new Date() });
+    const journal = new Journal(vault, {
+      now: () => new Date(),
+      key: cliJournalKey(io, { create: 'first use' }),
+    });
     const result = await journal.undo(target, { session: `cli-${randomUUID()}`, client: CLI_CLIENT });
     return report(result, target, io);
   } catch (err) {

@@ -5,6 +5,7 @@
  * configuration snippets and the Claude Desktop installer.
  */
 import type { Journal } from '../journal/journal.js';
+import type { JournalKeyState } from '../journal/journal-key.js';
 import type { OnApprovedWrite } from '../staging/approve.js';
 import type { PendingStore } from '../staging/pending-store.js';
 import type { Vault } from '../vault/vault.js';
@@ -25,6 +26,8 @@ export interface InstallOutcome {
 
 export interface ConsoleDeps {
   readonly vault: Vault;
+  /** The user's journal key (journal-key.ts), read by the entry point: the console verifies and undoes. */
+  readonly journalKey: JournalKeyState;
   /** Builds the hook called before each approved write: the journal's recorder, as the CLI uses. */
   readonly recordApprovedWrite: (vault: Vault) => OnApprovedWrite;
   readonly clients: () => readonly ClientSnippet[];

@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import type { PendingStore } from '../staging/pending-store.js';
 import type { PendingSummary } from '../staging/types.js';
+import { ANYWHERE } from '../vault/checked-folder.js';
 import type { Vault } from '../vault/vault.js';
 import { lineCounts } from './diff-view.js';
 
@@ -82,7 +83,8 @@ export class PendingFacts {
     }
     const kept = this.#etags.get(note);
     if (kept?.stamp === stamp) return kept.etag;
-    const etag = this.vault.read(note)?.etag ?? null;
+    // The owner's console: it sees every note.
+    const etag = this.vault.read(note, ANYWHERE)?.etag ?? null;
     remember(this.#etags, note, { stamp, etag });
     return etag;
   }

@@ -65,7 +65,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleHand
     vault: options.vault,
     store,
     facts: new PendingFacts(options.vault, store),
-    journal: new Journal(options.vault, { now }),
+    journal: new Journal(options.vault, { now, key: options.journalKey }),
     now,
     actor: { session: `console-${randomUUID()}`, client: CONSOLE_CLIENT },
   };

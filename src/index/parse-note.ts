@@ -2,7 +2,7 @@
  * @module
  * Reads one note file and derives its index record: the work a parser thread does.
  */
-import { readInside } from '../vault/confine.js';
+import { type CheckedFile, readInside } from '../vault/confine.js';
 import { etagOf } from '../vault/etag.js';
 import type { FileEntry } from '../vault/walk.js';
 import { type DerivedNote, deriveNote } from './derive.js';
@@ -14,16 +14,19 @@ export interface ParsedNote {
 }
 
 /**
- * Null when the file vanished, is out of sight by now, or cannot be read (it is then left out of the
- * index). `root` is the vault's real root.
+ * Null when the file vanished, is out of sight by now, is no longer where the walk found it, or cannot
+ * be read (it is then left out of the index). `root` is the vault's real root.
  */
 export function parseNoteFile(root: string, file: FileEntry): ParsedNote | null {
-  let bytes: Buffer | null;
+  let read: CheckedFile | null;
   try {
-    bytes = readInside(root, file.name);
+    read = readInside(root, file.name);
   } catch {
     return null;
   }
-  if (bytes === null) return null;
+  // Security: the walk judged the note at its real place (hidden or not, by policy, at query time);
+  // a file read from anywhere else (a folder swapped for a link since) is not this note (issue 25).
+  if (read === null || read.real !== (file.real ?? file.name)) return null;
+  const { bytes } = read;
   return { file, etag: etagOf(bytes), derived: deriveNote(file.name, bytes.toString('utf8')) };
 }

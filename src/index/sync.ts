@@ -390,6 +390,7 @@ export function syncPaths(
         ctimeMs: st.ctimeMs,
         birthtimeMs: st.birthtimeMs,
         ino: st.ino,
+        ...(real === rel ? {} : { real }),
       };
       if (!isNoteFile(rel)) {
         writer.putAttachment(file);
@@ -416,13 +417,17 @@ export function syncPaths(
   return { changed, linked };
 }
 
-/** The vault-relative real path of a file inside the vault, or null when it is gone. */
+/**
+ * The vault-relative real path of a file inside the vault, or null when it is gone, or its path was
+ * changing as it was resolved (a folder on the way flipped between a folder and a link: EINVAL, ELOOP);
+ * the next look finds it as it settled.
+ */
 function realName(root: string, abs: string): string | null {
   try {
-    return path.relative(root, fs.realpathSync(abs)).split(path.sep).join('/');
+    return path.relative(root, fs.realpathSync.native(abs)).split(path.sep).join('/');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EINVAL' || code === 'ELOOP') return null;
     throw err;
   }
 }
@@ -432,7 +437,7 @@ function statInside(root: string, abs: string): fs.Stats | null {
   try {
     const st = fs.lstatSync(abs);
     if (!st.isSymbolicLink()) return st;
-    const real = fs.realpathSync(abs);
+    const real = fs.realpathSync.native(abs);
     // Security: a link that leads out of the vault, or into a hidden folder of it (`.noted/`), is
     // treated as if the file were not there.
     if (real !== root && !real.startsWith(root + path.sep)) return null;

@@ -76,7 +76,27 @@ export class PackIndex {
       place = this.places.get(sha256);
     }
     if (place === undefined) return null;
-    return readAt(path.join(this.dir, place.file), place.offset, place.length);
+    const bytes = readAt(path.join(this.dir, place.file), place.offset, place.length);
+    if (bytes !== null) return bytes;
+    // The pack is gone: a prune (prune.ts) in another process rewrote it, keeping its other texts in a
+    // new pack. Forget it and look again, once.
+    this.removed(place.file);
+    this.refresh();
+    const moved = this.places.get(sha256);
+    return moved === undefined ? null : readAt(path.join(this.dir, moved.file), moved.offset, moved.length);
+  }
+
+  /** Every pack file with the hashes it holds (first place of each), after reading new headers. */
+  packs(): Map<string, string[]> {
+    this.refresh();
+    const out = new Map<string, string[]>();
+    for (const [sha256, place] of this.places) out.set(place.file, [...(out.get(place.file) ?? []), sha256]);
+    return out;
+  }
+
+  /** Forgets a pack this process removed (prune.ts); its texts are looked for elsewhere again. */
+  removed(file: string): void {
+    for (const [sha256, place] of [...this.places]) if (place.file === file) this.places.delete(sha256);
   }
 
   /** Records a pack this process has just written, without reading it back. */

@@ -4,9 +4,11 @@
  * before. Pure: no file-system access, so the rules of the chain are readable in one place.
  *
  * On disk an entry is one line of JSON in the day's file, fields in the order of `JournalEntry`.
- * `hash` is the hex SHA-256 of the entry's canonical JSON without `hash`: keys sorted, no spaces,
- * optional fields left out when absent. Canonical form makes the hash independent of how a line
- * happens to be laid out, so only a change of content breaks it.
+ * `hash` is the hex SHA-256 of the entry's canonical JSON without `hash` and `mac`: keys sorted, no
+ * spaces, optional fields left out when absent. Canonical form makes the hash independent of how a
+ * line happens to be laid out, so only a change of content breaks it. `mac` authenticates `hash`
+ * with the user's journal key (journal-key.ts), named by `keyId`; entries written before the journal
+ * had a key carry neither.
  */
 import { createHash, randomBytes } from 'node:crypto';
 
@@ -52,12 +54,17 @@ export interface JournalEntry {
   readonly voids?: string;
   /** The previous entry's `hash`, null for the very first entry. */
   readonly prev: string | null;
+  /** Which journal key authenticated the entry (journal-key.ts); hashed with the rest. */
+  readonly keyId?: string;
   readonly hash: string;
+  /** HMAC-SHA256 of `hash` under the key `keyId` names; absent on entries written without a key. */
+  readonly mac?: string;
 }
 
-export type UnhashedEntry = Omit<JournalEntry, 'hash'>;
+export type UnhashedEntry = Omit<JournalEntry, 'hash' | 'mac'>;
 
 const HEX64 = /^[0-9a-f]{64}$/;
+const KEY_ID = /^[0-9a-f]{16}$/;
 const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.jsonl$/;
 const ID_PATTERN = /^(\d{4})(\d{2})(\d{2})T\d{9}Z-\d{8,}-[0-9a-f]{6}$/;
 
@@ -80,9 +87,9 @@ export function canonicalJson(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`).join(',')}}`;
 }
 
-/** The hash an entry must carry: SHA-256 of its canonical JSON without `hash`. */
+/** The hash an entry must carry: SHA-256 of its canonical JSON without `hash` and `mac`. */
 export function entryHash(entry: UnhashedEntry | JournalEntry): string {
-  const { hash: _omitted, ...rest } = entry as JournalEntry;
+  const { hash: _hash, mac: _mac, ...rest } = entry as JournalEntry;
   return sha256Hex(canonicalJson(rest));
 }
 
@@ -131,7 +138,9 @@ export function entryLine(entry: JournalEntry): string {
     undoOf: entry.undoOf,
     voids: entry.voids,
     prev: entry.prev,
+    keyId: entry.keyId,
     hash: entry.hash,
+    mac: entry.mac,
   };
   return JSON.stringify(ordered);
 }
@@ -176,6 +185,11 @@ export function parseEntryLine(line: string): JournalEntry | { error: string } {
   if (v.kind === 'not_applied' ? typeof v.voids !== 'string' : v.voids !== undefined) problems.push('voids');
   shaOrNull('prev');
   if (typeof v.hash !== 'string' || !HEX64.test(v.hash)) problems.push('hash');
+  // An authenticated entry names its key and carries its code; an entry from before keys has neither.
+  if (v.keyId !== undefined || v.mac !== undefined) {
+    if (typeof v.keyId !== 'string' || !KEY_ID.test(v.keyId)) problems.push('keyId');
+    if (typeof v.mac !== 'string' || !HEX64.test(v.mac)) problems.push('mac');
+  }
   if (problems.length > 0) return { error: `the entry lacks valid fields: ${problems.join(', ')}` };
   return v as unknown as JournalEntry;
 }

@@ -127,14 +127,13 @@ export function packDir(dir: string): string {
 }
 
 /**
- * Stores texts under their hashes, atomically, in one batch of writes and syncs; a blob already
- * present is left alone, and repeats are stored once. Many new texts at once go into one pack.
+ * The texts of `blobs` not stored yet, each once: what storing them would add to the journal.
  */
-export function storeBlobs(
+export function freshBlobs(
   dir: string,
   blobs: readonly { sha256: string; bytes: Uint8Array }[],
   packs: PackIndex,
-): void {
+): { sha256: string; bytes: Uint8Array }[] {
   const seen = new Set<string>();
   const fresh: { sha256: string; bytes: Uint8Array }[] = [];
   for (const blob of blobs) {
@@ -142,6 +141,18 @@ export function storeBlobs(
     seen.add(blob.sha256);
     if (!packs.has(blob.sha256) && !fs.existsSync(blobPath(dir, blob.sha256))) fresh.push(blob);
   }
+  return fresh;
+}
+
+/**
+ * Stores new texts (from `freshBlobs`) under their hashes, atomically, in one batch of writes and
+ * syncs. Many at once go into one pack.
+ */
+export function storeBlobs(
+  dir: string,
+  fresh: readonly { sha256: string; bytes: Uint8Array }[],
+  packs: PackIndex,
+): void {
   if (fresh.length < PACK_MIN_BLOBS) {
     writeFilesAtomic(fresh.map(({ sha256, bytes }) => ({ target: blobPath(dir, sha256), data: bytes })));
     return;
@@ -164,6 +175,15 @@ export function readBlob(dir: string, sha256: string, packs: PackIndex): Buffer 
   // Not stored on its own (or damaged there): a pack may hold it.
   const packed = packs.bytesOf(sha256);
   return packed !== null && sha256Hex(packed) === sha256 ? packed : null;
+}
+
+/**
+ * Whether a stored text is there and intact: `missing` when no copy is stored, `damaged` when every
+ * copy stored no longer hashes to its name.
+ */
+export function blobState(dir: string, sha256: string, packs: PackIndex): 'ok' | 'missing' | 'damaged' {
+  if (readBlob(dir, sha256, packs) !== null) return 'ok';
+  return readLoose(blobPath(dir, sha256)) !== null || packs.bytesOf(sha256) !== null ? 'damaged' : 'missing';
 }
 
 function readLoose(file: string): Buffer | null {

@@ -6,30 +6,32 @@
  * holds the note's lock; the CLI lists, shows, verifies and undoes.
  *
  * @example
- * const journal = new Journal(vault, { now: () => new Date() });
+ * const journal = new Journal(vault, { now: () => new Date(), key: openJournalKey(configDir) });
  * // inside vault.withNoteLock(name, () => { … }), right before vault.write(name, after):
  * journal.record({ session: session.id, client, tool: 'edit_note', note: name, kind: 'update', before, after });
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { isNotedError, NotedError } from '../common/errors.js';
-import { fsyncDir } from '../vault/atomic-write.js';
 import type { Vault } from '../vault/vault.js';
+import { anchoringFor, writeAnchor } from './anchor.js';
+import { appendDurably, lastEntry, writeAll } from './append-file.js';
 import { PackIndex } from './blob-packs.js';
 import {
   dayOfId,
   entryHash,
   entryLine,
-  isEntry,
   type JournalEntry,
   type JournalKind,
   newEntryId,
-  parseEntryLine,
   type UnhashedEntry,
 } from './entry.js';
-import { type DayFile, dayFiles, entriesOf, packDir, readBlob, readTail, storeBlobs } from './files.js';
+import { dayFiles, entriesOf, freshBlobs, packDir, readBlob, storeBlobs } from './files.js';
+import { type JournalKeyState, openJournalKey } from './journal-key.js';
+import { type PruneResult, pruneTexts } from './prune.js';
 import { type EntryFields, prepare, type RecordInput } from './record-input.js';
 import { type UndoContext, type UndoResult, type UndoTarget, undoChanges } from './undo.js';
+import { addUsage, currentUsage, type JournalUsage, requireRoom } from './usage.js';
 import { type VerifyResult, verifyJournal } from './verify.js';
 
 export interface JournalFilters {
@@ -54,16 +56,28 @@ export interface JournalSession {
 export interface JournalOptions {
   readonly now: () => Date;
   /**
+   * The user's journal key (journal-key.ts), read by the entry point from the configuration folder.
+   * Without one, entries are written unauthenticated and verify says so.
+   */
+  readonly key: JournalKeyState;
+  /**
    * How an entry's bytes reach the open day file (default: `fs.writeSync` until all are written).
    * Tests inject a failing writer here to show that a failed append leaves no partial line.
    */
   readonly writer?: (fd: number, bytes: Buffer) => void;
+  /**
+   * The most the stored texts may take (usage.ts); past it a change is refused. Absent or null: no
+   * limit (the owner's own commands: undo, approve).
+   */
+  readonly maxStoredBytes?: number | null;
 }
 
 export class Journal {
   /** `<vault>/.noted/journal` */
   readonly dir: string;
   readonly now: () => Date;
+  private keyState: JournalKeyState;
+  readonly maxStoredBytes: number | null;
   private readonly writer: (fd: number, bytes: Buffer) => void;
   /** Where packed texts are (blob-packs.ts); filled as they are needed. */
   private readonly packs: PackIndex;
@@ -75,7 +89,19 @@ export class Journal {
     this.dir = vault.statePath('journal');
     this.packs = new PackIndex(packDir(this.dir));
     this.now = options.now;
+    this.keyState = options.key;
+    this.maxStoredBytes = options.maxStoredBytes ?? null;
     this.writer = options.writer ?? writeAll;
+  }
+
+  /** The journal key as it stands (made at the first append when it was to be made on first use). */
+  get key(): JournalKeyState {
+    return this.keyState;
+  }
+
+  /** What the stored texts take now (measured once when never recorded). */
+  usage(): JournalUsage {
+    return this.vault.withLockSync('journal', () => currentUsage(this.dir));
   }
 
   /**
@@ -98,14 +124,25 @@ export class Journal {
     if (inputs.length === 0) return [];
     const prepared = inputs.map(prepare);
     try {
-      // Blobs first, outside the journal lock: they are content-addressed, so a blob left behind by a
-      // failed append is harmless, while an entry pointing at a missing blob would not be.
-      storeBlobs(
+      const fresh = freshBlobs(
         this.dir,
         prepared.flatMap((p) => p.blobs),
         this.packs,
       );
-      return this.vault.withLockSync('journal', () => this.append(prepared.map((p) => p.fields)));
+      const adding = fresh.reduce((n, b) => n + b.bytes.length, 0);
+      // Saying a recorded change was not made is never refused: it keeps the journal true.
+      const limited = this.maxStoredBytes !== null && prepared.some((p) => p.fields.kind !== 'not_applied');
+      // Checked before anything is stored, so a refused change leaves no text behind. Outside the
+      // journal lock (which appends hold for as short a time as they can): processes storing at the
+      // same moment may each pass it, so the limit can be passed by one change per process at most.
+      if (limited) requireRoom(currentUsage(this.dir), adding, this.maxStoredBytes);
+      // Blobs before the entries: a blob left behind by a failed append is harmless (content-
+      // addressed), while an entry pointing at a missing blob would not be.
+      storeBlobs(this.dir, fresh, this.packs);
+      return this.vault.withLockSync('journal', () => {
+        if (adding > 0) addUsage(this.dir, currentUsage(this.dir), adding);
+        return this.append(prepared.map((p) => p.fields));
+      });
     } catch (err) {
       if (isNotedError(err)) throw err;
       throw journalFailure(err, this.dir);
@@ -140,9 +177,18 @@ export class Journal {
     }
   }
 
-  /** Walks the whole chain; see verify.ts. */
-  verify(): VerifyResult {
-    return verifyJournal(this.dir);
+  /**
+   * Walks the whole chain, checks each entry's authentication, the anchored head and (unless `texts`
+   * is false) every stored text; see verify.ts.
+   */
+  verify(options: { texts?: boolean; hashes?: string[] } = {}): VerifyResult {
+    return verifyJournal(this.dir, {
+      key: this.key,
+      root: this.vault.root,
+      packs: this.packs,
+      journalDirOf: (root) => path.join(root, '.noted', 'journal'),
+      ...options,
+    });
   }
 
   /** Entries matching every given filter, newest first. */
@@ -214,16 +260,48 @@ export class Journal {
     return files.flatMap(entriesOf);
   }
 
+  /**
+   * Removes the stored texts only changes before `before` (an ISO time) need, when the journal fully
+   * verifies; see prune.ts. The owner's command, never an agent's.
+   */
+  prune(before: string, dryRun: boolean): PruneResult {
+    return this.vault.withLockSync('journal', () =>
+      pruneTexts(
+        {
+          dir: this.dir,
+          packs: this.packs,
+          key: this.key,
+          entries: this.entries(),
+          verified: this.verify(),
+          bytesOf: (sha) => this.bytesOf(sha),
+          now: this.now(),
+        },
+        before,
+        dryRun,
+      ),
+    );
+  }
+
   /** Undoes changes (SPEC 6.3); see undo.ts. */
   undo(target: UndoTarget, ctx: UndoContext): Promise<UndoResult> {
     return undoChanges(this, target, ctx);
   }
 
-  /** Appends entries after the last one, with one write and one fsync; runs under the journal lock. */
+  /**
+   * Appends entries after the last one, with one write and one fsync, authenticated with the key and
+   * anchored outside the vault when there is a key; runs under the journal lock.
+   */
   private append(fieldsList: readonly EntryFields[]): JournalEntry[] {
     fs.mkdirSync(this.dir, { recursive: true });
     const files = dayFiles(this.dir);
-    let last = this.lastEntry(files);
+    let last = lastEntry(files);
+    const state = this.keyState;
+    if (state.key === null && state.firstUse === true && state.dir !== null) {
+      this.keyState = openJournalKey(state.dir);
+    }
+    const key = this.keyState.key;
+    const anchoring =
+      key === null ? null : anchoringFor(this.dir, this.vault.root, key, (last?.seq ?? 0) + 1);
     const now = this.now();
     const time = now.toISOString();
     const latest = files.at(-1);
@@ -239,69 +317,34 @@ export class Journal {
         time,
         ...fields,
         prev: last?.hash ?? null,
+        ...(key === null ? {} : { keyId: key.id }),
       };
-      last = { ...unhashed, hash: entryHash(unhashed) };
+      const hash = entryHash(unhashed);
+      last = { ...unhashed, hash, ...(key === null ? {} : { mac: key.mac(hash) }) };
       entries.push(last);
     }
     const text = entries.map((e) => `${entryLine(e)}\n`).join('');
-    this.appendDurably(path.join(this.dir, `${day}.jsonl`), Buffer.from(text, 'utf8'));
+    const head = last as JournalEntry;
+    appendDurably(
+      this.dir,
+      path.join(this.dir, `${day}.jsonl`),
+      Buffer.from(text, 'utf8'),
+      this.writer,
+      () => {
+        if (key === null || anchoring === null) return;
+        writeAnchor(key.dir, {
+          vaultId: anchoring.vaultId,
+          vault: this.vault.root,
+          seq: head.seq,
+          hash: head.hash,
+          authenticatedFrom: anchoring.authenticatedFrom,
+          ...(anchoring.prunedBefore === undefined ? {} : { prunedBefore: anchoring.prunedBefore }),
+          updated: time,
+        });
+      },
+    );
     return entries;
   }
-
-  /**
-   * The last complete entry, reading only file tails. A cut-off line at the end of the latest file
-   * (a crash mid-append) is removed: its change was never made, since the caller writes a note only
-   * after `record` returns.
-   */
-  private lastEntry(files: DayFile[]): JournalEntry | null {
-    for (let i = files.length - 1; i >= 0; i--) {
-      const file = files[i] as DayFile;
-      const tail = readTail(file.path);
-      if (i === files.length - 1 && tail.size > tail.complete) fs.truncateSync(file.path, tail.complete);
-      if (tail.lastLine === null) continue;
-      const parsed = parseEntryLine(tail.lastLine);
-      if (!isEntry(parsed)) {
-        throw new NotedError(
-          'not_supported',
-          `The journal could not be written (its last entry, in ${file.path}, is damaged: ${parsed.error}), so the note was not changed. Run "noted-mcp journal verify", then repair or remove the damaged line by hand; verify will keep showing where it was.`,
-        );
-      }
-      return parsed;
-    }
-    return null;
-  }
-
-  /** Appends and fsyncs; on any failure cuts the file back to where it was, so no partial line stays. */
-  private appendDurably(filePath: string, bytes: Buffer): void {
-    const existed = fs.existsSync(filePath);
-    const fd = fs.openSync(filePath, 'a', 0o644);
-    let failed = false;
-    try {
-      const size = fs.fstatSync(fd).size;
-      try {
-        this.writer(fd, bytes);
-        fs.fsyncSync(fd);
-      } catch (err) {
-        failed = true;
-        try {
-          fs.ftruncateSync(fd, size);
-          fs.fsyncSync(fd);
-        } catch {
-          // The next append removes a cut-off last line before it writes (see lastEntry).
-        }
-        throw err;
-      }
-    } finally {
-      fs.closeSync(fd);
-      if (failed && !existed) fs.rmSync(filePath, { force: true });
-    }
-    if (!existed) fsyncDir(this.dir);
-  }
-}
-
-function writeAll(fd: number, bytes: Buffer): void {
-  let offset = 0;
-  while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
 }
 
 function journalFailure(err: unknown, dir: string): NotedError {

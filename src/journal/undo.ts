@@ -14,15 +14,26 @@
  * - A change recorded but never made (voided by a `not_applied` entry, see reconcile.ts) is not
  *   undone, nor is the `not_applied` entry itself: nothing happened. Named alone it is refused with
  *   that reason; inside a session or group it is left out, and the rest is undone as usual.
+ *
+ * Security: only an entry the journal proves is undone (SPEC 6.2): one in the intact part of the chain,
+ * at or before an entry whose code this machine's key checked (verify.ts). An entry made up by whoever
+ * had only the vault (a `delete` with a text beside it, to have undo create a note anywhere) is
+ * refused, as are entries this machine cannot authenticate.
  */
 import fs from 'node:fs';
 import { isNotedError, NotedError } from '../common/errors.js';
-import { createFileAtomic } from '../vault/atomic-write.js';
 import { etagOf } from '../vault/etag.js';
 import { moveToTrash } from '../vault/trash.js';
-import { dayOfId, type JournalEntry, newGroupId, sha256Hex } from './entry.js';
+import { dayOfId, entryHash, type JournalEntry, newGroupId, sha256Hex } from './entry.js';
 import type { Journal } from './journal.js';
 import { withNoteLocks } from './note-locks.js';
+import type { VerifyResult } from './verify.js';
+
+/** What verify found, with the hashes of the intact entries in order. */
+interface Verified {
+  readonly result: VerifyResult;
+  readonly hashes: readonly string[];
+}
 
 export type UndoTarget =
   | { readonly entry: string }
@@ -151,7 +162,8 @@ async function undoUnit(journal: Journal, unit: JournalEntry[], ctx: UndoContext
   const notes = unit.map((e) => e.note);
   return withNoteLocks(journal.vault, notes, () => {
     // Checked again under the locks: another process may have undone or changed something meanwhile.
-    const plans = planUnit(journal, unit);
+    const hashes: string[] = [];
+    const plans = planUnit(journal, unit, { result: journal.verify({ texts: false, hashes }), hashes });
     const blocker = plans.find((p) => !p.ok);
     if (blocker !== undefined && !blocker.ok) {
       return plans.map((p) =>
@@ -186,7 +198,7 @@ async function undoUnit(journal: Journal, unit: JournalEntry[], ctx: UndoContext
 }
 
 /** Decides, for each entry of a unit in order, whether and how it can be undone. */
-function planUnit(journal: Journal, unit: JournalEntry[]): Plan[] {
+function planUnit(journal: Journal, unit: JournalEntry[], verified: Verified): Plan[] {
   const days = unit.map((e) => dayOfId(e.id)).filter((d): d is string => d !== null);
   const from = days.length === unit.length ? days.sort()[0] : undefined;
   const later = journal.entries(from);
@@ -201,6 +213,8 @@ function planUnit(journal: Journal, unit: JournalEntry[]): Plan[] {
   return unit.map((entry): Plan => {
     const no = (reason: string): Plan => ({ ok: false, entry, reason });
     try {
+      const unproven = unprovenReason(journal, verified, entry);
+      if (unproven !== null) return no(unproven);
       if (entry.kind === 'undo') {
         return no(`entry ${entry.id} is itself an undo, and an undo is not undone.`);
       }
@@ -265,6 +279,24 @@ function planUnit(journal: Journal, unit: JournalEntry[]): Plan[] {
   });
 }
 
+/** Why the journal does not prove `entry`, or null when it does (see the module comment). */
+function unprovenReason(journal: Journal, verified: Verified, entry: JournalEntry): string | null {
+  const refuse = 'an entry that does not verify is not undone. Run "noted-mcp journal verify" for details';
+  const { result } = verified;
+  // The entry must be the very one the walk found at its place: a copy of a real entry's seq elsewhere
+  // in the files is not.
+  const walked = verified.hashes[entry.seq - 1] === entry.hash && entryHash(entry) === entry.hash;
+  if (!walked && !result.ok) {
+    return `the journal does not verify from ${result.brokenAt.id === undefined ? `${result.brokenAt.file} line ${result.brokenAt.line}` : `entry ${result.brokenAt.id}`} on (${result.reason}), and ${refuse}.`;
+  }
+  if (walked && entry.seq <= result.authenticatedThrough) return null;
+  const state = journal.key;
+  if (state.key === null) {
+    return `the journal cannot be authenticated on this machine (${state.reason}), and ${refuse}.`;
+  }
+  return `this entry is not authenticated by this machine's journal key (it was written on another machine, or before the journal had a key, or added by someone without the key), and ${refuse}.`;
+}
+
 /** The before-text from the blobs, or why it is not there. */
 function earlierText(journal: Journal, entry: JournalEntry): Buffer | string {
   const bytes = journal.bytesOf(entry.beforeSha256 as string);
@@ -305,7 +337,7 @@ function apply(
         `the note "${entry.note}" was saved on disk (by an editor or another program) while it was being undone, so that save was kept and nothing was undone (journal entry ${recorded.id} is noted as not applied).`,
       );
     }
-  } else if (!createFileAtomic(vault.pathOf(entry.note), plan.text)) {
+  } else if (vault.create(entry.note, plan.text) === null) {
     throw new NotedError(
       'already_exists',
       `a note appeared at "${entry.note}" while undoing, so nothing was written over it (journal entry ${recorded.id} records an undo that did not happen).`,

@@ -96,6 +96,20 @@ export function visibilityKey(policy: Policy | null): string {
 /** The gate asks on every request, for the one parsed policy PolicyMemo keeps while the file is unchanged. */
 const visibilityKeys = new WeakMap<Policy, string>();
 
+/**
+ * True when a rule below `folder` (not the folder itself) hides a folder from agents: whatever it
+ * holds, agents must not be able to tell, so operations on `folder` as a whole are refused.
+ *
+ * @example
+ * hidesInside(parsePolicy('folders:\n  proj/secret: hidden\n'), 'Proj') // true
+ * hidesInside(parsePolicy('folders:\n  proj/secret: hidden\n'), 'proj/secret') // false (the folder itself)
+ */
+export function hidesInside(policy: Policy | null, folder: string): boolean {
+  if (policy === null) return false;
+  const key = folderKey(folder);
+  return policy.folders.some((rule) => rule.access === 'hidden' && rule.key !== key && covers(key, rule.key));
+}
+
 /** What each access level lets agents do, in words for the owner. */
 export const ACCESS_MEANING: Readonly<Record<Access, string>> = {
   hidden: 'invisible to agents, as if absent',

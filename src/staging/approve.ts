@@ -6,6 +6,7 @@
  * write (the journal records the change there) and may throw to stop it.
  */
 import { isNotedError, NotedError } from '../common/errors.js';
+import { ANYWHERE } from '../vault/checked-folder.js';
 import { moveToTrash } from '../vault/trash.js';
 import type { Vault } from '../vault/vault.js';
 import { applyHunks, hunksOf } from './hunks.js';
@@ -93,7 +94,7 @@ export async function approve(
   return vault.withNoteLock(note, (): ApproveResult => {
     // Another reviewer (the console, a second terminal) may have decided on it while we waited.
     store.summary(id);
-    const current = vault.read(note);
+    const current = vault.read(note, ANYWHERE);
     const summary: PendingSummary = withoutTexts(change);
     const result = { id, note, kind, etag: null, trashId: null, hunks };
     if (kind === 'create') {
@@ -117,7 +118,7 @@ export async function approve(
     }
     const notMade = options.onWrite({ change: summary, note, kind, before: current?.text ?? null, after });
     const refuse = (err: NotedError): NotedError => {
-      if (typeof notMade === 'function') notMade(vault.read(note)?.bytes ?? null);
+      if (typeof notMade === 'function') notMade(vault.read(note, ANYWHERE)?.bytes ?? null);
       return err;
     };
     let done: ApproveResult;
@@ -245,7 +246,7 @@ function writeIfStill(
     return vault.write(note, text, current === null ? {} : { ifStill: current.etag }).etag;
   } catch (err) {
     if (!isNotedError(err) || err.details.changedOnDisk !== true) throw err;
-    const etag = vault.read(note)?.etag ?? null;
+    const etag = vault.read(note, ANYWHERE)?.etag ?? null;
     throw refuse(changedSince(id, note, etag === null ? 'was deleted or moved' : 'was changed', etag));
   }
 }

@@ -20,6 +20,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { McpServer } from '@modelcontextprotocol/server';
+import { BodyBudget, type BodyBudgetOptions, DEFAULT_BODY_BUDGET } from './body-budget.js';
 import { TokenGuard } from './http-auth.js';
 import { bearerChallenge, discoveryAnswer } from './http-discovery.js';
 import {
@@ -54,6 +55,8 @@ export interface HttpServeOptions {
   /** Public names a proxy or tunnel reaches the server by (SPEC 15.3); the token is still required. */
   readonly publicHosts?: readonly PublicHost[];
   readonly limits?: SessionLimits;
+  /** How much request-body memory is held at once (body-budget.ts; default 32 MiB, 30 s wait). */
+  readonly bodyBudget?: BodyBudgetOptions;
   /** How often idle sessions are looked for (default every minute; 0 never, for tests). */
   readonly sweepEveryMs?: number;
   /** Errors no request can be told about (a broken stream, a failed close). */
@@ -66,6 +69,8 @@ export interface HttpServerHandle {
   readonly host: string;
   readonly port: number;
   readonly sessions: SessionTable<SessionEntry>;
+  /** The request bodies held at once. */
+  readonly bodies: BodyBudget;
   /** The journal session of stateless (2026-07-28) requests during this run. */
   readonly statelessSessionId: string;
   /** Closes sessions idle for too long now, without waiting for the timer. */
@@ -87,6 +92,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
   const tokens = new TokenGuard(options.token);
   const sessions = new SessionTable<SessionEntry>(options.limits);
   const statelessSessionId = `http-${randomUUID()}`;
+  const bodies = new BodyBudget(options.bodyBudget ?? DEFAULT_BODY_BUDGET);
   const shared = { createServer: options.createServer, sessions, maxBodyBytes: MAX_BODY_BYTES };
   const endpoint = createMcpEndpoint({
     ...shared,
@@ -142,6 +148,30 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
       );
     }
 
+    if (req.method === 'POST') {
+      // Security: bodies are held to a budget across requests, so concurrent large ones queue instead
+      // of multiplying the server's memory (issue 25).
+      const declared = Number(req.headers['content-length']);
+      if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
+        return reject(
+          res,
+          413,
+          `Payload Too Large: a request body may hold at most ${MAX_BODY_BYTES} bytes.`,
+        );
+      }
+      const release = await bodies.reserve(Number.isFinite(declared) ? declared : MAX_BODY_BYTES);
+      if (release === null) {
+        return reject(
+          res,
+          503,
+          'Service Unavailable: the server is reading as many large requests as it holds at once; retry in a few seconds.',
+          { 'Retry-After': '5' },
+        );
+      }
+      // A client that went away while it waited gives its room back at once.
+      if (res.closed || req.socket.destroyed) return release();
+      res.once('close', release);
+    }
     if (url.pathname === '/mcp') return mcpNode(req, res);
     if (legacyRoute && url.pathname === '/sse') {
       if (req.method !== 'GET')
@@ -182,6 +212,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
     host: options.host,
     port,
     sessions,
+    bodies,
     statelessSessionId,
     sweep: () => sessions.sweep(),
     allowHost: (host) => ready.allow(host),

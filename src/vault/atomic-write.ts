@@ -65,6 +65,31 @@ export function writeFileAtomic(target: string, data: string | Uint8Array): void
   writeFilesAtomic([{ target, data }]);
 }
 
+/**
+ * Replaces `target` with `data` through a temporary file and a rename (a reader sees the old bytes or
+ * the new), the file synced first when `sync`, the folder not: for small state files whose last update
+ * may be lost to a crash (`writeFileAtomic` keeps it). The folder must exist.
+ */
+export function replaceFile(target: string, data: string | Uint8Array, options: { sync: boolean }): void {
+  const tmp = tempPathFor(target);
+  const fd = fs.openSync(tmp, 'wx', 0o600);
+  try {
+    fs.writeFileSync(fd, data);
+    if (options.sync) fs.fsyncSync(fd);
+  } catch (err) {
+    fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+  fs.closeSync(fd);
+  try {
+    fs.renameSync(tmp, target);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
 /** One file of a batch for `writeFilesAtomic`. */
 export interface FileWrite {
   readonly target: string;
@@ -85,53 +110,76 @@ export interface FileWrite {
  */
 export function writeFilesAtomic(files: readonly FileWrite[]): FileWrite[] {
   const made = new Set<string>();
-  const pending: { fd: number | null; tmp: string; target: string; file: FileWrite }[] = [];
-  try {
-    for (const file of files) {
-      const { target, data } = file;
-      const dir = path.dirname(target);
-      if (!made.has(dir)) {
-        fs.mkdirSync(dir, { recursive: true });
-        made.add(dir);
-      }
-      const tmp = tempPathFor(target);
-      const item: { fd: number | null; tmp: string; target: string; file: FileWrite } = {
-        fd: fs.openSync(tmp, 'wx', 0o644),
-        tmp,
-        target,
-        file,
-      };
-      pending.push(item);
-      fs.writeFileSync(item.fd as number, data);
+  const temps: TempWrite<FileWrite>[] = [];
+  for (const file of files) {
+    const dir = path.dirname(file.target);
+    if (!made.has(dir)) {
+      fs.mkdirSync(dir, { recursive: true });
+      made.add(dir);
     }
-    for (const item of pending) {
-      fs.fsyncSync(item.fd as number);
-      fs.closeSync(item.fd as number);
-      item.fd = null;
+    temps.push({ tmp: tempPathFor(file.target), target: file.target, data: file.data, of: file });
+  }
+  try {
+    writeTemps(temps);
+    return renameTemps(temps, (file) => file.still?.() ?? true);
+  } finally {
+    for (const dir of made) fsyncDir(dir);
+  }
+}
+
+/** One temporary file of a batch: where it is written, where it then goes, and what it stands for. */
+export interface TempWrite<T> {
+  readonly tmp: string;
+  readonly target: string;
+  readonly data: string | Uint8Array;
+  readonly of: T;
+}
+
+/**
+ * Writes every temporary file, then syncs them all: the first fsync flushes most of the data and the
+ * rest find little left to do. When anything fails, every temporary file is removed and it throws.
+ */
+export function writeTemps(temps: readonly TempWrite<unknown>[]): void {
+  const fds: (number | null)[] = [];
+  try {
+    for (const t of temps) {
+      fds.push(fs.openSync(t.tmp, 'wx', 0o644));
+      fs.writeFileSync(fds.at(-1) as number, t.data);
+    }
+    for (const [i, fd] of fds.entries()) {
+      fs.fsyncSync(fd as number);
+      fs.closeSync(fd as number);
+      fds[i] = null;
     }
   } catch (err) {
-    for (const item of pending) {
-      if (item.fd !== null) fs.closeSync(item.fd);
-      fs.rmSync(item.tmp, { force: true });
-    }
+    for (const fd of fds) if (fd !== null) fs.closeSync(fd);
+    for (const t of temps) fs.rmSync(t.tmp, { force: true });
     throw err;
   }
-  const skipped: FileWrite[] = [];
-  for (const [i, item] of pending.entries()) {
+}
+
+/**
+ * Renames each temporary file over its target while `still` agrees (asked right before), removing it
+ * otherwise; returns what was skipped. On a failure the remaining temporary files are removed.
+ */
+export function renameTemps<T>(
+  temps: readonly TempWrite<T>[],
+  still: (of: T, target: string) => boolean,
+): T[] {
+  const skipped: T[] = [];
+  for (const [i, t] of temps.entries()) {
     try {
-      if (item.file.still === undefined || item.file.still()) {
-        fs.renameSync(item.tmp, item.target);
+      if (still(t.of, t.target)) {
+        fs.renameSync(t.tmp, t.target);
         continue;
       }
-      skipped.push(item.file);
-      fs.rmSync(item.tmp, { force: true });
+      skipped.push(t.of);
+      fs.rmSync(t.tmp, { force: true });
     } catch (err) {
-      for (const rest of pending.slice(i)) fs.rmSync(rest.tmp, { force: true });
-      for (const dir of made) fsyncDir(dir);
+      for (const rest of temps.slice(i)) fs.rmSync(rest.tmp, { force: true });
       throw err;
     }
   }
-  for (const dir of made) fsyncDir(dir);
   return skipped;
 }
 
@@ -143,32 +191,28 @@ export function writeFilesAtomic(files: readonly FileWrite[]): FileWrite[] {
 export function createFileAtomic(target: string, data: string | Uint8Array): boolean {
   const dir = path.dirname(target);
   fs.mkdirSync(dir, { recursive: true });
-  const tmp = tempPathFor(target);
-  let fd: number | null = fs.openSync(tmp, 'wx', 0o644);
+  if (!createFromTemp(tempPathFor(target), target, data)) return false;
+  fsyncDir(dir);
+  return true;
+}
+
+/**
+ * The steps of `createFileAtomic` once its folder exists, for callers that name paths their own way
+ * (checked-write.ts): `data` written and synced to `tmp`, then `tmp` linked to `target`, which fails on
+ * an existing target (unlike rename), so a concurrent creator is never clobbered. False when `target`
+ * exists. The temporary file never stays. The caller syncs the folder.
+ */
+export function createFromTemp(tmp: string, target: string, data: string | Uint8Array): boolean {
+  writeTemps([{ tmp, target, data, of: null }]);
   try {
-    fs.writeFileSync(fd, data);
-    fs.fsyncSync(fd);
-    fs.closeSync(fd);
-    fd = null;
-  } catch (err) {
-    // A full disk fails the write: the partial temporary file must not stay behind.
-    if (fd !== null) fs.closeSync(fd);
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
-  try {
-    // link() refuses an existing target, unlike rename(), so a concurrent creator is never clobbered.
     fs.linkSync(tmp, target);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     if (fs.existsSync(target)) throw err;
     fs.renameSync(tmp, target); // file systems without hard links
-    fsyncDir(dir);
-    return true;
   } finally {
     fs.rmSync(tmp, { force: true });
   }
-  fsyncDir(dir);
   return true;
 }
 

@@ -7,9 +7,12 @@ import path from 'node:path';
 
 export interface VaultFileConfig {
   readonly trashRetentionDays?: number;
+  /** The most the journal's stored texts may take, in MB (journal/usage.ts); 0: no limit. */
+  readonly journalMaxMB?: number;
 }
 
 export const DEFAULT_TRASH_RETENTION_DAYS = 30;
+export const DEFAULT_JOURNAL_MAX_MB = 1024;
 
 /** Reads `config.json` from the state folder; a missing file is an empty config, a broken one an error. */
 export function readVaultConfig(stateDir: string): VaultFileConfig {
@@ -30,7 +33,7 @@ export function readVaultConfig(stateDir: string): VaultFileConfig {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw new Error(`${file} must hold a JSON object, like {"trashRetentionDays": 30}`);
   }
-  const out: { trashRetentionDays?: number } = {};
+  const out: { trashRetentionDays?: number; journalMaxMB?: number } = {};
   const days = (data as Record<string, unknown>).trashRetentionDays;
   if (days !== undefined) {
     if (typeof days !== 'number' || !Number.isInteger(days) || days < 0) {
@@ -39,6 +42,15 @@ export function readVaultConfig(stateDir: string): VaultFileConfig {
       );
     }
     out.trashRetentionDays = days;
+  }
+  const journalMaxMB = (data as Record<string, unknown>).journalMaxMB;
+  if (journalMaxMB !== undefined) {
+    if (typeof journalMaxMB !== 'number' || !Number.isInteger(journalMaxMB) || journalMaxMB < 0) {
+      throw new Error(
+        `${file}: journalMaxMB must be a whole number of megabytes, 0 or more (0: no limit on the journal's stored texts)`,
+      );
+    }
+    out.journalMaxMB = journalMaxMB;
   }
   return out;
 }

@@ -118,8 +118,8 @@ function openChecked(
   root: string,
   rel: string,
   abs: string,
-  options: { readonly followFinalLink?: boolean },
-): number | null {
+  options: { readonly followFinalLink?: boolean; readonly sight?: (realRel: string) => boolean },
+): { fd: number; real: string } | null {
   let fd: number;
   try {
     fd = fs.openSync(abs, options.followFinalLink ? OPEN_THROUGH_LINK : OPEN_FOR_READ);
@@ -133,12 +133,13 @@ function openChecked(
   try {
     const opened = openedPath(fd);
     // A deleted file reads as "<path> (deleted)": still its own path, still checked.
-    const inside = opened === null || opened === abs ? '' : relativeToRoot(root, opened);
+    const inside = relativeToRoot(root, opened ?? abs);
     // Security: a file out of sight is not read. Either it was moved there since the check (a note
-    // put in the trash as it was read) or a folder on the way was swapped for a link to elsewhere;
-    // both ways there is no note here.
-    keep = inside !== null && !isHiddenPath(inside);
-    return keep ? fd : null;
+    // put in the trash as it was read) or a folder on the way was swapped for a link to elsewhere
+    // (into a folder the policy hides, say: `sight` judges the file's real place); both ways there is
+    // no note here.
+    keep = inside !== null && !isHiddenPath(inside) && (options.sight?.(inside) ?? true);
+    return keep ? { fd, real: inside as string } : null;
   } finally {
     if (!keep) fs.closeSync(fd);
   }
@@ -148,6 +149,8 @@ function openChecked(
 export interface CheckedFile {
   readonly bytes: Buffer;
   readonly stat: fs.Stats;
+  /** The vault-relative real path of the file read (links followed). */
+  readonly real: string;
 }
 
 /**
@@ -160,15 +163,21 @@ export function readChecked(
   root: string,
   rel: string,
   abs: string,
-  options: { followFinalLink?: boolean; check?: (stat: fs.Stats) => void } = {},
+  options: {
+    followFinalLink?: boolean;
+    check?: (stat: fs.Stats) => void;
+    /** Whether the file may be read at its real vault-relative place (the gate passes the policy). */
+    sight?: (realRel: string) => boolean;
+  } = {},
 ): CheckedFile | null {
-  const fd = openChecked(root, rel, abs, options);
-  if (fd === null) return null;
+  const opened = openChecked(root, rel, abs, options);
+  if (opened === null) return null;
+  const { fd, real } = opened;
   try {
     const stat = fs.fstatSync(fd);
     if (!stat.isFile()) return null;
     options.check?.(stat);
-    return { bytes: fs.readFileSync(fd), stat };
+    return { bytes: fs.readFileSync(fd), stat, real };
   } finally {
     fs.closeSync(fd);
   }
@@ -177,30 +186,46 @@ export function readChecked(
 /**
  * The stat of the file at `abs`, the path {@link resolveInside} gave for `rel`, from the same checked
  * open as {@link readChecked}, without reading it: null when there is no regular file there, or none
- * in sight.
+ * in sight (`sight` judges the file opened at its real place).
  */
-export function statChecked(root: string, rel: string, abs: string): fs.Stats | null {
-  const fd = openChecked(root, rel, abs, {});
-  if (fd === null) return null;
+export function statChecked(
+  root: string,
+  rel: string,
+  abs: string,
+  sight?: (realRel: string) => boolean,
+): fs.Stats | null {
+  const opened = openChecked(root, rel, abs, sight === undefined ? {} : { sight });
+  if (opened === null) return null;
   try {
-    const stat = fs.fstatSync(fd);
+    const stat = fs.fstatSync(opened.fd);
     return stat.isFile() ? stat : null;
   } finally {
-    fs.closeSync(fd);
+    fs.closeSync(opened.fd);
   }
+}
+
+/**
+ * Whether a regular file the reader may see is at `abs` (the path {@link resolveInside} gave for
+ * `rel`), judged on the file opened, as {@link readChecked} reads it, without reading it.
+ */
+export function existsChecked(
+  root: string,
+  rel: string,
+  abs: string,
+  sight: (realRel: string) => boolean,
+): boolean {
+  return statChecked(root, rel, abs, sight) !== null;
 }
 
 /**
  * The bytes of the note `rel` (a canonical name the walk found) as the index reads it: through a
  * final symbolic link if there is one, since the walk checked where it led, but, as with
  * {@link readChecked}, never from a file that is out of sight, or no longer a regular file, by the
- * time it is opened. A cold build reads its notes seconds after the walk listed them.
+ * time it is opened. A cold build reads its notes seconds after the walk listed them. The caller
+ * compares the file's `real` path with the one the walk found.
  */
-export function readInside(root: string, rel: string): Buffer | null {
-  return (
-    readChecked(root, rel, segmentsPath(root, canonicalSegments(rel)), { followFinalLink: true })?.bytes ??
-    null
-  );
+export function readInside(root: string, rel: string): CheckedFile | null {
+  return readChecked(root, rel, segmentsPath(root, canonicalSegments(rel)), { followFinalLink: true });
 }
 
 function segmentsPath(root: string, segments: readonly string[]): string {
@@ -211,7 +236,7 @@ function segmentsPath(root: string, segments: readonly string[]): string {
 let procFd: boolean | undefined;
 
 /** The path of the file `fd` holds, or null where the system does not say. */
-function openedPath(fd: number): string | null {
+export function openedPath(fd: number): string | null {
   if (procFd === false) return null;
   try {
     const opened = fs.readlinkSync(`/proc/self/fd/${fd}`);
@@ -286,8 +311,14 @@ const REASONS: Record<EscapeReason, string> = {
     'it passes through a symbolic link whose target does not exist, so where it leads cannot be checked and it is treated as leaving the vault',
   symlink_loop: 'it passes through a loop of symbolic links',
   too_long: 'the resulting path is longer than the file system allows',
-  changed: 'it became a symbolic link while it was being read',
+  changed:
+    'it became a symbolic link, or a folder on its way was replaced by one, while it was being read or written',
 };
+
+/** The error for a path that changed under a read or write (a folder swapped for a link). */
+export function refuseChanged(rel: string): never {
+  refuse(rel, 'changed');
+}
 
 function refuse(rel: string, reason: EscapeReason): never {
   const next =

@@ -1,43 +1,14 @@
 /**
  * @module
- * File-system steps of reorganizing a vault: moving a file without ever replacing another, listing
- * folders, a fingerprint of a folder's listing, and removing folders only while they are empty.
+ * File-system steps of reorganizing a vault: listing folders, a fingerprint of a folder's listing, and
+ * removing folders only while they are empty. (Moving files and making folders go through the checked
+ * folders of checked-write.ts.)
  * Callers pass absolute paths already confined by `Vault.pathOf`.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fsyncDir } from './atomic-write.js';
-
-/**
- * Moves `from` to `to` (parent folders created), never replacing a file at `to`: `link()` refuses
- * an existing target, unlike `rename()`. Returns false when `to` exists. A move that only changes
- * the letter case of the same file (one file on a case-insensitive disk) is a plain rename.
- */
-export function moveFileNoClobber(from: string, to: string): boolean {
-  fs.mkdirSync(path.dirname(to), { recursive: true });
-  if (from.toLowerCase() === to.toLowerCase()) {
-    fs.renameSync(from, to);
-    fsyncDir(path.dirname(to));
-    return true;
-  }
-  try {
-    fs.linkSync(from, to);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return false;
-    if (code === 'ENOENT') throw err;
-    // File systems without hard links: check, then rename (a narrow race, accepted there).
-    if (fs.existsSync(to)) return false;
-    fs.renameSync(from, to);
-    fsyncDir(path.dirname(to));
-    return true;
-  }
-  fs.rmSync(from, { force: true });
-  fsyncDir(path.dirname(to));
-  if (path.dirname(to) !== path.dirname(from)) fsyncDir(path.dirname(from));
-  return true;
-}
 
 /**
  * Every real folder below `root` (symbolic links are not followed), skipping names that start with
@@ -146,12 +117,4 @@ export function existsAny(abs: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Creates a folder and its parents; returns false when it was already there. */
-export function makeFolder(abs: string): boolean {
-  if (isFolder(abs)) return false;
-  fs.mkdirSync(abs, { recursive: true });
-  fsyncDir(path.dirname(abs));
-  return true;
 }

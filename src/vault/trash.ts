@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { NotedError } from '../common/errors.js';
 import { fsyncDir } from './atomic-write.js';
+import { ANYWHERE, type Sight } from './checked-folder.js';
+import { moveInChecked, moveOutChecked } from './checked-write.js';
 import type { Vault } from './vault.js';
 import { walkVault } from './walk.js';
 
@@ -33,8 +35,11 @@ export function deletedAtOf(id: string): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** Moves a note into a new deletion folder and returns the deletion's id. */
-export function moveToTrash(vault: Vault, name: string, now: Date): string {
+/**
+ * Moves a note into a new deletion folder and returns the deletion's id. The note is taken from the
+ * folder it was checked in, and only where `allow` accepts its real place (checked-write.ts).
+ */
+export function moveToTrash(vault: Vault, name: string, now: Date, allow: Sight = ANYWHERE): string {
   const root = trashRoot(vault);
   fs.mkdirSync(root, { recursive: true });
   const base = now.toISOString().replace(/[:.]/g, '-');
@@ -52,7 +57,7 @@ export function moveToTrash(vault: Vault, name: string, now: Date): string {
   const target = path.join(root, id, ...name.split('/'));
   fs.mkdirSync(path.dirname(target), { recursive: true });
   try {
-    fs.renameSync(vault.pathOf(name), target);
+    moveOutChecked(vault.root, vault.pathOf(name), name, allow, target);
   } catch (err) {
     fs.rmSync(path.join(root, id), { recursive: true, force: true });
     throw err;
@@ -109,31 +114,22 @@ export function trashedBytes(vault: Vault, item: TrashItem): Buffer {
  * Puts a trashed note back at its original path. Without `id`, the latest deletion of that name.
  * Refuses with `already_exists` when a note is at that path again; nothing is overwritten.
  */
-export function restoreFromTrash(vault: Vault, item: TrashItem): void {
+export function restoreFromTrash(vault: Vault, item: TrashItem, allow: Sight = ANYWHERE): void {
   const source = path.join(trashRoot(vault), item.id, ...item.name.split('/'));
-  const target = vault.pathOf(item.name);
-  fs.mkdirSync(path.dirname(target), { recursive: true });
+  let restored: boolean;
   try {
-    // A hard link fails on an existing target, so a note created in the meantime is never replaced.
-    fs.linkSync(source, target);
+    // Never over a file: a note created in the meantime is never replaced (checked-write.ts).
+    restored = moveInChecked(vault.root, source, vault.pathOf(item.name), item.name, allow);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw alreadyThere(item.name);
-    if (code === 'ENOENT') {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new NotedError(
         'not_found',
         `The deletion ${item.id} of "${item.name}" is no longer in the trash.`,
       );
     }
-    // File systems without hard links: check, then rename (a narrow race, accepted there).
-    if (fs.existsSync(target)) throw alreadyThere(item.name);
-    fs.renameSync(source, target);
-    fsyncDir(path.dirname(target));
-    removeEmptyDeletion(vault, item.id);
-    return;
+    throw err;
   }
-  fs.rmSync(source, { force: true });
-  fsyncDir(path.dirname(target));
+  if (!restored) throw alreadyThere(item.name);
   removeEmptyDeletion(vault, item.id);
 }
 

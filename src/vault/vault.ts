@@ -7,9 +7,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { NotedError } from '../common/errors.js';
-import { createFileAtomic, writeFilesAtomic } from './atomic-write.js';
+import { ANYWHERE, openFolder, type Sight } from './checked-folder.js';
+import { createNoteChecked, moveNoteChecked, removeNoteChecked, writeNotesChecked } from './checked-write.js';
 import {
   type CheckedFile,
+  existsChecked,
   readChecked,
   realVaultRoot,
   relativeToRoot,
@@ -87,11 +89,14 @@ export class Vault {
     return abs;
   }
 
-  /** Reads a note, or null when no such file exists. */
-  read(name: string): StoredNote | null {
+  /**
+   * Reads a note, or null when no such file exists, or the file opened is not one `sight` lets the
+   * reader see at its real place (the gate passes the policy; the owner's tools pass `ANYWHERE`).
+   */
+  read(name: string, sight: Sight): StoredNote | null {
     let file: CheckedFile | null;
     try {
-      file = this.readFile(name);
+      file = this.readFile(name, sight);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EACCES' || code === 'EPERM') {
@@ -129,21 +134,33 @@ export class Vault {
    * ({@link readChecked}); null when there is no file there. `check` sees the stat before the bytes
    * are read.
    */
-  readFile(name: string, check?: (stat: fs.Stats) => void): CheckedFile | null {
-    return readChecked(this.root, name, this.pathOf(name), check === undefined ? {} : { check });
+  readFile(name: string, sight: Sight, check?: (stat: fs.Stats) => void): CheckedFile | null {
+    return readChecked(
+      this.root,
+      name,
+      this.pathOf(name),
+      check === undefined ? { sight } : { sight, check },
+    );
   }
 
-  /** The stat of any file in the vault, from a checked open like {@link readFile}, without reading it. */
-  statFile(name: string): fs.Stats | null {
-    return statChecked(this.root, name, this.pathOf(name));
+  /**
+   * The stat of any file in the vault, from a checked open like {@link readFile}, without reading it;
+   * null when `sight` does not let the reader see it at its real place.
+   */
+  statFile(name: string, sight: Sight): fs.Stats | null {
+    return statChecked(this.root, name, this.pathOf(name), sight);
   }
 
-  exists(name: string): boolean {
+  /** Whether a note `sight` lets the reader see is at `name`, judged on the file opened. */
+  exists(name: string, sight: Sight): boolean {
+    const abs = this.pathOf(name);
     try {
-      return fs.statSync(this.pathOf(name)).isFile();
+      return existsChecked(this.root, name, abs, sight);
     } catch (err) {
-      if (err instanceof NotedError) throw err;
-      return false;
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'EACCES' && code !== 'EPERM') throw err;
+      // A note the server may not open is still there: reading it says so (`read`).
+      return fs.statSync(abs, { throwIfNoEntry: false })?.isFile() ?? false;
     }
   }
 
@@ -158,15 +175,17 @@ export class Vault {
    * and `NotedError('conflict')` with `changedOnDisk: true` is thrown. What remains is the time between
    * this look and the rename, a few microseconds where it used to be the whole journal write.
    */
-  write(name: string, text: string, options: { ifStill?: string } = {}): WrittenNote {
+  write(name: string, text: string, options: { ifStill?: string; allow?: Sight } = {}): WrittenNote {
     const abs = this.pathOf(name);
     const bytes = Buffer.from(text, 'utf8');
     const expected = options.ifStill;
-    const skipped = writeFilesAtomic([
+    const skipped = writeNotesChecked(this.root, [
       {
-        target: abs,
+        name,
+        abs,
         data: bytes,
-        ...(expected === undefined ? {} : { still: () => etagOfFile(abs) === expected }),
+        allow: options.allow ?? ANYWHERE,
+        ...(expected === undefined ? {} : { still: (at: string) => etagOfFile(at) === expected }),
       },
     ]);
     if (skipped.length > 0) {
@@ -186,26 +205,27 @@ export class Vault {
    * file no longer holds that version right before its rename is left as it is and named in
    * `changedOnDisk`.
    */
-  writeMany(notes: readonly { name: string; text: string; ifStill?: string }[]): {
+  writeMany(
+    notes: readonly { name: string; text: string; ifStill?: string }[],
+    allow: Sight = ANYWHERE,
+  ): {
     written: WrittenNote[];
     changedOnDisk: string[];
   } {
-    const files = notes.map(({ name, text, ifStill }) => {
-      const target = this.pathOf(name);
-      return {
-        name,
-        target,
-        data: Buffer.from(text, 'utf8'),
-        // The same last look as `write` with `ifStill`: a note saved by an editor meanwhile stays.
-        ...(ifStill === undefined ? {} : { still: () => etagOfFile(target) === ifStill }),
-      };
-    });
-    const skipped = new Set(writeFilesAtomic(files).map((f) => f.target));
+    const files = notes.map(({ name, text, ifStill }) => ({
+      name,
+      abs: this.pathOf(name),
+      data: Buffer.from(text, 'utf8'),
+      allow,
+      // The same last look as `write` with `ifStill`: a note saved by an editor meanwhile stays.
+      ...(ifStill === undefined ? {} : { still: (at: string) => etagOfFile(at) === ifStill }),
+    }));
+    const skipped = new Set(writeNotesChecked(this.root, files).map((f) => f.abs));
     const written: WrittenNote[] = [];
     const changedOnDisk: string[] = [];
-    for (const { name, target, data } of files) {
-      if (skipped.has(target)) changedOnDisk.push(name);
-      else written.push({ name, etag: etagOf(data), mtimeMs: fs.statSync(target).mtimeMs });
+    for (const { name, abs, data } of files) {
+      if (skipped.has(abs)) changedOnDisk.push(name);
+      else written.push({ name, etag: etagOf(data), mtimeMs: fs.statSync(abs).mtimeMs });
     }
     return { written, changedOnDisk };
   }
@@ -215,29 +235,57 @@ export class Vault {
    * before the rename (the last look of `write` with `ifStill`, for exact bytes); false, and nothing
    * written, when it changed or is gone.
    */
-  replaceIfStill(name: string, bytes: Uint8Array, etag: string): boolean {
-    const target = this.pathOf(name);
-    return writeFilesAtomic([{ target, data: bytes, still: () => etagOfFile(target) === etag }]).length === 0;
+  replaceIfStill(name: string, bytes: Uint8Array, etag: string, allow: Sight = ANYWHERE): boolean {
+    const abs = this.pathOf(name);
+    const still = (at: string) => etagOfFile(at) === etag;
+    return writeNotesChecked(this.root, [{ name, abs, data: bytes, still, allow }]).length === 0;
   }
 
   /**
    * Removes a note only if its file still holds the version `etag` names (the same last look as
    * `write` with `ifStill`); false, and nothing removed, when it changed or is gone.
    */
-  removeIfStill(name: string, etag: string): boolean {
-    const abs = this.pathOf(name);
-    if (etagOfFile(abs) !== etag) return false;
-    fs.rmSync(abs, { force: true });
-    return true;
+  removeIfStill(name: string, etag: string, allow: Sight = ANYWHERE): boolean {
+    return removeNoteChecked(this.root, this.pathOf(name), name, allow, (at) => etagOfFile(at) === etag);
   }
 
-  /** Creates a new note; returns null when a file already exists at that name. */
-  create(name: string, text: string): WrittenNote | null {
+  /**
+   * Creates a new note; returns null when a file already exists at that name. With `allow`, the note
+   * is written only where it accepts the real place (else `invalid_name`, reason `changed`).
+   */
+  create(name: string, text: string | Uint8Array, allow: Sight = ANYWHERE): WrittenNote | null {
     const abs = this.pathOf(name);
-    const bytes = Buffer.from(text, 'utf8');
-    if (!createFileAtomic(abs, bytes)) return null;
+    const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+    if (!createNoteChecked(this.root, abs, name, bytes, allow)) return null;
     const st = fs.statSync(abs);
     return { name, etag: etagOf(bytes), mtimeMs: st.mtimeMs };
+  }
+
+  /**
+   * Moves a note without replacing anything at `to`; false when `to` is taken. Each end is written
+   * only where `allow` accepts its real place.
+   */
+  move(from: string, to: string, allow: Sight = ANYWHERE): boolean {
+    return moveNoteChecked(
+      this.root,
+      { name: from, abs: this.pathOf(from), allow },
+      { name: to, abs: this.pathOf(to), allow },
+    );
+  }
+
+  /**
+   * Makes a folder (and its parents) where `allow` accepts its real place, nothing made elsewhere;
+   * false when it was already there.
+   */
+  makeFolder(folder: string, allow: Sight = ANYWHERE): boolean {
+    const abs = this.pathOf(folder);
+    const existing = openFolder(this.root, abs, folder, false, allow);
+    if (existing !== null) {
+      existing.close();
+      return false;
+    }
+    openFolder(this.root, abs, folder, true, allow)?.close();
+    return true;
   }
 
   /**

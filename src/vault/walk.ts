@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isOrphanTemp } from './atomic-write.js';
+import { openedPath } from './confine.js';
 import { isHiddenPath, MAX_FOLDER_DEPTH } from './names.js';
 
 export interface FileEntry {
@@ -17,6 +18,11 @@ export interface FileEntry {
   readonly ctimeMs: number;
   readonly birthtimeMs: number;
   readonly ino: number;
+  /**
+   * The real vault-relative path, when it differs from `name` (reached through a symbolic link): the
+   * index reads the note only from there (index/parse-note.ts).
+   */
+  readonly real?: string;
 }
 
 export interface WalkResult {
@@ -79,21 +85,16 @@ function* walkSteps(root: string, sub: string, result: WalkResult): Generator<vo
   const deferred: { abs: string; rel: string; depth: number }[] = [];
 
   const visit = function* (absDir: string, relDir: string, depth: number): Generator<void> {
-    let real: string;
-    try {
-      real = fs.realpathSync(absDir);
-    } catch {
-      return;
-    }
-    if (!inside(real) || seen.has(real)) return;
+    const listed = listFolder(absDir);
+    if (listed === null) return;
+    const { real } = listed;
+    if (!inside(real) || hiddenTarget(real) || seen.has(real)) return;
     seen.add(real);
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(absDir, { withFileTypes: true });
-    } catch (err) {
-      result.skipped.push({ name: relDir, reason: (err as NodeJS.ErrnoException).code ?? String(err) });
+    if ('error' in listed) {
+      result.skipped.push({ name: relDir, reason: listed.error });
       return;
     }
+    const entries = listed.entries;
     // Worked out once per folder, not per file: at 100k notes, path.join and split/join per file were
     // a fifth of the walk.
     const absPrefix = absDir.endsWith(path.sep) ? absDir : absDir + path.sep;
@@ -115,7 +116,7 @@ function* walkSteps(root: string, sub: string, result: WalkResult): Generator<vo
       if (linked) {
         // Security: a link is followed only when its real target is inside the vault and not hidden.
         try {
-          target = fs.realpathSync(abs);
+          target = fs.realpathSync.native(abs);
         } catch {
           continue;
         }
@@ -143,6 +144,10 @@ function* walkSteps(root: string, sub: string, result: WalkResult): Generator<vo
         result.skipped.push({ name: rel, reason: (err as NodeJS.ErrnoException).code ?? String(err) });
         continue;
       }
+      // The file's real place: its link's target, or its name in a folder reached through a link.
+      const realName = linked
+        ? target.slice(rootPrefix.length).split(path.sep).join('/')
+        : realPrefix + fileName;
       const item: FileEntry = {
         name: rel,
         size: st.size,
@@ -150,14 +155,10 @@ function* walkSteps(root: string, sub: string, result: WalkResult): Generator<vo
         ctimeMs: st.ctimeMs,
         birthtimeMs: st.birthtimeMs,
         ino: st.ino,
+        ...(realName === rel ? {} : { real: realName }),
       };
       (isNoteFile(fileName) ? result.notes : result.attachments).push(item);
-      if (linked) {
-        const realName = target.slice(rootPrefix.length).split(path.sep).join('/');
-        if (realName !== rel) result.linked.set(rel, realName);
-      } else if (realPrefix !== relPrefix) {
-        result.linked.set(rel, realPrefix + fileName); // inside a folder reached through a link
-      }
+      if (realName !== rel) result.linked.set(rel, realName);
     }
     yield;
   };
@@ -166,4 +167,40 @@ function* walkSteps(root: string, sub: string, result: WalkResult): Generator<vo
   yield* visit(startAbs, sub, sub === '' ? 0 : sub.split('/').length);
   for (let next = deferred.shift(); next !== undefined; next = deferred.shift())
     yield* visit(next.abs, next.rel, next.depth);
+}
+
+/**
+ * The entries of the folder at `absDir` and its real path, both of the one folder opened: read through
+ * its descriptor where the system names it (/proc/self/fd), so a folder swapped for a link between
+ * finding its real path and listing it cannot list another folder's files under its name (issue 25).
+ * Null when it cannot be opened; an error reading it is returned with the real path.
+ */
+function listFolder(
+  absDir: string,
+): { real: string; entries: fs.Dirent[] } | { real: string; error: string } | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(absDir, fs.constants.O_RDONLY | (fs.constants.O_DIRECTORY ?? 0));
+  } catch {
+    return null;
+  }
+  try {
+    const held = openedPath(fd);
+    let real: string;
+    try {
+      real = held ?? fs.realpathSync.native(absDir);
+    } catch {
+      return null;
+    }
+    try {
+      return {
+        real,
+        entries: fs.readdirSync(held === null ? absDir : `/proc/self/fd/${fd}`, { withFileTypes: true }),
+      };
+    } catch (err) {
+      return { real, error: (err as NodeJS.ErrnoException).code ?? String(err) };
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
 }

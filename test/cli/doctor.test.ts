@@ -20,7 +20,7 @@ import {
 } from '../../src/cli/doctor-checks.js';
 import { doctorCommand } from '../../src/cli/doctor-command.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { snapshot } from '../helpers/vault.js';
+import { snapshot, testJournalKey } from '../helpers/vault.js';
 
 let bases: string[] = [];
 afterEach(() => {
@@ -40,6 +40,7 @@ async function healthyVault(): Promise<string> {
     trashRetentionDays: 30,
     watch: false,
     log: { warn: () => undefined },
+    journalKey: testJournalKey(),
   });
   await opened.access.updateNote({ id: 's', clientName: () => 'test' }, { name: 'a', content: 'b\n' });
   await opened.close();
@@ -47,7 +48,12 @@ async function healthyVault(): Promise<string> {
 }
 
 function io(env: NodeJS.ProcessEnv = {}) {
-  return captureIo({ HOME: '/nonexistent-home', ...env });
+  // The run's journal key (test/helpers/global-config.ts): the healthy vault's journal was written with it.
+  return captureIo({
+    HOME: '/nonexistent-home',
+    NOTED_MCP_CONFIG_DIR: process.env.NOTED_MCP_CONFIG_DIR,
+    ...env,
+  });
 }
 
 describe('noted-mcp doctor', () => {
@@ -115,7 +121,7 @@ describe('noted-mcp doctor', () => {
       path.join(journal, day),
       fs.readFileSync(path.join(journal, day), 'utf8').replace('"update', '"create'),
     );
-    expect(checkJournal(dir)).toMatchObject({
+    expect(checkJournal(dir, testJournalKey())).toMatchObject({
       status: 'fail',
       fix: expect.stringContaining('journal verify'),
     });

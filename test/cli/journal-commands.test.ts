@@ -185,9 +185,14 @@ describe('noted-mcp journal show', () => {
 });
 
 describe('noted-mcp journal verify', () => {
-  it('an intact journal: exit 0 with the count', async () => {
+  it('an intact journal: exit 0 with the count and what was checked', async () => {
     await twoSessions();
-    expect(await journal('verify')).toEqual({ code: 0, stdout: 'intact: 3 entries\n', stderr: '' });
+    const keyId = jv.journal.key.key?.id;
+    expect(await journal('verify')).toEqual({
+      code: 0,
+      stdout: `intact: 3 entries (hash chain intact, 3 authenticated with this machine's key ${keyId}, end anchored, 5 stored texts checked)\nStored texts: 0.0 MB of 1,024 MB allowed (journalMaxMB)\n`,
+      stderr: '',
+    });
   });
 
   it('a broken chain: exit 1 naming the first broken entry', async () => {

@@ -13,6 +13,7 @@ import type { ApprovedWrite } from '../../src/staging/approve.js';
 import { PendingStore } from '../../src/staging/pending-store.js';
 import type { NewPendingChange } from '../../src/staging/types.js';
 import { etagOf } from '../../src/vault/etag.js';
+import { testJournalKey } from '../helpers/vault.js';
 import { type TempVault, tempVault } from '../staging/temp-vault.js';
 
 let t: TempVault;
@@ -29,7 +30,7 @@ function update(note: string, baseText: string, newText: string): NewPendingChan
 /** Runs `review` in-process with a fake CliIo; the vault comes from $NOTED_VAULT unless flags say. */
 async function review(
   argv: string[],
-  env: NodeJS.ProcessEnv = { NOTED_VAULT: t.dir },
+  env: NodeJS.ProcessEnv = { NOTED_VAULT: t.dir, NOTED_MCP_CONFIG_DIR: process.env.NOTED_MCP_CONFIG_DIR },
   command = reviewCommand,
 ) {
   let stdout = '';
@@ -287,7 +288,7 @@ describe('noted-mcp review: usage', () => {
 describe('journalApprovedWrites', () => {
   it('records the approved change, and voids it with a not_applied entry when the write did not happen', () => {
     t = tempVault({ 'drafts/plan.md': BASE });
-    const onWrite = journalApprovedWrites(() => new Date('2026-12-01T10:00:00Z'))(t.vault);
+    const onWrite = journalApprovedWrites(testJournalKey, () => new Date('2026-12-01T10:00:00Z'))(t.vault);
     const change = {
       id: 'p1',
       note: 'drafts/plan.md',
@@ -297,7 +298,7 @@ describe('journalApprovedWrites', () => {
     const notMade = onWrite({ change, note: 'drafts/plan.md', kind: 'update', before: BASE, after: NEXT });
     expect(typeof notMade).toBe('function');
     notMade?.(Buffer.from('saved by hand\n'));
-    const journal = new Journal(t.vault, { now: () => new Date() });
+    const journal = new Journal(t.vault, { now: () => new Date(), key: testJournalKey() });
     const [voided, recorded] = journal.list();
     expect(recorded).toMatchObject({
       note: 'drafts/plan.md',
@@ -306,6 +307,6 @@ describe('journalApprovedWrites', () => {
       tool: 'edit_note',
     });
     expect(voided).toMatchObject({ note: 'drafts/plan.md', kind: 'not_applied', voids: recorded?.id });
-    expect(journal.verify()).toEqual({ ok: true, entries: 2 });
+    expect(journal.verify()).toMatchObject({ ok: true, entries: 2, unverified: null });
   });
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/journal/journal.js';
-import { readBytes, writeFiles } from '../helpers/vault.js';
+import { readBytes, testJournalKey, writeFiles } from '../helpers/vault.js';
 import { type ConsoleFixture, startFixture } from './console-fixture.js';
 
 /**
@@ -28,7 +28,7 @@ async function stageEdit(): Promise<string> {
 }
 
 function journal() {
-  return new Journal(f.vault.opened.vault, { now: () => new Date() });
+  return new Journal(f.vault.opened.vault, { now: () => new Date(), key: testJournalKey() });
 }
 
 describe('pending changes API', () => {
@@ -230,7 +230,7 @@ describe('agent activity API', () => {
     await agentWrites();
     const { cookie } = await f.signIn();
     const activity = await f.request('/api/activity', { cookie });
-    expect(activity.json.integrity).toEqual({ ok: true, entries: 2 });
+    expect(activity.json.integrity).toMatchObject({ ok: true, entries: 2, unverified: null });
     expect(activity.json.clients).toEqual(['noted-test']);
     expect(activity.json.sessions).toHaveLength(1);
     const [session] = activity.json.sessions;

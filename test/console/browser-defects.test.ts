@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/journal/journal.js';
-import { readBytes } from '../helpers/vault.js';
+import { readBytes, testJournalKey } from '../helpers/vault.js';
 import { poll, shot, useBrowser } from './browser-fixture.js';
 import { type ConsoleFixture, startFixture, TOKEN } from './console-fixture.js';
 
@@ -25,7 +25,7 @@ const STAGED = {
 const twoHunks = (t: string) => t.replace('alpha', 'ALPHA').replace('omega', 'OMEGA');
 
 function journal(): Journal {
-  return new Journal(f.vault.opened.vault, { now: () => new Date() });
+  return new Journal(f.vault.opened.vault, { now: () => new Date(), key: testJournalKey() });
 }
 
 describe('issue 20.1: signing in with the token in the form works in Chromium', () => {

@@ -8,7 +8,7 @@ import http from 'node:http';
 import { journalApprovedWrites } from '../../src/cli/review-command.js';
 import type { InstallOutcome } from '../../src/console/context.js';
 import { type ConsoleHandle, startConsole } from '../../src/console/server.js';
-import { openTestVault, type TestVault, type VaultFiles } from '../helpers/vault.js';
+import { openTestVault, type TestVault, testJournalKey, type VaultFiles } from '../helpers/vault.js';
 
 export const TOKEN = 'console-test-token-0123456789abcdef';
 
@@ -52,7 +52,8 @@ export async function startFixture(files: VaultFiles = {}): Promise<ConsoleFixtu
     token: TOKEN,
     port: 0,
     clock: () => Date.now() + offset,
-    recordApprovedWrite: journalApprovedWrites(),
+    journalKey: testJournalKey(),
+    recordApprovedWrite: journalApprovedWrites(testJournalKey),
     clients: () => [
       { client: 'claude-code', text: 'claude mcp add noted -- node x.cjs\n', notes: 'Run it.' },
     ],

@@ -6,6 +6,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OpenedVault, openVault } from '../../src/access/open.js';
 import { createMcpServer } from '../../src/mcp/server.js';
+import { testJournalKey } from '../helpers/vault.js';
 import { EFFECTS, hintsOf } from './annotations.js';
 
 /**
@@ -19,7 +20,12 @@ let tools: Awaited<ReturnType<Client['listTools']>>['tools'];
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'noted-contract-'));
-  opened = await openVault({ vaultDir: dir, trashRetentionDays: 30, watch: false });
+  opened = await openVault({
+    vaultDir: dir,
+    trashRetentionDays: 30,
+    watch: false,
+    journalKey: testJournalKey(),
+  });
   const server = createMcpServer(opened.access, { name: 'noted-mcp', version: 'contract' });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);

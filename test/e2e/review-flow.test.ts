@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { reviewCommand } from '../../src/cli/review-command.js';
 import { Journal } from '../../src/journal/journal.js';
-import { openTestVault, readBytes, type TestVault, writeFiles } from '../helpers/vault.js';
+import { openTestVault, readBytes, type TestVault, testJournalKey, writeFiles } from '../helpers/vault.js';
 
 /**
  * The whole staged flow: an agent writes through a real client into a staged folder, the owner
@@ -17,7 +17,7 @@ async function review(argv: string[]) {
   let stdout = '';
   let stderr = '';
   const io: CliIo = {
-    env: { NOTED_VAULT: vault.dir },
+    env: { NOTED_VAULT: vault.dir, NOTED_MCP_CONFIG_DIR: process.env.NOTED_MCP_CONFIG_DIR },
     stdout: (t) => {
       stdout += t;
     },
@@ -54,7 +54,7 @@ describe('staged changes reviewed by the owner', () => {
     const approved = await review(['approve', id, '--keep', '2']);
     expect(approved.code).toBe(0);
     expect(readBytes(vault.dir, 'drafts/plan.md')?.toString()).toBe(BASE.replace('omega', 'OMEGA'));
-    const [entry] = new Journal(vault.opened.vault, { now: () => new Date() }).list();
+    const [entry] = new Journal(vault.opened.vault, { now: () => new Date(), key: testJournalKey() }).list();
     expect(entry).toMatchObject({
       note: 'drafts/plan.md',
       kind: 'update',
@@ -75,7 +75,9 @@ describe('staged changes reviewed by the owner', () => {
     expect(approved.code).toBe(1);
     expect(approved.stdout + approved.stderr).toMatch(/changed/i);
     expect(readBytes(vault.dir, 'drafts/plan.md')?.toString()).toBe(`${BASE}edited by hand\n`);
-    expect(new Journal(vault.opened.vault, { now: () => new Date() }).list()).toEqual([]);
+    expect(new Journal(vault.opened.vault, { now: () => new Date(), key: testJournalKey() }).list()).toEqual(
+      [],
+    );
     // The change is still there for the owner to reject.
     expect((await review(['reject', id])).code).toBe(0);
   });

@@ -90,6 +90,8 @@ export async function spawnServer(
     args: [DIST, '--notes-dir', vaultDir, ...(options.args ?? [])],
     cwd: options.cwd ?? os.tmpdir(),
     stderr: 'pipe',
+    // The run's configuration folder (global-config.ts), not the user's: the journal key lives there.
+    env: { NOTED_MCP_CONFIG_DIR: process.env.NOTED_MCP_CONFIG_DIR ?? '' },
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {

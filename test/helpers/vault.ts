@@ -12,6 +12,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { expect } from 'vitest';
 import { type OpenedVault, openVault } from '../../src/access/open.js';
 import { ERROR_CODES } from '../../src/common/errors.js';
+import { type JournalKeyState, openJournalKey } from '../../src/journal/journal-key.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 
 /** Files to put in a new vault: vault-relative path → text or bytes. */
@@ -60,12 +61,27 @@ export interface ConnectOptions {
   readonly now?: () => Date;
   /** How often expired trash is purged while serving (default: the server's hourly timer). */
   readonly purgeEveryMs?: number;
+  /** Default: the run's key (testJournalKey). */
+  readonly journalKey?: JournalKeyState;
+  /** The journal's limit on stored texts (default: openVault's). */
+  readonly journalMaxBytes?: number | null;
 }
 
 /** The structured line is shortened above this many bytes (SPEC 3.1). */
 export const LINE_LIMIT_BYTES = 16 * 1024;
 const LINE_PREFIX = 'structuredContent: ';
 const SHOWN_ABOVE = '[shown in full above]';
+
+/**
+ * The run's journal key, in the configuration folder the global setup made (global-config.ts): shared
+ * by in-process servers and spawned ones, as the user's key is on a real machine.
+ */
+export function testJournalKey(): JournalKeyState {
+  const dir = process.env.NOTED_MCP_CONFIG_DIR;
+  if (dir === undefined)
+    throw new Error('NOTED_MCP_CONFIG_DIR is not set: run the tests through vitest.config.ts');
+  return openJournalKey(dir);
+}
 
 /** Makes `<tmp>/noted-XXXX/vault` holding `files`. */
 export function makeVault(files: VaultFiles = {}): { base: string; dir: string } {
@@ -91,6 +107,8 @@ export async function connect(dir: string, options: ConnectOptions = {}): Promis
     trashRetentionDays: options.trashRetentionDays ?? 30,
     watch: options.watch ?? false,
     log: { warn: () => undefined },
+    journalKey: options.journalKey ?? testJournalKey(),
+    ...(options.journalMaxBytes === undefined ? {} : { journalMaxBytes: options.journalMaxBytes }),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.purgeEveryMs === undefined ? {} : { purgeEveryMs: options.purgeEveryMs }),
   });

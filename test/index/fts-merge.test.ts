@@ -17,7 +17,7 @@ import {
 import type { parseNoteFile } from '../../src/index/parse-note.js';
 import { type ParserPool, parseHere } from '../../src/index/parser-pool.js';
 import { syncAll, syncAllParallel, syncPaths } from '../../src/index/sync.js';
-import { makeVault } from '../helpers/vault.js';
+import { makeVault, testJournalKey } from '../helpers/vault.js';
 import { type IndexedVault, indexedVault } from './indexed-vault.js';
 
 let iv: IndexedVault | undefined;
@@ -99,7 +99,12 @@ it('the server merges after a large change by itself, soon after answering', asy
   const files: Record<string, string> = {};
   for (let i = 0; i < 300; i++) files[`n${i}.md`] = `note ${i} shared`;
   const { base, dir } = makeVault(files);
-  const opened = await openVault({ vaultDir: dir, trashRetentionDays: 30, watch: false });
+  const opened = await openVault({
+    vaultDir: dir,
+    trashRetentionDays: 30,
+    watch: false,
+    journalKey: testJournalKey(),
+  });
   try {
     const names = Object.keys(files);
     for (let round = 0; round < 8; round++) {
@@ -155,7 +160,12 @@ it('a server started after a build was stopped midway merges what that build lef
   for (let i = 0; i < 300; i++) files[`n${i}.md`] = `note ${i} shared`;
   const { base, dir } = makeVault(files);
   try {
-    const first = await openVault({ vaultDir: dir, trashRetentionDays: 30, watch: false });
+    const first = await openVault({
+      vaultDir: dir,
+      trashRetentionDays: 30,
+      watch: false,
+      journalKey: testJournalKey(),
+    });
     // What a build killed halfway leaves: its options, and segments written with no merging.
     bulkLoadSettings(first.index.db);
     for (let round = 0; round < 8; round++) {
@@ -166,7 +176,12 @@ it('a server started after a build was stopped midway merges what that build lef
     const left = segments(first.index.db);
     expect(left).toBeGreaterThanOrEqual(8);
     await first.close();
-    const again = await openVault({ vaultDir: dir, trashRetentionDays: 30, watch: false });
+    const again = await openVault({
+      vaultDir: dir,
+      trashRetentionDays: 30,
+      watch: false,
+      journalKey: testJournalKey(),
+    });
     try {
       expect(option(again.index.db, 'automerge')).toBe(4);
       const deadline = Date.now() + 5000;

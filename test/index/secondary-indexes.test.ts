@@ -20,7 +20,7 @@ import {
   NOTE_ID_INDEXES,
 } from '../../src/index/secondary-indexes.js';
 import { syncAll, syncAllParallel } from '../../src/index/sync.js';
-import { makeVault } from '../helpers/vault.js';
+import { makeVault, testJournalKey } from '../helpers/vault.js';
 
 let base: string | undefined;
 let db: Db | undefined;
@@ -242,7 +242,12 @@ it('a server started after a build was killed midway puts them back before it sy
   const files: Record<string, string> = { 'a.md': '[[b]] #x', 'b.md': 'b' };
   const made = makeVault(files);
   try {
-    const first = await openVault({ vaultDir: made.dir, trashRetentionDays: 30, watch: false });
+    const first = await openVault({
+      vaultDir: made.dir,
+      trashRetentionDays: 30,
+      watch: false,
+      journalKey: testJournalKey(),
+    });
     // What a build killed after its drop leaves behind.
     dropSecondaryIndexes(first.index.db);
     await first.close();
@@ -252,6 +257,7 @@ it('a server started after a build was killed midway puts them back before it sy
       trashRetentionDays: 30,
       watch: false,
       log: { warn: (m) => warnings.push(m) },
+      journalKey: testJournalKey(),
     });
     try {
       expect(declaredIndexes(again.index.db)).toEqual(ALL);

@@ -116,8 +116,8 @@ it('a note deleted by another process between its stat and the look at its real 
   // write had already succeeded, as "the vault's files could not be changed".
   const { dir, db: d } = vault({ 'a.md': 'alpha', 'b.md': 'beta' });
   syncAll(d, dir);
-  const real = fs.realpathSync;
-  vi.spyOn(fs, 'realpathSync').mockImplementation(((p: fs.PathLike, options?: never) => {
+  const real = fs.realpathSync.native;
+  vi.spyOn(fs.realpathSync, 'native').mockImplementation(((p: fs.PathLike, options?: never) => {
     if (String(p) === path.join(dir, 'a.md')) {
       fs.rmSync(path.join(dir, 'a.md'));
       throw Object.assign(new Error(`ENOENT: no such file or directory, lstat '${String(p)}'`), {
@@ -125,7 +125,7 @@ it('a note deleted by another process between its stat and the look at its real 
       });
     }
     return real(p, options);
-  }) as typeof fs.realpathSync);
+  }) as typeof fs.realpathSync.native);
   const result = syncPaths(d, dir, ['a.md', 'b.md']);
   expect(result.changed).toBe(1);
   expect(indexedPaths(d)).toEqual(['b.md']);

@@ -7,13 +7,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/io.js';
 import { journalCommand } from '../../src/cli/journal-command.js';
 import { entryLine, type JournalEntry, parseEntryLine, sha256Hex } from '../../src/journal/entry.js';
 import { Journal } from '../../src/journal/journal.js';
 import { noteLockKey, vaultLocks } from '../../src/journal/note-locks.js';
 import { CHECKPOINT_FILE, reconcileJournal } from '../../src/journal/reconcile.js';
 import { type ConsoleFixture, startFixture } from '../console/console-fixture.js';
+import { runCommand } from '../helpers/cli-run.js';
+import { testJournalKey } from '../helpers/vault.js';
 import {
   agentWrite,
   dayLines,
@@ -55,22 +56,8 @@ function notApplied(): JournalEntry[] {
   return jv.journal.list({ kind: 'not_applied' }).reverse();
 }
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    env: {},
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    script: 'noted-mcp',
-    isTty: false,
-  };
-  const code = await journalCommand([...args, '--notes-dir', jv.dir], io);
-  return { code, out, err };
+function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  return runCommand(journalCommand, [...args, '--notes-dir', jv.dir], { HOME: jv.base });
 }
 
 describe('a change recorded but never written', () => {
@@ -92,12 +79,12 @@ describe('a change recorded but never written', () => {
       prev: lost.hash,
     });
     expect(noteBytes(jv, 'a.md')?.toString()).toBe('before\n');
-    expect(jv.journal.verify()).toEqual({ ok: true, entries: 2 });
+    expect(jv.journal.verify()).toMatchObject({ ok: true, entries: 2, unverified: null });
 
     const second = await reconcileJournal(jv.journal);
     expect(second.notApplied).toEqual([]);
     expect(notApplied()).toHaveLength(1);
-    expect(jv.journal.verify()).toEqual({ ok: true, entries: 2 });
+    expect(jv.journal.verify()).toMatchObject({ ok: true, entries: 2, unverified: null });
   });
 
   it('a creation never made leaves no file: the not_applied entry has no before and no after', async () => {
@@ -169,7 +156,7 @@ describe('a line cut off mid-append', () => {
     const result = await reconcileJournal(jv.journal);
     expect(result.cutOff).toBe(55);
     expect(fs.readFileSync(file)).toEqual(whole);
-    expect(jv.journal.verify()).toEqual({ ok: true, entries: 1 });
+    expect(jv.journal.verify()).toMatchObject({ ok: true, entries: 1, unverified: null });
     expect(result.notApplied).toEqual([]);
     expect((await reconcileJournal(jv.journal)).cutOff).toBe(0);
     expect(jv.journal.list().map((e) => e.id)).toEqual([made.id]);
@@ -231,7 +218,7 @@ describe('the checkpoint', () => {
       notApplied: [],
     });
     expect(await reconcileJournal(jv.journal)).toMatchObject({ checked: 0, from: 'checkpoint' });
-    expect(jv.journal.verify()).toEqual({ ok: true, entries: 7 });
+    expect(jv.journal.verify()).toMatchObject({ ok: true, entries: 7, unverified: null });
   });
 
   it('a damaged checkpoint means the newest entries are checked, and nothing is noted twice', async () => {
@@ -287,7 +274,7 @@ describe('the not_applied entry in the chain', () => {
     jv = journalVault({ 'a.md': 'one' });
     await recordOnly('a.md', 'one', 'two');
     await reconcileJournal(jv.journal);
-    expect(jv.journal.verify()).toEqual({ ok: true, entries: 2 });
+    expect(jv.journal.verify()).toMatchObject({ ok: true, entries: 2, unverified: null });
     const lines = dayLines(jv);
     const forged = JSON.parse(lines[1] as string);
     forged.voids = '20261201T100000000Z-00000099-abcdef';
@@ -444,7 +431,7 @@ describe('the console', () => {
   it('offers no Undo for a change never applied nor for the not_applied entry, and says which is which', async () => {
     console_ = await startFixture({ 'notes/a.md': 'A\n', 'notes/b.md': 'B\n' });
     const vault = console_.vault.opened.vault;
-    const journal = new Journal(vault, { now: () => new Date() });
+    const journal = new Journal(vault, { now: () => new Date(), key: testJournalKey() });
     const made = await vault.withNoteLock('notes/a.md', () => {
       const entry = journal.record({
         session: 's1',
@@ -478,6 +465,6 @@ describe('the console', () => {
     expect(byId(lost.id)).toMatchObject({ undoable: false, notAppliedBy: noted?.id });
     expect(byId(noted?.id)).toMatchObject({ kind: 'not_applied', undoable: false, voids: lost.id });
     expect(activity.kinds).toContain('not_applied');
-    expect(activity.integrity).toEqual({ ok: true, entries: 3 });
+    expect(activity.integrity).toMatchObject({ ok: true, entries: 3, unverified: null });
   });
 });

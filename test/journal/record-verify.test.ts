@@ -61,9 +61,12 @@ describe('record', () => {
     expect(c).not.toHaveProperty('group');
     expect(a.id).toMatch(/^20261201T100001000Z-00000001-[0-9a-f]{6}$/);
     expect(a.id < b.id && b.id < c.id).toBe(true);
-    const { hash, ...rest } = b;
+    const { hash, mac, ...rest } = b;
     expect(hash).toBe(sha256Hex(canonicalJson(rest)));
-    expect(jv.journal.verify()).toEqual({ ok: true, entries: 3 });
+    // Authenticated with the user's key (journal-key.ts): the code is over the hash.
+    expect(b.keyId).toBe(jv.journal.key.key?.id);
+    expect(jv.journal.key.key?.verifies(hash, mac as string)).toBe(true);
+    expect(jv.journal.verify()).toMatchObject({ ok: true, entries: 3, unverified: null });
   });
 
   it('starts a new file each UTC day and keeps the chain across days', () => {
@@ -72,9 +75,15 @@ describe('record', () => {
     const first = record(jv.journal, 'a.md', null, 'x');
     jv.setTime('2026-12-02T00:00:00.500Z');
     const second = record(jv.journal, 'a.md', 'x', 'y');
-    expect(fs.readdirSync(jv.journalDir).sort()).toEqual(['2026-12-01.jsonl', '2026-12-02.jsonl', 'blobs']);
+    expect(fs.readdirSync(jv.journalDir).sort()).toEqual([
+      '2026-12-01.jsonl',
+      '2026-12-02.jsonl',
+      'blobs',
+      'usage.json',
+      'vault-id',
+    ]);
     expect(second).toMatchObject({ seq: 2, prev: first.hash });
-    expect(jv.journal.verify()).toEqual({ ok: true, entries: 2 });
+    expect(jv.journal.verify()).toMatchObject({ ok: true, entries: 2, unverified: null });
   });
 
   it('a clock set back past midnight keeps appending to the latest file, so file order stays chain order', () => {
@@ -84,7 +93,7 @@ describe('record', () => {
     jv.setTime('2026-12-01T23:59:00.000Z');
     record(jv.journal, 'a.md', 'x', 'y');
     expect(fs.readdirSync(jv.journalDir).filter((f) => f.endsWith('.jsonl'))).toEqual(['2026-12-02.jsonl']);
-    expect(jv.journal.verify()).toEqual({ ok: true, entries: 2 });
+    expect(jv.journal.verify()).toMatchObject({ ok: true, entries: 2, unverified: null });
   });
 
   it('stores each text once, by its hash, and gives it back', () => {
@@ -156,7 +165,7 @@ describe('recordMany', () => {
         sha256Hex('shared after-text\n'),
       ].sort(),
     );
-    expect(jv.journal.verify()).toEqual({ ok: true, entries: 4 });
+    expect(jv.journal.verify()).toMatchObject({ ok: true, entries: 4, unverified: null });
   });
 
   it('all or nothing: a failing append adds none of the entries', () => {
@@ -164,6 +173,7 @@ describe('recordMany', () => {
     record(jv.journal, 'a.md', null, 'one');
     const failing = new Journal(jv.vault, {
       now: () => new Date('2026-12-01T11:00:00Z'),
+      key: jv.journal.key,
       writer: (fd, bytes) => {
         fs.writeSync(fd, bytes, 0, Math.floor(bytes.length / 3));
         throw Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' });
@@ -182,7 +192,7 @@ describe('recordMany', () => {
     ).toThrow(NotedError);
     expect(dayLines(jv)).toHaveLength(1);
     expect(record(jv.journal, 'a.md', 'one', 'two').seq).toBe(2);
-    expect(jv.journal.verify()).toEqual({ ok: true, entries: 2 });
+    expect(jv.journal.verify()).toMatchObject({ ok: true, entries: 2, unverified: null });
   });
 
   it('a kind that does not fit its texts refuses the whole batch before anything is stored', () => {
@@ -228,7 +238,7 @@ describe('voidEntries', () => {
     });
     expect(voiding?.beforeSha256).toBe(sha256Hex('one'));
     expect(voiding?.afterSha256).toBe(sha256Hex('one'));
-    expect(jv.journal.verify()).toEqual({ ok: true, entries: 2 });
+    expect(jv.journal.verify()).toMatchObject({ ok: true, entries: 2, unverified: null });
   });
 
   it('answers false and adds nothing when the journal cannot be written', () => {
@@ -236,6 +246,7 @@ describe('voidEntries', () => {
     const entry = record(jv.journal, 'a.md', null, 'one');
     const failing = new Journal(jv.vault, {
       now: () => new Date('2026-12-01T11:00:00Z'),
+      key: jv.journal.key,
       writer: () => {
         throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
       },
@@ -252,6 +263,7 @@ describe('a journal that cannot be written', () => {
     const before = fs.readFileSync(path.join(jv.journalDir, '2026-12-01.jsonl'));
     const failing = new Journal(jv.vault, {
       now: () => new Date('2026-12-01T11:00:00Z'),
+      key: jv.journal.key,
       writer: (fd, bytes) => {
         fs.writeSync(fd, bytes, 0, Math.floor(bytes.length / 2));
         throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
@@ -270,7 +282,7 @@ describe('a journal that cannot be written', () => {
     );
     expect(fs.readFileSync(path.join(jv.journalDir, '2026-12-01.jsonl'))).toEqual(before);
     expect(record(jv.journal, 'a.md', 'one', 'two').seq).toBe(2);
-    expect(jv.journal.verify()).toEqual({ ok: true, entries: 2 });
+    expect(jv.journal.verify()).toMatchObject({ ok: true, entries: 2, unverified: null });
   });
 
   it('a file where the journal folder should be: not_supported, nothing written', () => {
@@ -317,7 +329,7 @@ describe('a journal that cannot be written', () => {
     const next = record(jv.journal, 'a.md', 'one', 'two');
     expect(next).toMatchObject({ seq: 2, prev: first.hash });
     expect(dayLines(jv)).toHaveLength(2);
-    expect(jv.journal.verify()).toEqual({ ok: true, entries: 2 });
+    expect(jv.journal.verify()).toMatchObject({ ok: true, entries: 2, unverified: null });
   });
 });
 
@@ -331,7 +343,7 @@ describe('verify', () => {
 
   it('an empty or missing journal is intact with 0 entries', () => {
     jv = journalVault();
-    expect(jv.journal.verify()).toEqual({ ok: true, entries: 0 });
+    expect(jv.journal.verify()).toMatchObject({ ok: true, entries: 0, unverified: null });
   });
 
   it('a changed entry: its hash no longer matches', () => {
@@ -339,7 +351,7 @@ describe('verify', () => {
     const lines = dayLines(jv);
     lines[2] = (lines[2] as string).replace('"tool":"t"', '"tool":"edit_note"');
     writeDayLines(jv, lines);
-    expect(jv.journal.verify()).toEqual({
+    expect(jv.journal.verify()).toMatchObject({
       ok: false,
       entries: 2,
       brokenAt: { file: '2026-12-01.jsonl', line: 3, id: entries[2]?.id },
@@ -387,19 +399,24 @@ describe('verify', () => {
     });
   });
 
-  it('a forged entry with a correctly computed hash still breaks the chain after it', () => {
+  it('a forged entry with a correctly computed hash fails its authentication code', () => {
     const entries = fiveEntries();
     const lines = dayLines(jv);
-    const { hash: _h, ...rest } = { ...(entries[2] as JournalEntry), note: 'secret.md' };
-    lines.splice(2, 1, entryLine({ ...rest, hash: entryHash(rest) }));
+    const { hash: _h, mac, ...rest } = { ...(entries[2] as JournalEntry), note: 'secret.md' };
+    lines.splice(2, 1, entryLine({ ...rest, hash: entryHash(rest), ...(mac === undefined ? {} : { mac }) }));
     writeDayLines(jv, lines);
-    expect(jv.journal.verify()).toMatchObject({ ok: false, entries: 3, brokenAt: { line: 4 } });
+    expect(jv.journal.verify()).toMatchObject({
+      ok: false,
+      entries: 2,
+      brokenAt: { line: 3, id: entries[2]?.id },
+      reason: expect.stringMatching(/authentication code does not match/),
+    });
   });
 
   it('a torn last line', () => {
     fiveEntries();
     fs.appendFileSync(path.join(jv.journalDir, '2026-12-01.jsonl'), '{"id":"2026');
-    expect(jv.journal.verify()).toEqual({
+    expect(jv.journal.verify()).toMatchObject({
       ok: false,
       entries: 5,
       brokenAt: { file: '2026-12-01.jsonl', line: 6 },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { replaceMarkdownPath, replaceWikilinkPath, rewriteLinks } from '../../src/markdown/link-rewrite.js';
+import { countStringWork } from '../helpers/string-work.js';
 
 describe('replaceWikilinkPath', () => {
   it('replaces only the linkpath: subpath, display text, embed and spacing stay', () => {
@@ -86,5 +87,36 @@ describe('rewriteLinks', () => {
     const r = rewriteLinks('[[Old]] [[Other]]\n', (l) => (l.linkpath === 'Old' ? 'A#B' : null));
     expect(r.text).toBe('[[Old]] [[Other]]\n');
     expect(r.unwritable.map((u) => u.raw)).toEqual(['[[Old]]']);
+  });
+});
+
+// Issue 25 item 1: the note was copied once per link, so 200k links took minutes and froze the server.
+describe('rewriteLinks grows linearly with the links of a note', () => {
+  const work = (text: string, budget: number, count?: 'searches') =>
+    countStringWork(() => rewriteLinks(text, (l) => (l.linkpath === 't' ? 'x/t' : null)), {
+      budget,
+      ...(count === undefined ? {} : { count }),
+    });
+
+  it('200,000 wikilinks in the body cost about ten times 20,000', () => {
+    const small = work('[[t]] '.repeat(20_000), 50_000_000);
+    const large = work('[[t]] '.repeat(200_000), 20 * small.work);
+    expect(small.result.edits).toHaveLength(20_000);
+    expect(large.result.edits).toHaveLength(200_000);
+    expect(large.result.text === '[[x/t]] '.repeat(200_000), 'every link rewritten').toBe(true);
+    expect(large.work / small.work).toBeLessThan(12);
+  });
+
+  it('20,000 frontmatter links cost about ten times 2,000', () => {
+    const note = (n: number) => `---\nlinks:\n${'  - "[[t]]"\n'.repeat(n)}---\nbody\n`;
+    const small = work(note(2_000), 1_000_000, 'searches');
+    const large = work(note(20_000), 20 * small.work, 'searches');
+    expect(large.result.edits).toHaveLength(20_000);
+    expect(large.result.edits.at(-1)?.line).toBe(20_002);
+    expect(
+      large.result.text === `---\nlinks:\n${'  - "[[x/t]]"\n'.repeat(20_000)}---\nbody\n`,
+      'every link rewritten',
+    ).toBe(true);
+    expect(large.work / small.work).toBeLessThan(12);
   });
 });

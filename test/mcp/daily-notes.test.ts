@@ -4,7 +4,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/journal/journal.js';
-import { openTestVault, readBytes, type TestVault, type VaultFiles } from '../helpers/vault.js';
+import {
+  openTestVault,
+  readBytes,
+  type TestVault,
+  testJournalKey,
+  type VaultFiles,
+} from '../helpers/vault.js';
 
 /** 09:30 local time on Friday 1 May 2026, whatever the time zone of the machine. */
 const NOW = new Date(2026, 4, 1, 9, 30, 0);
@@ -49,7 +55,7 @@ describe('get_daily_note with Obsidian’s defaults (vault root, YYYY-MM-DD, no 
 
     const again = await v.call('get_daily_note', { create: true });
     expect(again.structured).toMatchObject({ exists: true, created: false, etag: created.structured.etag });
-    const journal = new Journal(v.opened.vault, { now: () => NOW });
+    const journal = new Journal(v.opened.vault, { now: () => NOW, key: testJournalKey() });
     expect(journal.list().map((e) => [e.tool, e.kind, e.note])).toEqual([
       ['get_daily_note', 'create', '2026-05-01.md'],
     ]);

@@ -10,7 +10,7 @@ import { Journal } from '../../src/journal/journal.js';
 import { approve } from '../../src/staging/approve.js';
 import { PendingStore } from '../../src/staging/pending-store.js';
 import { etagOf } from '../../src/vault/etag.js';
-import { openTestVault, readBytes, type TestVault } from '../helpers/vault.js';
+import { openTestVault, readBytes, type TestVault, testJournalKey } from '../helpers/vault.js';
 
 let vault: TestVault | undefined;
 afterEach(async () => {
@@ -205,7 +205,7 @@ describe('everyday edits under the policy, the journal and undo (SPEC 4, 5, 6)',
     await edit(vault, { operation: 'set_properties', properties: { status: 'done' } });
     const afterSet = stored(vault);
     await edit(vault, { operation: 'remove_tags', tags: ['project'] });
-    const journal = new Journal(vault.opened.vault, { now: () => new Date() });
+    const journal = new Journal(vault.opened.vault, { now: () => new Date(), key: testJournalKey() });
     const entries = journal.list();
     expect(entries.map((e) => [e.tool, e.kind, e.note])).toEqual([
       ['edit_note', 'update', 'plan.md'],

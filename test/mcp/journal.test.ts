@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/journal/journal.js';
-import { openTestVault, readBytes, type TestVault } from '../helpers/vault.js';
+import { openTestVault, readBytes, type TestVault, testJournalKey } from '../helpers/vault.js';
 
 let vault: TestVault;
 afterEach(async () => vault?.close());
 
 function journalOf(v: TestVault): Journal {
-  return new Journal(v.opened.vault, { now: () => new Date() });
+  return new Journal(v.opened.vault, { now: () => new Date(), key: testJournalKey() });
 }
 
 describe('every agent write is journaled before it is made (SPEC 6.1)', () => {

@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Journal } from '../../src/journal/journal.js';
 import type { RecordInput } from '../../src/journal/record-input.js';
 import { etagOf } from '../../src/vault/etag.js';
-import { openTestVault, type TestVault } from '../helpers/vault.js';
+import { openTestVault, type TestVault, testJournalKey } from '../helpers/vault.js';
 
 let v: TestVault | undefined;
 afterEach(async () => {
@@ -69,7 +69,7 @@ describe('a save made while the server writes the same note', () => {
       expect(fs.readFileSync(file, 'utf8')).toBe(SAVED);
       vi.restoreAllMocks();
 
-      const journal = new Journal(v.opened.vault, { now: () => new Date() });
+      const journal = new Journal(v.opened.vault, { now: () => new Date(), key: testJournalKey() });
       expect(journal.verify().ok).toBe(true);
       const [voiding, recorded] = journal.list({ note: 'n.md', limit: 2 });
       expect(recorded).toMatchObject({

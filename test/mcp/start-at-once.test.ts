@@ -14,7 +14,7 @@ import { type StartingVault, startVault } from '../../src/access/open.js';
 import type { ParserPool } from '../../src/index/parser-pool.js';
 import { parseHere } from '../../src/index/parser-pool.js';
 import { createMcpServer } from '../../src/mcp/server.js';
-import { checkResult, makeVault, within } from '../helpers/vault.js';
+import { checkResult, makeVault, testJournalKey, within } from '../helpers/vault.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -46,6 +46,7 @@ async function heldBuild(count: number, indexWaitMs?: number) {
     watch: false,
     log: { warn: () => undefined },
     parserPool: () => pool,
+    journalKey: testJournalKey(),
   });
   const server = createMcpServer(
     opened.access,

@@ -8,7 +8,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/journal/journal.js';
 import { PendingStore } from '../../src/staging/pending-store.js';
 import { etagOf } from '../../src/vault/etag.js';
-import { openTestVault, readBytes, type Structured, type TestVault } from '../helpers/vault.js';
+import {
+  openTestVault,
+  readBytes,
+  type Structured,
+  type TestVault,
+  testJournalKey,
+} from '../helpers/vault.js';
 
 let vault: TestVault | undefined;
 afterEach(async () => {
@@ -158,7 +164,7 @@ describe('update_task', () => {
   it('is journaled as update_task and undoable; staged, read-only and hidden folders answer as for any write', async () => {
     vault = await open();
     await vault.call('update_task', { name: 'todo', line: 6, expected_etag: etagOf(TODO), done: true });
-    const journal = new Journal(vault.opened.vault, { now: () => new Date() });
+    const journal = new Journal(vault.opened.vault, { now: () => new Date(), key: testJournalKey() });
     const [entry] = journal.list();
     expect(entry).toMatchObject({ tool: 'update_task', kind: 'update', note: 'todo.md' });
     await journal.undo({ entry: entry!.id }, { session: 'cli', client: 'owner' });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/journal/journal.js';
 import { PendingStore } from '../../src/staging/pending-store.js';
-import { connect, openTestVault, readBytes, type TestVault } from '../helpers/vault.js';
+import { connect, openTestVault, readBytes, type TestVault, testJournalKey } from '../helpers/vault.js';
 
 let vaults: TestVault[] = [];
 afterEach(async () => {
@@ -149,7 +149,9 @@ describe('a workflow run through the tools (SPEC 7)', () => {
     ]);
 
     // Every change is an ordinary journaled write; refusals wrote nothing.
-    const entries = new Journal(v.opened.vault, { now: () => new Date() }).list().reverse();
+    const entries = new Journal(v.opened.vault, { now: () => new Date(), key: testJournalKey() })
+      .list()
+      .reverse();
     expect(entries.map((e) => [e.tool, e.kind, e.note, e.client])).toEqual([
       ['create_agent_workflow', 'create', name, 'noted-test'],
       ['append_agent_event', 'update', name, 'noted-test'],

@@ -12,8 +12,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCrashLoop } from '../../bench/lib/crash-loop.mjs';
-import { verifyJournal } from '../../src/journal/verify.js';
+import { Journal } from '../../src/journal/journal.js';
+import { Vault } from '../../src/vault/vault.js';
 import { DIST, ensureBuilt } from '../helpers/server-process.js';
+import { testJournalKey } from '../helpers/vault.js';
 import { CRASH } from './limits.js';
 
 let base: string;
@@ -22,6 +24,12 @@ beforeAll(async () => {
   base = fs.mkdtempSync(path.join(os.tmpdir(), 'noted-crash-'));
 }, 120_000);
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+
+/** The journal's own verify, with the run's key (the spawned servers use it too), for `<vault>/.noted/journal`. */
+function verifyJournalDir(dir: string) {
+  const vault = Vault.open(path.dirname(path.dirname(dir)));
+  return new Journal(vault, { now: () => new Date(), key: testJournalKey() }).verify();
+}
 
 it(
   `survives ${CRASH.kills} SIGKILLs at seeded moments: whole versions only, a verified journal that agrees with the files, an index that matches them`,
@@ -33,7 +41,7 @@ it(
       kills: CRASH.kills,
       // A hang detector only: the loop does every kill however slow the machine is.
       timeLimitMs: CRASH.timeLimitMs - 60_000,
-      verifyJournal: (dir: string) => verifyJournal(dir),
+      verifyJournal: (dir: string) => verifyJournalDir(dir),
       cliVerifyEvery: 50,
       indexCheckEvery: 10,
     });

@@ -818,8 +818,12 @@ describe(
       function failNoteWrites(vaultDir: string, code: string, at: At): { failures: number } {
         const state = { failures: 0 };
         const stateDir = `${path.sep}.noted${path.sep}`;
+        // Notes are written through the folder's descriptor (vault/checked-write.ts), `.noted/` by path.
         const isNoteTemp = (p: unknown) =>
-          typeof p === 'string' && p.endsWith(TEMP_SUFFIX) && !p.includes(stateDir) && p.startsWith(vaultDir);
+          typeof p === 'string' &&
+          p.endsWith(TEMP_SUFFIX) &&
+          !p.includes(stateDir) &&
+          (p.startsWith(vaultDir) || p.startsWith('/proc/self/fd/'));
         const tempFds = new Set<number>();
         const fail = (syscall: string) => {
           state.failures++;
@@ -1182,9 +1186,10 @@ describe(
           const filler = fill(dir);
           // The new text is 10 pages: the journal needs them for its blob, plus a few for the old text,
           // the lock files and the day file; the note's temporary file then finds too little room.
-          // (Measured on this tmpfs: 14 to 22 free pages give exactly that; 18 is in the middle.)
+          // (Measured on this tmpfs: 20 to 26 free pages give exactly that, since the journal also keeps
+          // its usage count beside the day file (issue 25); 23 is in the middle.)
           const page = fs.statfsSync(dir).bsize;
-          fs.truncateSync(filler, fs.statSync(filler).size - 18 * page);
+          fs.truncateSync(filler, fs.statSync(filler).size - 23 * page);
           const text = 'z'.repeat(10 * page);
           const update = await timed(conn, 'update_note', { name: 'a', expected_etag: etag, content: text });
           expectError(update, 'not_supported', /the disk is full/);

@@ -9,9 +9,16 @@ import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@mode
 import { type OpenedVault, openVault } from '../../src/access/open.js';
 import { Journal } from '../../src/journal/journal.js';
 import { createMcpServer } from '../../src/mcp/server.js';
+import type { BodyBudgetOptions } from '../../src/transport/body-budget.js';
 import { type HttpServerHandle, startHttpServer } from '../../src/transport/http.js';
 import type { SessionLimits } from '../../src/transport/http-sessions.js';
-import { type CallResult, checkResult, makeVault, type VaultFiles } from '../helpers/vault.js';
+import {
+  type CallResult,
+  checkResult,
+  makeVault,
+  testJournalKey,
+  type VaultFiles,
+} from '../helpers/vault.js';
 
 export const TOKEN = 'test-token-0123456789-abcdefghijklmnopq';
 
@@ -59,7 +66,12 @@ export interface HttpFixture {
 }
 
 export async function startFixture(
-  options: { files?: VaultFiles; legacySse?: boolean; limits?: SessionLimits } = {},
+  options: {
+    files?: VaultFiles;
+    legacySse?: boolean;
+    limits?: SessionLimits;
+    bodyBudget?: BodyBudgetOptions;
+  } = {},
 ): Promise<HttpFixture> {
   const { base, dir } = makeVault(options.files ?? {});
   const opened = await openVault({
@@ -67,6 +79,7 @@ export async function startFixture(
     trashRetentionDays: 30,
     watch: false,
     log: { warn: () => undefined },
+    journalKey: testJournalKey(),
   });
   const server = await startHttpServer({
     createServer: (sessionId) =>
@@ -77,6 +90,7 @@ export async function startFixture(
     legacySse: options.legacySse ?? false,
     sweepEveryMs: 0,
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.bodyBudget ? { bodyBudget: options.bodyBudget } : {}),
   });
   const url = new URL(server.url);
   const clients: Client[] = [];
@@ -155,7 +169,7 @@ export async function startFixture(
       accept: 'application/json, text/event-stream',
       ...extra,
     }),
-    journal: () => new Journal(opened.vault, { now: () => new Date() }),
+    journal: () => new Journal(opened.vault, { now: () => new Date(), key: testJournalKey() }),
     async close() {
       await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
       await server.close();

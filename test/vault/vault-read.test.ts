@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { NotedError } from '../../src/common/errors.js';
+import { ANYWHERE } from '../../src/vault/checked-folder.js';
 import { etagOf } from '../../src/vault/etag.js';
 import { Vault } from '../../src/vault/vault.js';
 import { interceptOpen } from '../helpers/fs-faults.js';
@@ -45,11 +46,11 @@ function swapBeforeOpen(target: string, swap: () => void): void {
 
 it('reads the bytes, etag, size and times of the file opened', () => {
   const vault = Vault.open(dir);
-  const note = vault.read('inbox/plan.md');
+  const note = vault.read('inbox/plan.md', ANYWHERE);
   const st = fs.statSync(path.join(dir, 'inbox', 'plan.md'));
   expect(note).toMatchObject({ name: 'inbox/plan.md', text: 'the plan\n', size: 9, mtimeMs: st.mtimeMs });
   expect(note?.etag).toBe(etagOf(Buffer.from('the plan\n')));
-  expect(vault.read('inbox/none.md')).toBeNull();
+  expect(vault.read('inbox/none.md', ANYWHERE)).toBeNull();
 });
 
 it.skipIf(!onLinux)(
@@ -60,7 +61,7 @@ it.skipIf(!onLinux)(
       fs.renameSync(path.join(dir, 'inbox'), path.join(dir, 'moved'));
       fs.symlinkSync(outside, path.join(dir, 'inbox'));
     });
-    expect(vault.read('inbox/plan.md')).toBeNull();
+    expect(vault.read('inbox/plan.md', ANYWHERE)).toBeNull();
     // The open did follow the new link: it is the check after it that kept the words out.
     expect(fs.readFileSync(path.join(dir, 'inbox', 'plan.md'), 'utf8')).toBe('private words\n');
   },
@@ -75,14 +76,14 @@ it('the note itself swapped for a link after the name was resolved: refused, not
   });
   let error: unknown;
   try {
-    vault.read('inbox/plan.md');
+    vault.read('inbox/plan.md', ANYWHERE);
   } catch (err) {
     error = err;
   }
   expect(error).toBeInstanceOf(NotedError);
   expect((error as NotedError).code).toBe('invalid_name');
   expect((error as NotedError).message).toMatch(
-    /became a symbolic link while it was being read.*Nothing was read/,
+    /became a symbolic link.*while it was being read.*Nothing was read/,
   );
   expect((error as NotedError).details).toMatchObject({ reason: 'changed' });
 });
@@ -97,7 +98,7 @@ it.skipIf(!onLinux)('a note moved into the trash as it is opened reads as gone',
     if (file === note) fs.renameSync(note, trashed);
     return fd;
   });
-  expect(vault.read('inbox/plan.md')).toBeNull();
+  expect(vault.read('inbox/plan.md', ANYWHERE)).toBeNull();
 });
 
 it.skipIf(!onLinux)('a FIFO or a folder with a note name reads as no note, at once', () => {
@@ -105,8 +106,8 @@ it.skipIf(!onLinux)('a FIFO or a folder with a note name reads as no note, at on
   execFileSync('mkfifo', [path.join(dir, 'pipe.md')]);
   fs.mkdirSync(path.join(dir, 'folder.md'));
   const started = Date.now();
-  expect(vault.read('pipe.md')).toBeNull();
-  expect(vault.read('folder.md')).toBeNull();
+  expect(vault.read('pipe.md', ANYWHERE)).toBeNull();
+  expect(vault.read('folder.md', ANYWHERE)).toBeNull();
   expect(Date.now() - started).toBeLessThan(5000);
 });
 
@@ -117,17 +118,17 @@ it.skipIf(!onLinux)('no path leaves a descriptor open', () => {
   fs.symlinkSync(path.join(outside, 'plan.md'), path.join(dir, 'leak.md'));
   const before = openDescriptors();
   for (let i = 0; i < 50; i++) {
-    vault.read('inbox/plan.md');
-    vault.read('inbox/none.md');
-    vault.read('pipe.md');
-    vault.read('folder.md');
-    expect(() => vault.read('leak.md')).toThrow(/outside the vault/);
+    vault.read('inbox/plan.md', ANYWHERE);
+    vault.read('inbox/none.md', ANYWHERE);
+    vault.read('pipe.md', ANYWHERE);
+    vault.read('folder.md', ANYWHERE);
+    expect(() => vault.read('leak.md', ANYWHERE)).toThrow(/outside the vault/);
   }
   swapBeforeOpen(path.join(dir, 'inbox', 'plan.md'), () => {
     fs.renameSync(path.join(dir, 'inbox'), path.join(dir, 'moved'));
     fs.symlinkSync(outside, path.join(dir, 'inbox'));
   });
-  expect(vault.read('inbox/plan.md')).toBeNull();
+  expect(vault.read('inbox/plan.md', ANYWHERE)).toBeNull();
   expect(openDescriptors()).toBe(before);
 });
 
@@ -137,12 +138,12 @@ it.skipIf(!onLinux)(
     const vault = Vault.open(dir);
     fs.writeFileSync(path.join(dir, 'inbox', 'photo.png'), Buffer.from([1, 2, 3]));
     fs.writeFileSync(path.join(outside, 'photo.png'), Buffer.from('private image'));
-    expect(vault.readFile('inbox/photo.png')?.bytes).toEqual(Buffer.from([1, 2, 3]));
+    expect(vault.readFile('inbox/photo.png', ANYWHERE)?.bytes).toEqual(Buffer.from([1, 2, 3]));
     const before = openDescriptors();
     const realRead = fs.readFileSync;
     const reads = vi.spyOn(fs, 'readFileSync').mockImplementation(realRead);
     expect(() =>
-      vault.readFile('inbox/photo.png', (stat) => {
+      vault.readFile('inbox/photo.png', ANYWHERE, (stat) => {
         throw new Error(`too large: ${stat.size}`);
       }),
     ).toThrow('too large: 3');
@@ -151,7 +152,7 @@ it.skipIf(!onLinux)(
       fs.renameSync(path.join(dir, 'inbox'), path.join(dir, 'moved'));
       fs.symlinkSync(outside, path.join(dir, 'inbox'));
     });
-    expect(vault.readFile('inbox/photo.png')).toBeNull();
+    expect(vault.readFile('inbox/photo.png', ANYWHERE)).toBeNull();
     expect(openDescriptors()).toBe(before);
   },
 );

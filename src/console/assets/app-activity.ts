@@ -134,7 +134,8 @@ function sessionCard(s, integrity) {
 function entriesText(n) { return n === 1 ? '1 entry' : n + ' entries'; }
 
 function integrityNode(v) {
-  if (v.ok) return el('p', { class: 'integrity ok', text: 'Journal intact: ' + entriesText(v.entries) + ', hash chain verified.' });
+  if (v.ok && v.unverified) return el('p', { class: 'integrity broken', role: 'status', text: 'Journal intact as far as this machine can tell: ' + entriesText(v.entries) + '. ' + v.unverified });
+  if (v.ok) return el('p', { class: 'integrity ok', text: 'Journal intact: ' + entriesText(v.entries) + ', hash chain verified' + (v.authentication && v.authentication.checked > 0 ? ', entries authenticated with your journal key' : '') + '.' });
   var at = v.brokenAt.file + ' line ' + v.brokenAt.line + (v.brokenAt.id ? ' (entry ' + v.brokenAt.id + ')' : '');
   var box = el('div', { class: 'integrity broken', role: 'alert' }, [
     el('p', { text: 'Journal broken at ' + at + ': ' + v.reason + '. The ' + entriesText(v.entries) + ' before it are intact; nothing at or after that place can be undone here. Run noted-mcp journal verify for the details.' }),

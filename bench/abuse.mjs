@@ -1,0 +1,178 @@
+#!/usr/bin/env node
+/**
+ * @module bench/abuse
+ * Figures for issue 25's abuse cases, through the built server as an agent would drive it. Prints
+ * figures; asserts nothing about time (ARCHITECTURE.md, "Tests"). Each part runs on its own temp vault.
+ *
+ *   npm run build:mcp
+ *   node bench/abuse.mjs                     # the issue's sizes
+ *   node bench/abuse.mjs --links 2000,8000 --bodies 3 --body-mb 2 --updates 6 --update-mb 1 --journal-max-mb 3
+ *
+ * - links: a note of `[[t]] ` repeated N times, then `move_note` of the linked note with dry_run, over
+ *   stdio: ms per N, and the ratio to the smallest N (linear: about N/N0).
+ * - bodies: K concurrent tools/call requests over HTTP, each a create_note of M MB (refused as too
+ *   large once parsed): the server's peak RSS before and after, and how the requests were answered.
+ * - journal: U update_note calls of distinct texts of S MB each with journalMaxMB = L: how many were
+ *   refused, and what the journal's stored texts take on disk.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { benchConfigHome } from './lib/config-home.mjs';
+import { startHttpServerProcess } from './lib/load-server.mjs';
+import { killAllServers, startServer } from './lib/server-session.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const { values } = parseArgs({
+  options: {
+    links: { type: 'string', default: '20000,80000,200000' },
+    bodies: { type: 'string', default: '10' },
+    'body-mb': { type: 'string', default: '15' },
+    updates: { type: 'string', default: '40' },
+    'update-mb': { type: 'string', default: '5' },
+    'journal-max-mb': { type: 'string', default: '100' },
+    server: { type: 'string', default: resolve(here, '../dist-mcp/index.cjs') },
+  },
+});
+const MB = 1024 * 1024;
+benchConfigHome();
+const temps = [];
+process.on('exit', () => {
+  killAllServers();
+  for (const t of temps) rmSync(t, { recursive: true, force: true });
+});
+
+function tempVault(name) {
+  const base = mkdtempSync(join(tmpdir(), `noted-bench-abuse-${name}-`));
+  temps.push(base);
+  const vault = join(base, 'vault');
+  mkdirSync(vault);
+  return vault;
+}
+
+async function call(client, name, args) {
+  const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 3_600_000 });
+  return { isError: r.isError === true, structured: r.structuredContent ?? {} };
+}
+
+async function links() {
+  const sizes = values.links.split(',').map(Number);
+  const vault = tempVault('links');
+  mkdirSync(join(vault, 'pub'));
+  writeFileSync(join(vault, 'pub', 't.md'), '# t\n');
+  const session = await startServer({ serverPath: values.server, vault, connectTimeoutMs: 60_000 });
+  console.log('links: move_note dry_run of a note linked N times from one note (stdio)');
+  let first = null;
+  for (const n of sizes) {
+    const made = await call(session.client, 'create_note', {
+      name: `pub/spam-${n}`,
+      content: '[[t]] '.repeat(n),
+    });
+    if (made.isError) throw new Error(`create_note failed: ${JSON.stringify(made.structured)}`);
+    const t = performance.now();
+    const moved = await call(session.client, 'move_note', {
+      name: 'pub/t',
+      new_name: 'pub/t2',
+      dry_run: true,
+    });
+    const ms = performance.now() - t;
+    first ??= { n, ms };
+    console.log(
+      `  ${String(n).padStart(8)} links  ${ms.toFixed(0).padStart(7)} ms  (x${(ms / first.ms).toFixed(1)} for x${(n / first.n).toFixed(1)} links; ${moved.structured.changesTotal} changes planned)`,
+    );
+    await call(session.client, 'delete_note', { name: `pub/spam-${n}` });
+  }
+  await session.close();
+}
+
+async function bodies() {
+  const count = Number(values.bodies);
+  const size = Number(values['body-mb']) * 1_000_000;
+  const vault = tempVault('bodies');
+  writeFileSync(join(vault, 'a.md'), 'a\n');
+  const server = await startHttpServerProcess({ serverPath: values.server, vault });
+  const before = server.memory();
+  const client = new Client(
+    { name: 'bench-abuse', version: '1' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(server.url), {
+      authProvider: { token: async () => server.token },
+    }),
+  );
+  const t = performance.now();
+  const outcomes = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      call(client, 'create_note', { name: `big-${i}`, content: `${i}${'z'.repeat(size)}` }).then(
+        (r) => (r.isError ? String(r.structured.code) : 'created'),
+        (e) => `failed: ${e.message.slice(0, 80)}`,
+      ),
+    ),
+  );
+  const ms = performance.now() - t;
+  const after = server.memory();
+  const tally = {};
+  for (const o of outcomes) tally[o] = (tally[o] ?? 0) + 1;
+  console.log(`bodies: ${count} concurrent tools/call of ${values['body-mb']} MB each over HTTP`);
+  console.log(
+    `  server RSS ${mb(before?.rss)} before; peak ${mb(after?.peakRss)} (VmHWM); ${ms.toFixed(0)} ms`,
+  );
+  console.log(
+    `  answers: ${Object.entries(tally)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(', ')}`,
+  );
+  await client.close();
+  await server.stop();
+}
+
+async function journal() {
+  const updates = Number(values.updates);
+  const size = Number(values['update-mb']) * 1_000_000;
+  const vault = tempVault('journal');
+  mkdirSync(join(vault, '.noted'));
+  writeFileSync(
+    join(vault, '.noted', 'config.json'),
+    JSON.stringify({ journalMaxMB: Number(values['journal-max-mb']) }),
+  );
+  writeFileSync(join(vault, 'a.md'), 'a\n');
+  const session = await startServer({ serverPath: values.server, vault, connectTimeoutMs: 60_000 });
+  let refused = 0;
+  const t = performance.now();
+  for (let i = 0; i < updates; i++) {
+    const r = await call(session.client, 'update_note', {
+      name: 'a',
+      content: `${i}\n${String(i % 10).repeat(size)}`,
+    });
+    if (r.isError) refused++;
+  }
+  const ms = performance.now() - t;
+  await session.close();
+  console.log(
+    `journal: ${updates} update_note of ${values['update-mb']} MB each, journalMaxMB ${values['journal-max-mb']}`,
+  );
+  console.log(
+    `  ${updates - refused} recorded, ${refused} refused (journal full); stored texts on disk ${mb(du(join(vault, '.noted', 'journal', 'blobs')))}; ${ms.toFixed(0)} ms`,
+  );
+}
+
+function du(dir) {
+  let total = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    total += e.isDirectory() ? du(p) : statSync(p).size;
+  }
+  return total;
+}
+
+function mb(bytes) {
+  return bytes == null ? '?' : `${(bytes / MB).toFixed(1)} MB`;
+}
+
+await links();
+await bodies();
+await journal();
