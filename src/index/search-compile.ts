@@ -13,6 +13,7 @@
  */
 
 import { NotedError } from '../common/errors.js';
+import { foldName } from '../markdown/link-key.js';
 import { segmentCjk } from './cjk.js';
 import type { QueryNode } from './search-query.js';
 import { tagValue } from './search-tokens.js';
@@ -29,7 +30,26 @@ export interface CompiledSearch {
   rankMatch: string | null;
   /** Words and phrases the results were searched for (not excluded ones, not field values), for excerpts. */
   highlightTerms: string[];
+  /**
+   * Present when `where` and `rankMatch` only narrow the query down to candidates (they hold for every
+   * match, but not only for matches): each candidate must also pass this check (search-check.ts), which
+   * reads the candidate's `c0`, `c1`… columns, the exact parts of `columns`.
+   */
+  check?: Check;
+  columns?: SqlPart[];
 }
+
+export interface SqlPart {
+  readonly sql: string;
+  readonly params: unknown[];
+}
+
+/** What a candidate must pass beyond the SQL: a tree over exact SQL columns and parts checked in code. */
+export type Check =
+  | { readonly k: 'col'; readonly i: number }
+  | { readonly k: 'and' | 'or'; readonly ops: readonly Check[] }
+  | { readonly k: 'not'; readonly op: Check }
+  | { readonly k: 'node'; readonly node: QueryNode };
 
 export interface SearchSqlOptions {
   /** Page size: a positive integer. */
@@ -40,6 +60,16 @@ export interface SearchSqlOptions {
   tagLower?: string;
   /** One more condition over `n` the caller needs (policy exclusions), with its own parameters. */
   extra?: { where: string; params: unknown[] };
+  /** Only rows sorting after this one (the last of the previous page): keyset paging. */
+  after?: SearchPosition;
+}
+
+/** Where a row sorts: best score first, then newest, then by path. */
+export interface SearchPosition {
+  /** The score (0 for an unranked query). */
+  readonly s: number;
+  readonly m: number;
+  readonly p: string;
 }
 
 export interface SearchSql {
@@ -78,6 +108,7 @@ const FTS_SUBQUERY = 'n.id IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH
 export function compileSearch(node: QueryNode): CompiledSearch {
   const params: unknown[] = [];
   const highlightTerms = [...new Set(positiveTexts(node))];
+  if (!isExact(node)) return compileCandidates(node, highlightTerms);
   const whole = ftsOf(node);
   if (whole) return { where: '1', params, rankMatch: whole.expr, highlightTerms };
   if (node.kind === 'and') {
@@ -104,45 +135,41 @@ export function searchSql(compiled: CompiledSearch, opts: SearchSqlOptions): Sea
   if (!Number.isInteger(opts.limit) || opts.limit < 1) {
     throw new Error(`searchSql: limit must be a positive integer, got ${opts.limit}`);
   }
-  const filters: string[] = [];
-  const filterParams: unknown[] = [];
-  if (compiled.where !== '1') {
-    filters.push(`(${compiled.where})`);
-    filterParams.push(...compiled.params);
-  }
-  const folder = (opts.folderLower ?? '').replace(/^\/+|\/+$/g, '');
-  if (folder !== '') {
-    filters.push("(n.folder_lower = ? OR n.folder_lower LIKE ? ESCAPE '\\')");
-    filterParams.push(folder, `${escapeLike(folder)}/%`);
-  }
-  if (opts.tagLower !== undefined) {
-    if (tagValue(opts.tagLower) === '') {
-      throw new NotedError(
-        'validation_error',
-        `The tag filter ${JSON.stringify(opts.tagLower)} names no tag: give one such as project or #project/sub, or leave tag out.`,
-      );
+  const { filters, params: filterParams } = conditions(compiled, opts);
+  // The page starts after the previous one's last row; the count is of the whole list.
+  const pageFilters = [...filters];
+  const pageParams = [...filterParams];
+  if (opts.after) {
+    const a = opts.after;
+    const later = '(n.mtime_ms < ? OR (n.mtime_ms = ? AND n.path > ?))';
+    if (compiled.rankMatch !== null) {
+      // score = -bm25, so a lower score is a larger bm25.
+      pageFilters.push(`(${BM25} > ? OR (${BM25} = ? AND ${later}))`);
+      pageParams.push(-a.s, -a.s, a.m, a.m, a.p);
+    } else {
+      pageFilters.push(later);
+      pageParams.push(a.m, a.m, a.p);
     }
-    filters.push(tagSql(opts.tagLower, filterParams));
-  }
-  if (opts.extra) {
-    filters.push(`(${opts.extra.where})`);
-    filterParams.push(...opts.extra.params);
   }
 
   if (compiled.rankMatch !== null) {
     // With filters the page must be cut after filtering, so every match is joined and ranked.
     const from = 'FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid';
     const cond = ['notes_fts MATCH ?', ...filters].join(' AND ');
+    const pageCond = ['notes_fts MATCH ?', ...pageFilters].join(' AND ');
     const joined = {
       sql:
         `SELECT n.id AS id, n.path AS path, n.title AS title, n.mtime_ms AS mtime_ms, -${BM25} AS score ` +
-        `${from} WHERE ${cond} ORDER BY ${BM25}, n.mtime_ms DESC, n.path LIMIT ?`,
-      params: [compiled.rankMatch, ...filterParams, opts.limit],
+        `${from} WHERE ${pageCond} ORDER BY ${BM25}, n.mtime_ms DESC, n.path LIMIT ?`,
+      params: [compiled.rankMatch, ...pageParams, opts.limit],
     };
-    if (filters.length > 0) {
+    if (pageFilters.length > 0) {
       return {
         ...joined,
-        countSql: `SELECT COUNT(*) AS total ${from} WHERE ${cond}`,
+        countSql:
+          filters.length > 0
+            ? `SELECT COUNT(*) AS total ${from} WHERE ${cond}`
+            : 'SELECT COUNT(*) AS total FROM notes_fts WHERE notes_fts MATCH ?',
         countParams: [compiled.rankMatch, ...filterParams],
       };
     }
@@ -163,15 +190,76 @@ export function searchSql(compiled: CompiledSearch, opts: SearchSqlOptions): Sea
       exact: { ...joined, looked },
     };
   }
-  filters.push('n.visible = 1');
-  const cond = filters.join(' AND ');
+  const cond = [...filters, 'n.visible = 1'].join(' AND ');
+  const pageCond = [...pageFilters, 'n.visible = 1'].join(' AND ');
   return {
     sql:
       'SELECT n.id AS id, n.path AS path, n.title AS title, n.mtime_ms AS mtime_ms, 0 AS score ' +
-      `FROM notes n WHERE ${cond} ORDER BY n.mtime_ms DESC, n.path LIMIT ?`,
-    params: [...filterParams, opts.limit],
+      `FROM notes n WHERE ${pageCond} ORDER BY n.mtime_ms DESC, n.path LIMIT ?`,
+    params: [...pageParams, opts.limit],
     countSql: `SELECT COUNT(*) AS total FROM notes n WHERE ${cond}`,
     countParams: [...filterParams],
+  };
+}
+
+/** The conditions of a search beyond its MATCH: the compiled `where`, the folder, the tag, the caller's own. */
+function conditions(
+  compiled: CompiledSearch,
+  opts: Omit<SearchSqlOptions, 'limit' | 'after'>,
+): SqlPart & { filters: string[] } {
+  const filters: string[] = [];
+  const params: unknown[] = [];
+  if (compiled.where !== '1') {
+    filters.push(`(${compiled.where})`);
+    params.push(...compiled.params);
+  }
+  const folder = (opts.folderLower ?? '').replace(/^\/+|\/+$/g, '');
+  if (folder !== '') {
+    filters.push("(n.folder_lower = ? OR n.folder_lower LIKE ? ESCAPE '\\')");
+    params.push(folder, `${escapeLike(folder)}/%`);
+  }
+  if (opts.tagLower !== undefined) {
+    if (tagValue(opts.tagLower) === '') {
+      throw new NotedError(
+        'validation_error',
+        `The tag filter ${JSON.stringify(opts.tagLower)} names no tag: give one such as project or #project/sub, or leave tag out.`,
+      );
+    }
+    filters.push(tagSql(opts.tagLower, params));
+  }
+  if (opts.extra) {
+    filters.push(`(${opts.extra.where})`);
+    params.push(...opts.extra.params);
+  }
+  return { filters, sql: filters.join(' AND '), params };
+}
+
+/**
+ * Every candidate of a query with a check (compiled.check), in result order, without a limit: the
+ * caller checks each and pages what passes. Rows are those of {@link searchSql} plus `size` and the
+ * exact columns `c0`, `c1`… the check reads.
+ */
+export function candidateSql(
+  compiled: CompiledSearch,
+  opts: Omit<SearchSqlOptions, 'limit' | 'after'>,
+): SqlPart {
+  const { filters, params } = conditions(compiled, opts);
+  const columns = compiled.columns ?? [];
+  const cols = columns.map((c, i) => `, (${c.sql}) AS c${i}`).join('');
+  const colParams = columns.flatMap((c) => c.params);
+  const select =
+    'SELECT n.id AS id, n.path AS path, n.title AS title, n.mtime_ms AS mtime_ms, n.size AS size';
+  if (compiled.rankMatch !== null) {
+    const cond = ['notes_fts MATCH ?', ...filters].join(' AND ');
+    return {
+      sql: `${select}, -${BM25} AS score${cols} FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid WHERE ${cond} ORDER BY ${BM25}, n.mtime_ms DESC, n.path`,
+      params: [...colParams, compiled.rankMatch, ...params],
+    };
+  }
+  const cond = [...filters, 'n.visible = 1'].join(' AND ');
+  return {
+    sql: `${select}, 0 AS score${cols} FROM notes n WHERE ${cond} ORDER BY n.mtime_ms DESC, n.path`,
+    params: [...colParams, ...params],
   };
 }
 
@@ -205,9 +293,15 @@ function ftsOf(node: QueryNode): Fts | null {
   switch (node.kind) {
     case 'word':
     case 'phrase':
-      return { expr: ftsString(node.text), atomic: true };
+      if (node.matchCase) return null;
+      return node.in === 'content'
+        ? { expr: `body : ${ftsString(node.text)}`, atomic: false }
+        : { expr: ftsString(node.text), atomic: true };
     case 'field':
     case 'not':
+    case 'regex':
+    case 'scope':
+    case 'property':
       return null;
     case 'or': {
       const parts = node.operands.map(ftsOf);
@@ -264,6 +358,11 @@ function sqlOf(node: QueryNode, params: unknown[]): string {
   switch (node.kind) {
     case 'field':
       return fieldSql(node.field, node.value, params);
+    case 'scope':
+      // Only `task:""` and its kin are exact: a note with such a task.
+      return taskSql(node.scope, params);
+    case 'property':
+      return propertySql(node, params);
     case 'not':
       return `NOT (${sqlOf(node.operand, params)})`;
     case 'and': {
@@ -292,7 +391,7 @@ function sqlOf(node: QueryNode, params: unknown[]): string {
       return parts.join(' OR ');
     }
     default:
-      // Words and phrases always have an FTS form, so they never get here.
+      // Exact words and phrases always have an FTS form; other leaves are checked in code.
       throw new Error(`sqlOf: no SQL for a ${node.kind} node`);
   }
 }
@@ -315,16 +414,173 @@ function tagSql(raw: string, params: unknown[]): string {
   return "EXISTS (SELECT 1 FROM note_tags t WHERE t.note_id = n.id AND (t.tag_lower = ? OR t.tag_lower LIKE ? ESCAPE '\\'))";
 }
 
-/** The words and phrases a result was found by: everything not under an exclusion and not a field value. */
-function positiveTexts(node: QueryNode): string[] {
+/**
+ * The words and phrases a result was found by: everything not under an exclusion and not a field or
+ * property value (inside a scope too).
+ */
+export function positiveTexts(node: QueryNode): string[] {
   switch (node.kind) {
     case 'word':
     case 'phrase':
       return [node.text];
+    case 'scope':
+      return node.operand === null ? [] : positiveTexts(node.operand);
     case 'and':
     case 'or':
       return node.operands.flatMap(positiveTexts);
     default:
       return [];
   }
+}
+
+/**
+ * True when SQL answers the node exactly; false when code must check it (search-check.ts): scopes
+ * with an operand, regexes, text under match-case, properties with a value to compare or match, and
+ * any group holding one of those.
+ */
+export function isExact(node: QueryNode): boolean {
+  switch (node.kind) {
+    case 'word':
+    case 'phrase':
+      return node.matchCase !== true;
+    case 'field':
+      return node.matchCase !== true;
+    case 'regex':
+      return false;
+    case 'scope':
+      return node.operand === null;
+    case 'property':
+      return !node.nameRegex && (node.value === null || node.value.kind === 'null');
+    case 'not':
+      return isExact(node.operand);
+    case 'and':
+    case 'or':
+      return node.operands.every(isExact);
+  }
+}
+
+/**
+ * A query with parts SQL cannot answer: `rankMatch` and `where` narrow it to candidates (conditions
+ * every match meets: the words a scope looks for are in the body, a property query needs the
+ * property…), and `check` says what each candidate must also pass.
+ */
+function compileCandidates(node: QueryNode, highlightTerms: string[]): CompiledSearch {
+  const params: unknown[] = [];
+  const columns: SqlPart[] = [];
+  const fts: Fts[] = [];
+  const where: string[] = [];
+  const checks: Check[] = [];
+  for (const op of node.kind === 'and' ? node.operands : [node]) {
+    if (isExact(op)) {
+      const f = ftsOf(op);
+      if (f) fts.push(f);
+      else where.push(paren(op, sqlOf(op, params)));
+      continue;
+    }
+    const f = necessaryFts(op, false);
+    if (f) fts.push(f);
+    const rest = necessarySql(op, params);
+    if (rest) where.push(rest);
+    checks.push(checkOf(op, columns));
+  }
+  const rankMatch = fts.length === 0 ? null : fts.length === 1 ? fts[0]!.expr : fts.map(wrap).join(' AND ');
+  const check: Check = checks.length === 1 ? checks[0]! : { k: 'and', ops: checks };
+  return { where: where.join(' AND ') || '1', params, rankMatch, highlightTerms, check, columns };
+}
+
+/** The check of a node SQL cannot answer; exact parts inside it become columns SQL computes. */
+function checkOf(node: QueryNode, columns: SqlPart[]): Check {
+  if (isExact(node)) {
+    const params: unknown[] = [];
+    columns.push({ sql: sqlOf(node, params), params });
+    return { k: 'col', i: columns.length - 1 };
+  }
+  switch (node.kind) {
+    case 'not':
+      return { k: 'not', op: checkOf(node.operand, columns) };
+    case 'and':
+    case 'or':
+      return { k: node.kind, ops: node.operands.map((op) => checkOf(op, columns)) };
+    default:
+      return { k: 'node', node };
+  }
+}
+
+/**
+ * An FTS5 expression every note matching `node` matches, or null when there is none. Inside a scope
+ * (`body`) the words must be in the body column: lines, blocks, sections and tasks are its text.
+ */
+function necessaryFts(node: QueryNode, body: boolean): Fts | null {
+  switch (node.kind) {
+    case 'word':
+    case 'phrase': {
+      const str = ftsString(node.text);
+      return body || node.in === 'content'
+        ? { expr: `body : ${str}`, atomic: false }
+        : { expr: str, atomic: true };
+    }
+    case 'scope':
+      return node.operand === null ? null : necessaryFts(node.operand, true);
+    case 'and': {
+      const parts = node.operands.map((op) => necessaryFts(op, body)).filter((f): f is Fts => f !== null);
+      if (parts.length === 0) return null;
+      return parts.length === 1 ? parts[0]! : { expr: parts.map(wrap).join(' AND '), atomic: false };
+    }
+    case 'or': {
+      const parts = node.operands.map((op) => necessaryFts(op, body));
+      if (parts.some((p) => p === null)) return null;
+      return { expr: (parts as Fts[]).map(wrap).join(' OR '), atomic: false };
+    }
+    default:
+      return body ? null : ftsOf(node);
+  }
+}
+
+/** A SQL condition (beyond {@link necessaryFts}) every note matching `node` meets, or null. */
+function necessarySql(node: QueryNode, params: unknown[]): string | null {
+  if (isExact(node)) return ftsOf(node) ? null : sqlOf(node, params);
+  switch (node.kind) {
+    case 'scope':
+      return node.scope.startsWith('task') ? taskSql(node.scope, params) : null;
+    case 'property':
+      return node.nameRegex
+        ? 'EXISTS (SELECT 1 FROM note_props p WHERE p.note_id = n.id)'
+        : propertySql({ kind: 'property', name: node.name, value: null }, params);
+    case 'field': {
+      // path: and file: under match-case: the case-insensitive test narrows, code compares the case.
+      params.push(node.value.toLowerCase());
+      return node.field === 'path' ? 'instr(n.path_lower, ?) > 0' : 'instr(n.file_lower, ?) > 0';
+    }
+    case 'and': {
+      const parts = node.operands
+        .map((op) => necessarySql(op, params))
+        .filter((s): s is string => s !== null);
+      return parts.length === 0 ? null : parts.map((p) => `(${p})`).join(' AND ');
+    }
+    case 'or': {
+      const mark = params.length;
+      const parts = node.operands.map((op) => necessarySql(op, params));
+      if (parts.some((p) => p === null)) {
+        params.length = mark;
+        return null;
+      }
+      return parts.map((p) => `(${p})`).join(' OR ');
+    }
+    default:
+      return null;
+  }
+}
+
+/** A note with a task (any, open, or done: TSK-02, any status but a space is done). */
+function taskSql(scope: string, params: unknown[]): string {
+  const done = scope === 'task-todo' ? ' AND k.done = 0' : scope === 'task-done' ? ' AND k.done = 1' : '';
+  void params;
+  return `EXISTS (SELECT 1 FROM note_tasks k WHERE k.note_id = n.id${done})`;
+}
+
+/** `[name]`: the note has the property; `[name:null]`: with no value (null, `~` or nothing). */
+function propertySql(node: Extract<QueryNode, { kind: 'property' }>, params: unknown[]): string {
+  params.push(foldName(node.name));
+  const empty = node.value?.kind === 'null' ? " AND p.value_json = 'null'" : '';
+  return `EXISTS (SELECT 1 FROM note_props p WHERE p.key_lower = ? AND p.note_id = n.id${empty})`;
 }
