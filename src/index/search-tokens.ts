@@ -7,6 +7,7 @@
  */
 
 import { NotedError } from '../common/errors.js';
+import { isOperator } from './search-operators.js';
 
 /** What the unicode61 tokenizer keeps: letters, digits and private-use characters. */
 export const SEARCHABLE = /[\p{L}\p{N}\p{Co}]/u;
@@ -69,14 +70,11 @@ export function tokenize(query: string, offset = 0, until = query.length): Token
       OPERATOR.lastIndex = i;
       const op = OPERATOR.exec(query);
       const after = op ? i + op[0].length : i;
-      // `name:` followed by a space or the end is prose ("agenda: budget"), and `https://…` a link.
-      if (
-        op &&
-        op.index === i &&
-        after < until &&
-        !SPACE.test(query[after]!) &&
-        !query.startsWith('//', after)
-      ) {
+      // An unknown `name:` followed by a space or the end is prose ("agenda: budget"), and `https://…`
+      // a link; a known operator is always one (`tag:` alone is refused for its missing value).
+      const known = op !== null && isOperator(op[1]!.toLowerCase());
+      const prose = after >= until || SPACE.test(query[after]!) || query.startsWith('//', after);
+      if (op && op.index === i && (known || !prose)) {
         tokens.push({ type: 'op', pos: i, end: after, name: op[1]!.toLowerCase(), raw: op[1]! });
         i = after;
       } else {

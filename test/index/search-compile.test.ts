@@ -442,7 +442,7 @@ describe('search end to end', () => {
       'NEAR(a b)',
       'a AND NOT b',
       '^budget',
-      'title:budget',
+      '"title:budget"',
       'budget*',
       'x"y',
     ];
@@ -451,8 +451,10 @@ describe('search end to end', () => {
     expect(() => search("'); DROP TABLE notes; --")).toThrow(
       expect.objectContaining({ code: 'validation_error' }),
     );
-    // `title:budget` is the phrase "title budget", not a column filter.
-    expect(paths('title:budget')).toEqual([]);
+    // `title:` is no operator: refused, naming the ones that exist (never an FTS5 column filter);
+    // quoted, it is the phrase "title budget".
+    expect(() => search('title:budget')).toThrow(expect.objectContaining({ code: 'validation_error' }));
+    expect(paths('"title:budget"')).toEqual([]);
     // `budget*` is the word budget, not a prefix query.
     expect(paths('budget*')).toEqual(paths('budget'));
     expect((db.prepare('SELECT COUNT(*) AS c FROM notes').get() as { c: number }).c).toBe(NOTES.length);
