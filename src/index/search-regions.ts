@@ -1,7 +1,8 @@
 /**
  * @module
  * The parts of a note the scope operators look inside, found in one pass over the note's text: its
- * lines (`line:`), its blocks (`block:`: runs of lines between blank lines, where a heading, a
+ * lines (`line:`), its blocks (`block:`: a paragraph, a list, a quote — runs of lines between blank
+ * lines, where a list or quote starting under a paragraph starts a new block — while a heading, a
  * thematic break and a whole fenced code block each stand alone), and its sections (`section:`: from a
  * heading to the next heading of any level, as Obsidian's search reads them, OBSIDIAN.md HDG-05 #2;
  * the text before the first heading is a section too). Only the body counts: the frontmatter is
@@ -20,6 +21,9 @@ export interface Region {
 }
 
 const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
+/** A line that opens a list item or a quote: either interrupts a paragraph and starts a block of its own kind. */
+const LIST_ITEM = /^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
+const QUOTE = /^ {0,3}>/;
 const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 
 /** A note's body split into lines, blocks and sections, each worked out the first time it is asked for. */
@@ -62,6 +66,7 @@ export class NoteRegions {
     const out: Region[] = [];
     const lines = this.linesOfBody();
     let first = -1;
+    let kind: 'paragraph' | 'list' | 'quote' = 'paragraph';
     const close = (last: number) => {
       if (first !== -1) out.push(this.span(first, last));
       first = -1;
@@ -80,8 +85,15 @@ export class NoteRegions {
       } else if (ATX_HEADING.test(line.text) || THEMATIC_BREAK.test(line.text)) {
         close(i - 1);
         out.push(this.span(i, i));
-      } else if (first === -1) {
-        first = i;
+      } else {
+        // A list item or a quote interrupts a paragraph (CommonMark), so it starts a block of its own;
+        // a line with no marker continues whatever block it follows.
+        const starts = LIST_ITEM.test(line.text) ? 'list' : QUOTE.test(line.text) ? 'quote' : null;
+        if (first !== -1 && starts !== null && starts !== kind) close(i - 1);
+        if (first === -1) {
+          first = i;
+          kind = starts ?? 'paragraph';
+        }
       }
     }
     close(lines.length - 1);
@@ -96,7 +108,9 @@ export class NoteRegions {
     const starts = [0, ...headingLines.filter((l) => l > 0)];
     const out: Region[] = [];
     starts.forEach((start, k) => {
-      const end = (k + 1 < starts.length ? starts[k + 1]! : lines.length) - 1;
+      let end = (k + 1 < starts.length ? starts[k + 1]! : lines.length) - 1;
+      // Blank lines at a section's end belong to no one: its lines end with its last text.
+      while (end > start && lines[end]!.text.trim() === '') end--;
       if (end < start) return;
       const region = this.span(start, end);
       // The part before the first heading counts only when it holds something.

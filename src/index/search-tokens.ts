@@ -192,6 +192,13 @@ function readProperty(query: string, open: number, until: number): Token {
   if (query[i] === ']') {
     return { type: 'property', pos: open, end: i + 1, name, nameKind, value: null, valuePos: i };
   }
+  if (i >= until) {
+    throw positionError(
+      query,
+      open,
+      `The "[" at ${where(query, open)} is never closed: a property is written [name] or [name:value]. Add the "]", or put text with brackets in quotes.`,
+    );
+  }
   if (query[i] !== ':') {
     throw positionError(
       query,
