@@ -30,10 +30,12 @@ const NOTES: Record<string, string> = {
   // 1 # Daily, 3-4 paragraph, 5-6 tasks (a list right under a paragraph starts a block of its own)
   'work/2024-01-05 Daily.md':
     '# Daily\n\nCall HappyCat support at 10:30.\nTicket 2024-01-05 closed.\n- [x] call support\n- [ ] write report\n',
-  'archive/old.md': '---\ntags: [food/baking, archive]\nstatus: draft\n---\n# Old recipe\n\nMix flour with water and salt.\n',
+  'archive/old.md':
+    '---\ntags: [food/baking, archive]\nstatus: draft\n---\n# Old recipe\n\nMix flour with water and salt.\n',
   'café/crème.md': '# Crème brûlée\n\nNaïve café notes.\n',
   // 1 # Snippets, 3-7 one fenced block (a blank line inside), 9 paragraph
-  'code/snippets.md': '# Snippets\n\n```js\nconst dog = 1;\n\nconst cat = 2;\n```\n\nPlain text with dog only.\n',
+  'code/snippets.md':
+    '# Snippets\n\n```js\nconst dog = 1;\n\nconst cat = 2;\n```\n\nPlain text with dog only.\n',
   'projects/Plan.md':
     '---\ntags: [project/alpha]\npriority: 2\ndue: 2024-06-01\n---\n# Plan\n\nProject kickoff with the team.\nRisks: budget and time.\n',
   // Hidden: matches flour, dog cat, [status:draft], task:flour, line:(mix flour)…
@@ -190,8 +192,27 @@ async function names(query: string): Promise<string[]> {
 describe('search_notes answers as Obsidian would (issue 26, differential)', () => {
   it('holds at least 60 queries over every operator', () => {
     expect(EXPECTED.length).toBeGreaterThanOrEqual(60);
-    const ops = ['line:', 'block:', 'section:', 'task:', 'task-todo:', 'task-done:', 'content:', 'match-case:', 'ignore-case:', 'tag:', 'file:', 'path:', '[', '/'];
-    for (const op of ops) expect(EXPECTED.some(([q]) => q.toLowerCase().includes(op)), op).toBe(true);
+    const ops = [
+      'line:',
+      'block:',
+      'section:',
+      'task:',
+      'task-todo:',
+      'task-done:',
+      'content:',
+      'match-case:',
+      'ignore-case:',
+      'tag:',
+      'file:',
+      'path:',
+      '[',
+      '/',
+    ];
+    for (const op of ops)
+      expect(
+        EXPECTED.some(([q]) => q.toLowerCase().includes(op)),
+        op,
+      ).toBe(true);
   });
 
   for (const [query, expected] of EXPECTED) {
@@ -204,9 +225,9 @@ describe('search_notes answers as Obsidian would (issue 26, differential)', () =
 describe('where each hit matched', () => {
   async function hit(query: string, name: string) {
     const r = await vault.call('search_notes', { query, max_results: 50 });
-    return (r.structured.results as { name: string; matched: string[]; lines?: unknown[]; excerpt: string }[]).find(
-      (h) => h.name === name,
-    )!;
+    return (
+      r.structured.results as { name: string; matched: string[]; lines?: unknown[]; excerpt: string }[]
+    ).find((h) => h.name === name)!;
   }
 
   it('gives the line numbers of line:, block:, section: and task…: matches, in the file', async () => {
