@@ -369,6 +369,35 @@ function inRegion(node: QueryNode, region: Region, facts: CandidateFacts): boole
   }
 }
 
+/**
+ * Whether one text (a task's, a path, a property name, a tag) matches `node`, as the SQL function
+ * `noted_text` asks (search-functions.ts): a regex on a file name takes the path and tests its last
+ * segment; a scope inside a task is the task itself.
+ */
+export function textMatches(node: QueryNode, text: string): boolean {
+  switch (node.kind) {
+    case 'word':
+    case 'phrase':
+      return textTest(node)(text);
+    case 'regex':
+      return textTest(node)(node.in === 'file' ? fileOf(text) : text);
+    case 'field': {
+      const target = node.field === 'file' ? fileOf(text) : text;
+      return node.matchCase ? target.includes(node.value) : foldName(target).includes(foldName(node.value));
+    }
+    case 'scope':
+      return node.operand === null || textMatches(node.operand, text);
+    case 'not':
+      return !textMatches(node.operand, text);
+    case 'and':
+      return node.operands.every((op) => textMatches(op, text));
+    case 'or':
+      return node.operands.some((op) => textMatches(op, text));
+    case 'property':
+      return false;
+  }
+}
+
 /** Whether a check reads the note's text: line, block and section scopes, text terms checked in code. */
 export function checkNeedsText(check: Check): boolean {
   switch (check.k) {

@@ -357,10 +357,18 @@ function sqlOf(node: QueryNode, params: unknown[]): string {
   }
   switch (node.kind) {
     case 'field':
+      if (node.matchCase) {
+        params.push(JSON.stringify(node));
+        return 'noted_text(?, n.path) = 1';
+      }
       return fieldSql(node.field, node.value, params);
+    case 'regex':
+      params.push(JSON.stringify(node));
+      return node.in === 'tag'
+        ? 'EXISTS (SELECT 1 FROM note_tags t WHERE t.note_id = n.id AND noted_text(?, t.tag) = 1)'
+        : 'noted_text(?, n.path) = 1';
     case 'scope':
-      // Only `task:""` and its kin are exact: a note with such a task.
-      return taskSql(node.scope, params);
+      return taskSql(node, params);
     case 'property':
       return propertySql(node, params);
     case 'not':
@@ -444,13 +452,15 @@ export function isExact(node: QueryNode): boolean {
     case 'phrase':
       return node.matchCase !== true;
     case 'field':
-      return node.matchCase !== true;
+      return true;
     case 'regex':
-      return false;
+      // On a path, a file name or a tag the index holds the text; elsewhere the note must be read.
+      return node.in === 'file' || node.in === 'path' || node.in === 'tag';
     case 'scope':
-      return node.operand === null;
+      // A task's text is in the index; lines, blocks and sections are found by reading the note.
+      return node.operand === null || node.scope.startsWith('task');
     case 'property':
-      return !node.nameRegex && (node.value === null || node.value.kind === 'null');
+      return true;
     case 'not':
       return isExact(node.operand);
     case 'and':
@@ -540,17 +550,6 @@ function necessaryFts(node: QueryNode, body: boolean): Fts | null {
 function necessarySql(node: QueryNode, params: unknown[]): string | null {
   if (isExact(node)) return ftsOf(node) ? null : sqlOf(node, params);
   switch (node.kind) {
-    case 'scope':
-      return node.scope.startsWith('task') ? taskSql(node.scope, params) : null;
-    case 'property':
-      return node.nameRegex
-        ? 'EXISTS (SELECT 1 FROM note_props p WHERE p.note_id = n.id)'
-        : propertySql({ kind: 'property', name: node.name, value: null }, params);
-    case 'field': {
-      // path: and file: under match-case: the case-insensitive test narrows, code compares the case.
-      params.push(node.value.toLowerCase());
-      return node.field === 'path' ? 'instr(n.path_lower, ?) > 0' : 'instr(n.file_lower, ?) > 0';
-    }
     case 'and': {
       const parts = node.operands
         .map((op) => necessarySql(op, params))
@@ -571,16 +570,43 @@ function necessarySql(node: QueryNode, params: unknown[]): string | null {
   }
 }
 
-/** A note with a task (any, open, or done: TSK-02, any status but a space is done). */
-function taskSql(scope: string, params: unknown[]): string {
+/**
+ * A note with a task (any, open, or done: TSK-02, any status but a space is done) whose text matches
+ * the operand, tested by `noted_text` on the index's task rows; the words the operand needs narrow
+ * the notes first through the full-text index.
+ */
+function taskSql(node: Extract<QueryNode, { kind: 'scope' }>, params: unknown[]): string {
+  const scope = node.scope;
   const done = scope === 'task-todo' ? ' AND k.done = 0' : scope === 'task-done' ? ' AND k.done = 1' : '';
-  void params;
-  return `EXISTS (SELECT 1 FROM note_tasks k WHERE k.note_id = n.id${done})`;
+  if (node.operand === null) return `EXISTS (SELECT 1 FROM note_tasks k WHERE k.note_id = n.id${done})`;
+  const words = necessaryFts(node.operand, true);
+  let narrow = '';
+  if (words) {
+    params.push(words.expr);
+    narrow = `${FTS_SUBQUERY} AND `;
+  }
+  params.push(JSON.stringify(node.operand));
+  return `(${narrow}EXISTS (SELECT 1 FROM note_tasks k WHERE k.note_id = n.id${done} AND noted_text(?, k.text) = 1))`;
 }
 
-/** `[name]`: the note has the property; `[name:null]`: with no value (null, `~` or nothing). */
+/**
+ * `[name]`: the note has the property; `[name:null]`: with no value (null, `~` or nothing); with a
+ * value to compare or match, `noted_value` tests each stored value. A regex name is tested by `noted_text`.
+ */
 function propertySql(node: Extract<QueryNode, { kind: 'property' }>, params: unknown[]): string {
-  params.push(foldName(node.name));
-  const empty = node.value?.kind === 'null' ? " AND p.value_json = 'null'" : '';
-  return `EXISTS (SELECT 1 FROM note_props p WHERE p.key_lower = ? AND p.note_id = n.id${empty})`;
+  let name: string;
+  if (node.nameRegex) {
+    params.push(JSON.stringify({ kind: 'regex', source: node.name }));
+    name = 'noted_text(?, p.key) = 1';
+  } else {
+    params.push(foldName(node.name));
+    name = 'p.key_lower = ?';
+  }
+  let value = '';
+  if (node.value?.kind === 'null') value = " AND p.value_json = 'null'";
+  else if (node.value) {
+    params.push(JSON.stringify(node.value));
+    value = ' AND noted_value(?, p.value_json) = 1';
+  }
+  return `EXISTS (SELECT 1 FROM note_props p WHERE ${name} AND p.note_id = n.id${value})`;
 }

@@ -11,6 +11,7 @@ import { type Db, reusedStatement } from './database.js';
 import { type CandidateFacts, checkNeedsText, passes } from './search-check.js';
 import type { Check, SearchPosition, SearchSql, SqlPart } from './search-compile.js';
 import type { QueryNode } from './search-query.js';
+import { registerSearchFunctions } from './search-functions.js';
 import { checkSearchWork } from './search-work.js';
 import { storedVisibility } from './visibility.js';
 
@@ -55,6 +56,7 @@ export function runSearch(
   visibilityKey: string,
   limit = Number.POSITIVE_INFINITY,
 ): SearchPage | null {
+  registerSearchFunctions(db);
   return db.transaction((): SearchPage | null => {
     if (storedVisibility(db) !== visibilityKey) return null;
     checkSearchWork(db, query);
@@ -88,6 +90,7 @@ export function runCandidates(
   sql: SqlPart,
   visibilityKey: string,
 ): CandidateRow[] | null {
+  registerSearchFunctions(db);
   return db.transaction((): CandidateRow[] | null => {
     if (storedVisibility(db) !== visibilityKey) return null;
     checkSearchWork(db, query);
