@@ -123,18 +123,19 @@ export async function checkCandidates(
   candidates: readonly CandidateRow[],
   check: Check,
   factsOf: (row: CandidateRow) => CandidateFacts,
-  page: { limit: number; after?: SearchPosition; keep: (row: CandidateRow) => boolean },
+  page: { limit: number; after?: SearchPosition; keep: (row: CandidateRow) => boolean; maxWork?: number },
 ): Promise<CheckedPage> {
   const kept = candidates.filter(page.keep);
+  const maxWork = page.maxWork ?? MAX_SCAN_WORK;
   if (checkNeedsText(check)) {
     const terms = Math.max(1, countChecked(check));
     const bytes = kept.reduce((n, r) => n + r.size, 0);
-    if (bytes * terms > MAX_SCAN_WORK) {
+    if (bytes * terms > maxWork) {
       throw new NotedError(
         'too_large',
-        `This search would read and check ${kept.length.toLocaleString('en-US')} notes (${mb(bytes)} MB of text, ${terms} term${terms === 1 ? '' : 's'} checked in each) for its line:, block:, section:, match-case: or /regex/ parts; the limit is ${mb(MAX_SCAN_WORK)} MB of text per term. ` +
+        `This search would read and check ${kept.length.toLocaleString('en-US')} notes (${mb(bytes)} MB of text, ${terms} term${terms === 1 ? '' : 's'} checked in each) for its line:, block:, section:, match-case: or /regex/ parts; the limit is ${mb(maxWork)} MB of text per term. ` +
           'Narrow it with words the notes must contain (they are found by the index, not read), a path: or tag:, or the folder argument.',
-        { limit: MAX_SCAN_WORK, actual: bytes * terms, candidates: kept.length },
+        { limit: maxWork, actual: bytes * terms, candidates: kept.length },
       );
     }
   }
