@@ -10,8 +10,8 @@ import { NotedError } from '../common/errors.js';
 import { type Db, reusedStatement } from './database.js';
 import { type CandidateFacts, checkNeedsText, passes } from './search-check.js';
 import type { Check, SearchPosition, SearchSql, SqlPart } from './search-compile.js';
-import type { QueryNode } from './search-query.js';
 import { registerSearchFunctions } from './search-functions.js';
+import type { QueryNode } from './search-query.js';
 import { checkSearchWork } from './search-work.js';
 import { storedVisibility } from './visibility.js';
 

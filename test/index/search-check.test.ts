@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { textMatches, valueMatches } from '../../src/index/search-check.js';
-import { parseSearchQuery, type PropertyValue, type QueryNode } from '../../src/index/search-query.js';
+import { type PropertyValue, parseSearchQuery, type QueryNode } from '../../src/index/search-query.js';
 
 /** The value part of `[p:…]`. */
 function value(query: string): PropertyValue {
