@@ -35,7 +35,9 @@ const { values } = parseArgs({
   },
 });
 if (values.base === undefined || !existsSync(values.base)) {
-  console.error('usage: node bench/search-operators.mjs --base VAULT [--rounds K] [--notes N] [--server FILE]');
+  console.error(
+    'usage: node bench/search-operators.mjs --base VAULT [--rounds K] [--notes N] [--server FILE]',
+  );
   process.exit(2);
 }
 const rounds = Number(values.rounds);
@@ -52,7 +54,11 @@ const QUERIES = [
   ['plain OR', 'budget OR meeting'],
   ['common AND 3', 'the of and'],
   ['common AND 5', 'the of and to a'],
-  ['common OR 12', 'the OR of OR and OR to OR a OR in OR is OR it OR that OR for OR on OR with', 'may refuse'],
+  [
+    'common OR 12',
+    'the OR of OR and OR to OR a OR in OR is OR it OR that OR for OR on OR with',
+    'may refuse',
+  ],
   ['tag:', 'tag:project'],
   ['path:', 'path:2024'],
   ['file:', 'file:journal'],
