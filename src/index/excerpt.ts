@@ -164,7 +164,7 @@ function findMatches(text: string, pattern: RegExp): Match[] {
  * remove_diacritics does; Japanese voiced kana, Cyrillic й and Greek tonos keep theirs), combining
  * marks dropped. `toOriginal` maps an offset in `folded` back to one in `text`.
  */
-function fold(text: string): { folded: string; toOriginal: (i: number) => number } {
+export function fold(text: string): { folded: string; toOriginal: (i: number) => number } {
   const identity = (i: number): number => i;
   if (!NOT_ASCII.test(text)) return { folded: text.toLowerCase(), toOriginal: identity };
   const lower = text.toLowerCase();

@@ -10,7 +10,7 @@
  * excerpt.ts), so a scope finds what a plain search would find, only within one part of the note.
  */
 import { foldName } from '../markdown/link-key.js';
-import { foldText, termRegex } from './excerpt.js';
+import { fold, foldText, termRegex } from './excerpt.js';
 import type { Check } from './search-compile.js';
 import type {
   PhraseNode,
@@ -298,9 +298,14 @@ type Scope = Extract<QueryNode, { kind: 'scope' }>;
 /** Whether some part of the kind `scope.scope` (inside `within`, when given) matches the operand. */
 function scopeMatches(node: Scope, facts: CandidateFacts, within: Region | null, found?: Found): boolean {
   const parts = partsOf(node.scope, facts, within);
+  // Words and phrases are found in one pass over the whole body, not part by part (search-scan.ts).
+  const regions = within === null && !node.scope.startsWith('task') ? facts.regions() : null;
+  const passing = regions && node.operand ? partsMatching(node.operand, parts, regions) : null;
   let hit = false;
-  for (const part of parts) {
-    if (node.operand !== null && !inRegion(node.operand, part, facts)) continue;
+  for (const [i, part] of parts.entries()) {
+    if (passing) {
+      if (!passing.has(i)) continue;
+    } else if (node.operand !== null && !inRegion(node.operand, part, facts)) continue;
     hit = true;
     if (!found) return true;
     found.where.add(node.scope.startsWith('task') ? 'task' : node.scope);
@@ -346,6 +351,103 @@ function partsOf(scope: Scope['scope'], facts: CandidateFacts, within: Region | 
     }
   }
   return out;
+}
+
+/**
+ * The indexes of the parts (lines, blocks or sections of the body, in order) that match `node`, or null
+ * when it holds a nested scope (then each part is checked on its own). Each word or phrase is found
+ * once in the whole body and its matches placed in parts; a regex is tested part by part.
+ */
+function partsMatching(node: QueryNode, parts: readonly Region[], regions: NoteRegions): Set<number> | null {
+  switch (node.kind) {
+    case 'word':
+    case 'phrase':
+      return partsHolding(node, parts, regions);
+    case 'regex': {
+      const test = textTest(node);
+      const out = new Set<number>();
+      parts.forEach((p, i) => {
+        if (test(p.text)) out.add(i);
+      });
+      return out;
+    }
+    case 'not': {
+      const inner = partsMatching(node.operand, parts, regions);
+      if (inner === null) return null;
+      const out = new Set<number>();
+      for (let i = 0; i < parts.length; i++) if (!inner.has(i)) out.add(i);
+      return out;
+    }
+    case 'and':
+    case 'or': {
+      const sets: Set<number>[] = [];
+      for (const op of node.operands) {
+        const set = partsMatching(op, parts, regions);
+        if (set === null) return null;
+        sets.push(set);
+      }
+      if (node.kind === 'or') return new Set(sets.flatMap((set) => [...set]));
+      const [first, ...rest] = sets.sort((a, b) => a.size - b.size);
+      return new Set([...(first ?? [])].filter((i) => rest.every((set) => set.has(i))));
+    }
+    default:
+      return null;
+  }
+}
+
+/** Bodies folded once per note for {@link partsHolding}. */
+const foldedBodies = new WeakMap<NoteRegions, ReturnType<typeof fold>>();
+
+/** The parts wholly holding a match of a word or phrase, from one scan of the (folded) body. */
+function partsHolding(
+  node: WordNode | PhraseNode,
+  parts: readonly Region[],
+  regions: NoteRegions,
+): Set<number> {
+  const out = new Set<number>();
+  const re = termRegex(node.text, node.matchCase === true);
+  if (re === null || parts.length === 0) return out;
+  const body = regions.bodyText();
+  let text = body;
+  let toOriginal = (i: number) => i;
+  if (!node.matchCase) {
+    let folded = foldedBodies.get(regions);
+    if (folded === undefined) {
+      folded = fold(body);
+      foldedBodies.set(regions, folded);
+    }
+    text = folded.folded;
+    toOriginal = folded.toOriginal;
+  }
+  const all = new RegExp(re.source, 'gu');
+  // A phrase may overlap itself (`"a a"` in `a a a`): look again one character on, not past the match.
+  const step = node.kind === 'phrase';
+  for (let m = all.exec(text); m !== null; m = all.exec(text)) {
+    const start = toOriginal(m.index);
+    const end = toOriginal(m.index + m[0].length);
+    const i = partAt(parts, start);
+    if (i !== -1 && end <= (parts[i]!.end ?? 0)) out.add(i);
+    if (step) all.lastIndex = m.index + 1;
+    else if (m[0].length === 0) all.lastIndex++;
+  }
+  return out;
+}
+
+/** The last part starting at or before `offset` (parts are in order and do not overlap), or -1. */
+function partAt(parts: readonly Region[], offset: number): number {
+  let lo = 0;
+  let hi = parts.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if ((parts[mid]!.start ?? 0) <= offset) {
+      found = mid;
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return found;
 }
 
 /** Whether one part of a note matches a scope's operand. */

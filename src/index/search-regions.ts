@@ -18,6 +18,9 @@ export interface Region {
   readonly text: string;
   readonly from: number;
   readonly to: number;
+  /** Where its text starts and ends in the body, for a part of the body (not for a task). */
+  readonly start?: number;
+  readonly end?: number;
 }
 
 const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
@@ -57,6 +60,8 @@ export class NoteRegions {
       text: l.text,
       from: l.index + 1 + this.lineOffset,
       to: l.index + 1 + this.lineOffset,
+      start: l.start,
+      end: l.end,
     }));
     return this.lineList;
   }
@@ -124,10 +129,14 @@ export class NoteRegions {
   /** Body lines `first..last` (0-based) as a region of the file. */
   span(first: number, last: number): Region {
     const lines = this.linesOfBody();
+    const start = lines[first]!.start;
+    const end = lines[last]!.end;
     return {
-      text: this.body.slice(lines[first]!.start, lines[last]!.end),
+      text: this.body.slice(start, end),
       from: first + 1 + this.lineOffset,
       to: last + 1 + this.lineOffset,
+      start,
+      end,
     };
   }
 

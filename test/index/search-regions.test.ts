@@ -66,7 +66,7 @@ describe('NoteRegions', () => {
 
   it('clips file lines to the body', () => {
     const r = new NoteRegions('---\na: 1\n---\nx\ny\nz\n');
-    expect(r.clip(1, 5)).toEqual({ text: 'x\ny', from: 4, to: 5 });
+    expect(r.clip(1, 5)).toEqual({ text: 'x\ny', from: 4, to: 5, start: 0, end: 3 });
     expect(r.clip(1, 3)).toBeNull();
   });
 
