@@ -245,21 +245,26 @@ function itemsOf(stored: unknown): unknown[] {
 
 /** A value query over a list's items: a word must be in some item, a phrase inside one item. */
 function valueQuery(node: QueryNode, items: readonly string[]): boolean {
+  // The parser keeps fields, scopes and properties out of a value.
+  return booleanOf(node, (leaf) => isText(leaf) && items.some(textTest(leaf)));
+}
+
+/** A tree of AND, OR and `-` answered with `leaf` for everything else. */
+function booleanOf(node: QueryNode, leaf: (node: QueryNode) => boolean): boolean {
   switch (node.kind) {
-    case 'word':
-    case 'phrase':
-    case 'regex':
-      return items.some(textTest(node));
     case 'not':
-      return !valueQuery(node.operand, items);
+      return !booleanOf(node.operand, leaf);
     case 'and':
-      return node.operands.every((op) => valueQuery(op, items));
+      return node.operands.every((op) => booleanOf(op, leaf));
     case 'or':
-      return node.operands.some((op) => valueQuery(op, items));
+      return node.operands.some((op) => booleanOf(op, leaf));
     default:
-      // The parser keeps fields, scopes and properties out of a value.
-      return false;
+      return leaf(node);
   }
+}
+
+function isText(node: QueryNode): node is TextNode {
+  return node.kind === 'word' || node.kind === 'phrase' || node.kind === 'regex';
 }
 
 const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i;
@@ -452,23 +457,10 @@ function partAt(parts: readonly Region[], offset: number): number {
 
 /** Whether one part of a note matches a scope's operand. */
 function inRegion(node: QueryNode, region: Region, facts: CandidateFacts): boolean {
-  switch (node.kind) {
-    case 'word':
-    case 'phrase':
-    case 'regex':
-      return textTest(node)(region.text);
-    case 'scope':
-      return scopeMatches(node, facts, region);
-    case 'not':
-      return !inRegion(node.operand, region, facts);
-    case 'and':
-      return node.operands.every((op) => inRegion(op, region, facts));
-    case 'or':
-      return node.operands.some((op) => inRegion(op, region, facts));
-    default:
-      // The parser keeps fields and properties out of scopes.
-      return false;
-  }
+  // The parser keeps fields and properties out of scopes.
+  return booleanOf(node, (leaf) =>
+    isText(leaf) ? textTest(leaf)(region.text) : leaf.kind === 'scope' && scopeMatches(leaf, facts, region),
+  );
 }
 
 /**
@@ -477,27 +469,23 @@ function inRegion(node: QueryNode, region: Region, facts: CandidateFacts): boole
  * segment; a scope inside a task is the task itself.
  */
 export function textMatches(node: QueryNode, text: string): boolean {
-  switch (node.kind) {
-    case 'word':
-    case 'phrase':
-      return textTest(node)(text);
-    case 'regex':
-      return textTest(node)(node.in === 'file' ? fileOf(text) : text);
-    case 'field': {
-      const target = node.field === 'file' ? fileOf(text) : text;
-      return node.matchCase ? target.includes(node.value) : foldName(target).includes(foldName(node.value));
+  return booleanOf(node, (leaf) => {
+    switch (leaf.kind) {
+      case 'word':
+      case 'phrase':
+        return textTest(leaf)(text);
+      case 'regex':
+        return textTest(leaf)(leaf.in === 'file' ? fileOf(text) : text);
+      case 'field': {
+        const target = leaf.field === 'file' ? fileOf(text) : text;
+        return leaf.matchCase ? target.includes(leaf.value) : foldName(target).includes(foldName(leaf.value));
+      }
+      case 'scope':
+        return leaf.operand === null || textMatches(leaf.operand, text);
+      default:
+        return false;
     }
-    case 'scope':
-      return node.operand === null || textMatches(node.operand, text);
-    case 'not':
-      return !textMatches(node.operand, text);
-    case 'and':
-      return node.operands.every((op) => textMatches(op, text));
-    case 'or':
-      return node.operands.some((op) => textMatches(op, text));
-    case 'property':
-      return false;
-  }
+  });
 }
 
 /** Whether a check reads the note's text: line, block and section scopes, text terms checked in code. */

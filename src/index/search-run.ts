@@ -11,7 +11,7 @@ import { type Db, reusedStatement } from './database.js';
 import { type CandidateFacts, checkNeedsText, passes } from './search-check.js';
 import type { Check, SearchPosition, SearchSql, SqlPart } from './search-compile.js';
 import { registerSearchFunctions } from './search-functions.js';
-import type { QueryNode } from './search-query.js';
+import { countTerms, type QueryNode } from './search-query.js';
 import { checkSearchWork } from './search-work.js';
 import { storedVisibility } from './visibility.js';
 
@@ -169,21 +169,7 @@ function countChecked(check: Check): number {
     case 'or':
       return check.ops.reduce((n, op) => n + countChecked(op), 0);
     case 'node':
-      return countLeaves(check.node);
-  }
-}
-
-function countLeaves(node: QueryNode): number {
-  switch (node.kind) {
-    case 'not':
-      return countLeaves(node.operand);
-    case 'and':
-    case 'or':
-      return node.operands.reduce((n, op) => n + countLeaves(op), 0);
-    case 'scope':
-      return node.operand === null ? 1 : countLeaves(node.operand);
-    default:
-      return 1;
+      return countTerms(check.node);
   }
 }
 
