@@ -6,8 +6,8 @@
  * never SQL), parsed once per statement run.
  */
 import type { Db } from './database.js';
-import { textMatches, valueMatches } from './search-check.js';
 import type { PropertyValue, QueryNode } from './search-query.js';
+import { textMatches, valueMatches } from './search-text.js';
 
 const registered = new WeakSet<Db>();
 const specs = new Map<string, unknown>();
