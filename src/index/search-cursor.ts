@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { decodeCursor, encodeCursor } from '../common/cursor.js';
 import { NotedError } from '../common/errors.js';
-import type { SearchPosition } from './search-compile.js';
 import type { SearchRow } from './search-run.js';
+import type { SearchPosition } from './search-sql.js';
 
 interface Stored extends SearchPosition {
   readonly q: string;

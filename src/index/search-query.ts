@@ -17,109 +17,27 @@
  */
 
 import { NotedError } from '../common/errors.js';
-import {
-  type FieldOperator,
-  isOperator,
-  isScope,
-  type ScopeOperator,
-  unknownOperator,
-} from './search-operators.js';
-import { compileRegex } from './search-regex.js';
+import type { QueryNode, RegexNode } from './search-nodes.js';
+import { checkRegex, EXAMPLES, inContent, toField, withCase } from './search-operands.js';
+import { isOperator, isScope, unknownOperator } from './search-operators.js';
 import { dedupeQuery } from './search-terms.js';
 import { positionError, SEARCHABLE, type Span, type Token, tokenize, where } from './search-tokens.js';
 
-/** Where a text term is looked for: everywhere (title, tags, body) unless `content:` narrowed it to the body. */
-export type TextTarget = 'content';
-
-/** A word the note must contain (compared by token, case- and accent-insensitively unless matchCase). */
-export interface WordNode {
-  readonly kind: 'word';
-  readonly text: string;
-  readonly in?: TextTarget;
-  /** Under `match-case:`: the characters must be exactly as typed. */
-  readonly matchCase?: true;
-}
-
-/** `"exact phrase"`: these words, consecutive. `text` is what stood between the quotes. */
-export interface PhraseNode {
-  readonly kind: 'phrase';
-  readonly text: string;
-  readonly in?: TextTarget;
-  readonly matchCase?: true;
-}
-
-/** `/source/`: a regular expression (RE2 syntax, run in linear time), case-insensitive unless matchCase. */
-export interface RegexNode {
-  readonly kind: 'regex';
-  readonly source: string;
-  /** What it is run on: title, tags and body (absent), the body, the file name, the path, or each tag. */
-  readonly in?: TextTarget | 'file' | 'path' | 'tag';
-  readonly matchCase?: true;
-}
-
-export type SearchField = 'tag' | 'path' | 'file';
-
-/** `tag:x`, `path:x`, `file:x`. `value` is as typed, quotes removed (`#Work`, `my folder`); never empty. */
-export interface FieldNode {
-  readonly kind: 'field';
-  readonly field: SearchField;
-  readonly value: string;
-  /** path: and file: under `match-case:`. */
-  readonly matchCase?: true;
-}
-
-/** `line:(…)` and its kin: `operand` must match within one line, block, section or task; null: any task. */
-export interface ScopeNode {
-  readonly kind: 'scope';
-  readonly scope: ScopeOperator;
-  readonly operand: QueryNode | null;
-}
-
-/** What `[name:value]` asks of the value. */
-export type PropertyValue =
-  /** `[name:null]`: the property is there with no value (`name:` alone, `null`, `~`). */
-  | { readonly kind: 'null' }
-  /** `[name:<5]`, `[name:>=2024-01-01]`: numbers compare as numbers, dates as dates. */
-  | { readonly kind: 'compare'; readonly op: '<' | '>' | '<=' | '>='; readonly value: string }
-  /** Words, phrases, regexes with AND, OR, `-` and parentheses, matched against the value's text. */
-  | { readonly kind: 'match'; readonly query: QueryNode };
-
-/** `[name]` (has the property) or `[name:value]`. The name is compared case-insensitively, or a regex. */
-export interface PropertyNode {
-  readonly kind: 'property';
-  readonly name: string;
-  readonly nameRegex?: true;
-  readonly value: PropertyValue | null;
-}
-
-/** `-x`: notes that do not match `operand`. */
-export interface NotNode {
-  readonly kind: 'not';
-  readonly operand: QueryNode;
-}
-
-/** All operands must match. Always two or more operands, none of them an `and`. */
-export interface AndNode {
-  readonly kind: 'and';
-  readonly operands: readonly QueryNode[];
-}
-
-/** At least one operand must match. Always two or more operands, none of them an `or`. */
-export interface OrNode {
-  readonly kind: 'or';
-  readonly operands: readonly QueryNode[];
-}
-
-export type QueryNode =
-  | WordNode
-  | PhraseNode
-  | RegexNode
-  | FieldNode
-  | ScopeNode
-  | PropertyNode
-  | NotNode
-  | AndNode
-  | OrNode;
+export type {
+  AndNode,
+  FieldNode,
+  NotNode,
+  OrNode,
+  PhraseNode,
+  PropertyNode,
+  PropertyValue,
+  QueryNode,
+  RegexNode,
+  ScopeNode,
+  SearchField,
+  TextTarget,
+  WordNode,
+} from './search-nodes.js';
 
 /** Longest query accepted, in UTF-16 units (what `string.length` counts). */
 export const MAX_QUERY_CHARS = 2000;
@@ -556,114 +474,5 @@ class Parser {
       );
     }
     return { ...base, value: { kind: 'match', query } };
-  }
-}
-
-const EXAMPLES: Readonly<Record<string, string>> = {
-  tag: 'tag:#project',
-  path: 'path:"my folder"',
-  file: 'file:plan',
-  content: 'content:"happy cat"',
-  line: 'line:(mix flour)',
-  block: 'block:(dog cat)',
-  section: 'section:(dog cat)',
-  task: 'task:call (task:"" finds every task)',
-  'task-todo': 'task-todo:call',
-  'task-done': 'task-done:call',
-  'match-case': 'match-case:HappyCat',
-  'ignore-case': 'ignore-case:ikea',
-};
-
-/** `file:(a OR -b)` is `file:a OR -file:b`: a field operand's terms each become a field. */
-function toField(
-  node: QueryNode,
-  field: Exclude<FieldOperator, 'content'>,
-  fail: (m: string) => NotedError,
-): QueryNode {
-  switch (node.kind) {
-    case 'word':
-    case 'phrase': {
-      const value = field === 'tag' ? node.text : node.text;
-      return {
-        kind: 'field',
-        field,
-        value,
-        ...(node.matchCase && field !== 'tag' ? { matchCase: true } : {}),
-      };
-    }
-    case 'regex':
-      return {
-        kind: 'regex',
-        source: node.source,
-        in: field,
-        ...(node.matchCase ? { matchCase: true } : {}),
-      };
-    case 'not':
-      return { kind: 'not', operand: toField(node.operand, field, fail) };
-    case 'and':
-    case 'or':
-      return { kind: node.kind, operands: node.operands.map((op) => toField(op, field, fail)) };
-    default:
-      throw fail(
-        `${field}: takes words, "quoted text" or a /regex/, alone or grouped with OR, - and parentheses.`,
-      );
-  }
-}
-
-/** `content:x`: text terms looked for in the body only (scopes already look in the body). */
-function inContent(node: QueryNode): QueryNode {
-  switch (node.kind) {
-    case 'word':
-    case 'phrase':
-      return { ...node, in: 'content' };
-    case 'regex':
-      return node.in === undefined ? { ...node, in: 'content' } : node;
-    case 'not':
-      return { kind: 'not', operand: inContent(node.operand) };
-    case 'and':
-    case 'or':
-      return { kind: node.kind, operands: node.operands.map(inContent) };
-    default:
-      return node;
-  }
-}
-
-/** `match-case:` / `ignore-case:` pushed down onto every text term below it; tags keep ignoring case. */
-function withCase(node: QueryNode, sensitive: boolean): QueryNode {
-  const flag = (n: WordNode | PhraseNode | RegexNode | FieldNode): QueryNode => {
-    const { matchCase: _old, ...rest } = n;
-    return sensitive ? ({ ...rest, matchCase: true } as QueryNode) : (rest as QueryNode);
-  };
-  switch (node.kind) {
-    case 'word':
-    case 'phrase':
-    case 'regex':
-      return flag(node);
-    case 'field':
-      return node.field === 'tag' ? node : flag(node);
-    case 'scope':
-      return node.operand === null ? node : { ...node, operand: withCase(node.operand, sensitive) };
-    case 'property':
-      return node.value?.kind === 'match'
-        ? { ...node, value: { kind: 'match', query: withCase(node.value.query, sensitive) } }
-        : node;
-    case 'not':
-      return { kind: 'not', operand: withCase(node.operand, sensitive) };
-    case 'and':
-    case 'or':
-      return { kind: node.kind, operands: node.operands.map((op) => withCase(op, sensitive)) };
-  }
-}
-
-/** Refuses what RE2 cannot run (backreferences, lookaround) or cannot read, saying so. */
-function checkRegex(source: string, fail: (message: string) => NotedError): void {
-  try {
-    compileRegex(source, false);
-  } catch (err) {
-    const why = (err as Error).message;
-    const unsupported = /\\[1-9]|\(\?[=!<]/.test(source)
-      ? ' Backreferences (\\1) and lookaround ((?=…), (?!…), (?<=…)) are not supported: regexes here run in linear time, so no pattern can stall the search.'
-      : '';
-    throw fail(`The regular expression /${source}/ cannot be used: ${why}.${unsupported}`);
   }
 }

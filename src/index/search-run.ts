@@ -9,9 +9,10 @@
 import { NotedError } from '../common/errors.js';
 import { type Db, reusedStatement } from './database.js';
 import { type CandidateFacts, checkNeedsText, passes } from './search-check.js';
-import type { Check, SearchPosition, SearchSql, SqlPart } from './search-compile.js';
+import type { Check, SqlPart } from './search-compile.js';
 import { registerSearchFunctions } from './search-functions.js';
 import { countTerms, type QueryNode } from './search-query.js';
+import type { SearchPosition, SearchSql } from './search-sql.js';
 import { checkSearchWork } from './search-work.js';
 import { storedVisibility } from './visibility.js';
 

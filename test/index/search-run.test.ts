@@ -8,10 +8,11 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NotedError } from '../../src/common/errors.js';
 import type { CandidateFacts } from '../../src/index/search-check.js';
-import { candidateSql, compileSearch, searchSql } from '../../src/index/search-compile.js';
+import { compileSearch } from '../../src/index/search-compile.js';
 import { parseSearchQuery } from '../../src/index/search-query.js';
 import { NoteRegions } from '../../src/index/search-regions.js';
 import { type CandidateRow, checkCandidates, runCandidates, runSearch } from '../../src/index/search-run.js';
+import { candidateSql, searchSql } from '../../src/index/search-sql.js';
 import { setStoredVisibility } from '../../src/index/visibility.js';
 import { type IndexedVault, indexedVault } from './indexed-vault.js';
 
