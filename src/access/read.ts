@@ -1,19 +1,9 @@
 /**
  * @module
- * Reading through the gate: listing, one note (paged when large), and search.
+ * Reading through the gate: listing, and one note (paged when large, or one part of it).
  */
 import { NotedError } from '../common/errors.js';
-import { buildExcerpt } from '../index/excerpt.js';
 import { listNotes as listRows } from '../index/notes-query.js';
-import { type CandidateFacts, explainHit } from '../index/search-check.js';
-import { compileSearch } from '../index/search-compile.js';
-import { decodeSearchCursor, encodeSearchCursor, searchFingerprint } from '../index/search-cursor.js';
-import { noteProperties, noteTags, noteTasks, visiblePropertyNames } from '../index/search-facts.js';
-import { close } from '../index/search-operators.js';
-import { parseSearchQuery, type QueryNode } from '../index/search-query.js';
-import { NoteRegions } from '../index/search-regions.js';
-import { checkCandidates, runCandidates, runSearch, type SearchRow } from '../index/search-run.js';
-import { candidateSql, searchSql } from '../index/search-sql.js';
 import { parseFrontmatter } from '../markdown/frontmatter.js';
 import { findBlock, lineRange, outlineOf } from '../markdown/outline.js';
 import { findSection, formatHeading } from '../markdown/sections.js';
@@ -21,7 +11,7 @@ import { normalizeFolderName } from '../vault/names.js';
 import { type AccessContext, iso } from './context.js';
 import { notFound, resolveExisting } from './resolve.js';
 import type { Rules } from './rules.js';
-import type { NoteContent, NoteListPage, SearchHit, SearchResult } from './types.js';
+import type { NoteContent, NoteListPage } from './types.js';
 
 export function listNotes(
   ctx: AccessContext,
@@ -181,140 +171,4 @@ function partOf(
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
-}
-
-/** Tries to search with the index in line with the request's rules; another process may be changing it. */
-const SEARCH_ATTEMPTS = 3;
-
-export interface SearchOptions {
-  query: string;
-  maxResults?: number;
-  folder?: string;
-  tag?: string;
-  cursor?: string;
-}
-
-export async function search(
-  ctx: AccessContext,
-  rules: Rules,
-  options: SearchOptions,
-): Promise<SearchResult> {
-  const db = ctx.index.db;
-  const visible = (path: string) => rules.visible?.(path) ?? true;
-  const query = parseSearchQuery(options.query, {
-    propertyNames: (name) => visiblePropertyNames(db, (key) => close(name, key.toLowerCase()), visible),
-  });
-  const compiled = compileSearch(query);
-  const folder = options.folder === undefined ? '' : normalizeFolderName(options.folder);
-  const tag = options.tag?.replace(/^#/, '').toLowerCase();
-  const limit = options.maxResults ?? 10;
-  const fingerprint = searchFingerprint(options.query, folder, tag);
-  const after = options.cursor === undefined ? undefined : decodeSearchCursor(options.cursor, fingerprint);
-  ctx.index.refresh();
-  const scope = {
-    ...(folder === '' ? {} : { folderLower: folder.toLowerCase() }),
-    ...(tag ? { tagLower: tag } : {}),
-  };
-  let page: { rows: SearchRow[]; total: number; more: boolean };
-  if (compiled.check === undefined) {
-    const sql = searchSql(compiled, { ...scope, limit: limit + 1, ...(after ? { after } : {}) });
-    const found = retried(ctx, rules, () => runSearch(db, query, sql, rules.visibility.key, limit));
-    // The index judged these notes visible; the policy of this request has the last word on each.
-    const rows = found.rows.filter((row) => visible(row.path));
-    page = { rows, total: found.total - (found.rows.length - rows.length), more: found.more };
-  } else {
-    const check = compiled.check;
-    const sql = candidateSql(compiled, scope);
-    const candidates = retried(ctx, rules, () => runCandidates(db, query, sql, rules.visibility.key));
-    page = await checkCandidates(candidates, check, (row) => factsOf(ctx, row), {
-      limit,
-      keep: (row) => visible(row.path),
-      ...(after ? { after } : {}),
-    });
-  }
-  const results = page.rows.map((row) => hitOf(ctx, row, query, compiled.highlightTerms));
-  const last = page.rows[page.rows.length - 1];
-  return {
-    results,
-    total: page.total,
-    more: page.more,
-    ...(page.more && last ? { nextCursor: encodeSearchCursor(last, fingerprint) } : {}),
-  };
-}
-
-function retried<T>(ctx: AccessContext, rules: Rules, run: () => T | null): T {
-  let found = run();
-  for (let attempt = 1; found === null && attempt < SEARCH_ATTEMPTS; attempt++) {
-    ctx.index.useVisibility(rules.visibility);
-    found = run();
-  }
-  if (found === null) {
-    throw new NotedError(
-      'busy',
-      'The search index is being brought in line with a changed access policy by another server process. Search again in a moment.',
-    );
-  }
-  return found;
-}
-
-/** One candidate's facts for the checks, each read once and only when asked for. */
-function factsOf(ctx: AccessContext, row: SearchRow): CandidateFacts & { text(): string | null } {
-  const db = ctx.index.db;
-  let text: string | null | undefined;
-  let regions: NoteRegions | null | undefined;
-  const readText = (): string | null => {
-    if (text === undefined) {
-      try {
-        text = ctx.vault.readFile(row.path)?.bytes.toString('utf8') ?? null;
-      } catch {
-        text = null;
-      }
-    }
-    return text;
-  };
-  return {
-    path: row.path,
-    title: row.title,
-    tags: once(() => noteTags(db, row.id)),
-    tasks: once(() => noteTasks(db, row.id)),
-    properties: once(() => noteProperties(db, row.id)),
-    text: readText,
-    regions: () => {
-      if (regions === undefined) {
-        const t = readText();
-        regions = t === null ? null : new NoteRegions(t);
-      }
-      return regions;
-    },
-  };
-}
-
-function once<T>(fn: () => T): () => T {
-  let value: { v: T } | undefined;
-  return () => {
-    value ??= { v: fn() };
-    return value.v;
-  };
-}
-
-/** A hit as the agent sees it: where it matched, on which lines, and an excerpt from there. */
-function hitOf(ctx: AccessContext, row: SearchRow, query: QueryNode, terms: string[]): SearchHit {
-  const facts = factsOf(ctx, row);
-  const { matched, lines } = explainHit(query, facts);
-  const regions = facts.regions();
-  const body = regions?.bodyText() ?? '';
-  const first = lines[0];
-  const place =
-    first && regions ? (first.scope === 'task' ? null : regions.clip(first.from, first.to)) : null;
-  const task = first?.scope === 'task' ? facts.tasks().find((t) => t.line === first.from) : undefined;
-  const excerptText = place?.text ?? task?.text ?? body;
-  return {
-    name: row.path,
-    title: row.title,
-    score: Number(row.score.toPrecision(4)),
-    excerpt: buildExcerpt(excerptText, terms),
-    modified: iso(row.mtime_ms),
-    matched,
-    ...(lines.length > 0 ? { lines } : {}),
-  };
 }

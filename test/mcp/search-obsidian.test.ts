@@ -252,6 +252,13 @@ describe('where each hit matched', () => {
     expect((await hit('flour -line:(dog)', B)).matched).toEqual(['body']);
   });
 
+  it('marks what a regex matched in the excerpt', async () => {
+    expect((await hit('/happy\\w+/', Y)).excerpt).toContain('**HappyCat**');
+    expect((await hit('line:(/\\d{2}:\\d{2}/ support)', Y)).excerpt).toBe(
+      'Call HappyCat **support** at **10:30**.',
+    );
+  });
+
   it('takes the excerpt from the first place that matched', async () => {
     expect((await hit('line:(mix flour)', B)).excerpt).toBe('**Mix** **flour** and water.');
     expect((await hit('task-done:call', B)).excerpt).toBe('**call** the baker');
