@@ -10,7 +10,7 @@
  * them.
  */
 import { splitFrontmatter } from '../markdown/frontmatter.js';
-import { findHeadings } from '../markdown/headings.js';
+import { headingsOfLines } from '../markdown/headings.js';
 import { type Line, splitLines } from '../markdown/lines.js';
 
 /** One part of a note: its text and the lines it spans in the file (1-based, inclusive). */
@@ -39,7 +39,7 @@ export class NoteRegions {
   private blockList: Region[] | undefined;
   private sectionList: Region[] | undefined;
 
-  constructor(private readonly text: string) {
+  constructor(text: string) {
     const { raw, body } = splitFrontmatter(text);
     this.body = body;
     this.lineOffset = raw === '' ? 0 : raw.split('\n').length - 1;
@@ -109,7 +109,7 @@ export class NoteRegions {
   sections(): readonly Region[] {
     if (this.sectionList) return this.sectionList;
     const lines = this.linesOfBody();
-    const headingLines = findHeadings(this.text).map((h) => h.line - this.lineOffset);
+    const headingLines = headingsOfLines(lines, 0, 0).map((h) => h.line);
     const starts = [0, ...headingLines.filter((l) => l > 0)];
     const out: Region[] = [];
     starts.forEach((start, k) => {
