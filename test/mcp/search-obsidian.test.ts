@@ -160,6 +160,8 @@ const EXPECTED: [string, string[]][] = [
   ['tag:baking', []],
   ['tag:(work OR archive)', [M, O]],
   ['tag:project', [P]],
+  ['tag:/^proj/', [P]],
+  ['tag:/baking$/', [B, O]],
   ['-tag:food tag:work', [M]],
   ['file:bread', [B]],
   ['file:.md tag:work', [M]],
