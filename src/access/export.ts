@@ -96,10 +96,18 @@ export function exportNotes(ctx: AccessContext, rules: Rules, input: ExportInput
     );
   }
   const folder = input.folder === undefined ? '' : normalizeFolderName(input.folder);
+  const search = input.query === undefined ? undefined : compileSearch(parseSearchQuery(input.query));
+  if (search?.check !== undefined) {
+    // Such a query's SQL only narrows to candidates; exporting them would export more than it selects.
+    throw new NotedError(
+      'validation_error',
+      'export_notes selects with queries the index answers alone: words, phrases, tag:, path:, file:, content:, task…:, [property] and [property:value], and regexes on path: and file:. line:, block:, section:, match-case: and regexes on the text need each note read: find those notes with search_notes, then export them by folder or tag, or read them.',
+    );
+  }
   const selection: ExportSelection = {
     folderLower: folder.toLowerCase(),
     ...(input.tag === undefined ? {} : { tagLower: checkTag(input.tag, 'tag') }),
-    ...(input.query === undefined ? {} : { search: compileSearch(parseSearchQuery(input.query)) }),
+    ...(search === undefined ? {} : { search }),
     ...(rules.visible === undefined ? {} : { visible: rules.visible }),
   };
   const fingerprint = createHash('sha256')

@@ -1,22 +1,17 @@
 /**
  * @module
- * Reading through the gate: listing, one note (paged when large), and search.
+ * Reading through the gate: listing, and one note (paged when large, or one part of it).
  */
 import { NotedError } from '../common/errors.js';
-import { buildExcerpt } from '../index/excerpt.js';
 import { listNotes as listRows } from '../index/notes-query.js';
-import { compileSearch, searchSql } from '../index/search-compile.js';
-import { parseSearchQuery } from '../index/search-query.js';
-import { runSearch } from '../index/search-run.js';
-import { dedupeQuery } from '../index/search-terms.js';
-import { parseFrontmatter, splitFrontmatter } from '../markdown/frontmatter.js';
+import { parseFrontmatter } from '../markdown/frontmatter.js';
 import { findBlock, lineRange, outlineOf } from '../markdown/outline.js';
 import { findSection, formatHeading } from '../markdown/sections.js';
 import { normalizeFolderName } from '../vault/names.js';
 import { type AccessContext, iso } from './context.js';
 import { notFound, resolveExisting } from './resolve.js';
 import type { Rules } from './rules.js';
-import type { NoteContent, NoteListPage, SearchResult } from './types.js';
+import type { NoteContent, NoteListPage } from './types.js';
 
 export function listNotes(
   ctx: AccessContext,
@@ -176,50 +171,4 @@ function partOf(
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
-}
-
-/** Tries to search with the index in line with the request's rules; another process may be changing it. */
-const SEARCH_ATTEMPTS = 3;
-
-export function search(
-  ctx: AccessContext,
-  rules: Rules,
-  options: { query: string; maxResults?: number; folder?: string; tag?: string },
-): SearchResult {
-  const query = dedupeQuery(parseSearchQuery(options.query));
-  const compiled = compileSearch(query);
-  const folder = options.folder === undefined ? '' : normalizeFolderName(options.folder);
-  const tag = options.tag?.replace(/^#/, '').toLowerCase();
-  ctx.index.refresh();
-  const sql = searchSql(compiled, {
-    limit: options.maxResults ?? 10,
-    ...(folder === '' ? {} : { folderLower: folder.toLowerCase() }),
-    ...(tag ? { tagLower: tag } : {}),
-  });
-  let page = runSearch(ctx.index.db, query, sql, rules.visibility.key);
-  for (let attempt = 1; page === null && attempt < SEARCH_ATTEMPTS; attempt++) {
-    ctx.index.useVisibility(rules.visibility);
-    page = runSearch(ctx.index.db, query, sql, rules.visibility.key);
-  }
-  if (page === null) {
-    throw new NotedError(
-      'busy',
-      'The search index is being brought in line with a changed access policy by another server process. Search again in a moment.',
-    );
-  }
-  // The index judged these notes visible; the policy of this request has the last word on each.
-  const rows = page.rows.filter((row) => rules.visible?.(row.path) ?? true);
-  const results = rows.map((row) => {
-    // Security: the excerpt comes from the file opened, judged where it really is (issue 25).
-    const stored = ctx.vault.read(row.path, rules.sight);
-    const body = stored === null ? '' : splitFrontmatter(stored.text).body;
-    return {
-      name: row.path,
-      title: row.title,
-      score: Number(row.score.toPrecision(4)),
-      excerpt: buildExcerpt(body, compiled.highlightTerms),
-      modified: iso(row.mtime_ms),
-    };
-  });
-  return { results, total: page.total - (page.rows.length - rows.length) };
 }

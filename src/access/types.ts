@@ -73,11 +73,17 @@ export interface SearchHit {
   readonly score: number;
   readonly excerpt: string;
   readonly modified: string;
+  /** Where the hit matched: `title`, `tags`, `body`, `file`, `path`, `property:KEY`, `task`, `line`, `block`, `section`. */
+  readonly matched: string[];
+  /** The lines where line:, block:, section: and task…: matched (1-based, inclusive), at most 20. */
+  readonly lines?: { scope: 'line' | 'block' | 'section' | 'task'; from: number; to: number }[];
 }
 
 export interface SearchResult {
   readonly results: SearchHit[];
   readonly total: number;
+  readonly more: boolean;
+  readonly nextCursor?: string;
 }
 
 export interface DeleteResult {

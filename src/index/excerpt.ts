@@ -96,6 +96,31 @@ function termPattern(terms: readonly string[]): RegExp | null {
   return alternatives.length > 0 ? new RegExp(alternatives.join('|'), 'gu') : null;
 }
 
+/**
+ * A regex finding `term` as the index would, in text folded by {@link foldText}: whole tokens,
+ * case- and accent-insensitively; with `exact`, in the text as it is, character for character (what
+ * `match-case:` asks). Null when the term has no letter or digit.
+ */
+export function termRegex(term: string, exact = false): RegExp | null {
+  const tokens = exact ? rawTokens(term) : termTokens(term);
+  if (tokens.length === 0) return null;
+  const lead = CJK_ONE.test(tokens[0]!) ? '' : `(?<!${WORD_CHAR})`;
+  return new RegExp(`${lead}(?:${termSource(tokens)})`, 'u');
+}
+
+/** The text as {@link termRegex} reads it without `exact`: lower case, Latin accents folded. */
+export function foldText(text: string): string {
+  return fold(text).folded;
+}
+
+function rawTokens(term: string): string[] {
+  const tokens: string[] = [];
+  for (const run of term.match(TOKEN_RUN) ?? []) {
+    for (const piece of run.split(CJK_SPLIT)) if (piece !== '') tokens.push(piece);
+  }
+  return tokens;
+}
+
 /** A term's tokens as the index sees them: runs of letters and digits, each CJK character alone. */
 function termTokens(term: string): string[] {
   const tokens: string[] = [];
@@ -139,7 +164,7 @@ function findMatches(text: string, pattern: RegExp): Match[] {
  * remove_diacritics does; Japanese voiced kana, Cyrillic й and Greek tonos keep theirs), combining
  * marks dropped. `toOriginal` maps an offset in `folded` back to one in `text`.
  */
-function fold(text: string): { folded: string; toOriginal: (i: number) => number } {
+export function fold(text: string): { folded: string; toOriginal: (i: number) => number } {
   const identity = (i: number): number => i;
   if (!NOT_ASCII.test(text)) return { folded: text.toLowerCase(), toOriginal: identity };
   const lower = text.toLowerCase();

@@ -7,6 +7,7 @@
 import type { Db } from './database.js';
 import { escapeLike, visibleSql } from './notes-query.js';
 import type { CompiledSearch } from './search-compile.js';
+import { registerSearchFunctions } from './search-functions.js';
 import type { Visible } from './visibility.js';
 
 export interface ExportSelection {
@@ -19,6 +20,8 @@ export interface ExportSelection {
 }
 
 function conditions(db: Db, sel: ExportSelection): { where: string[]; params: unknown[] } {
+  // Tasks, property values and regexes on paths are tested by SQL functions (search-functions.ts).
+  registerSearchFunctions(db);
   const where: string[] = [];
   const params: unknown[] = [];
   if (sel.folderLower !== '') {

@@ -9,10 +9,10 @@
  * matches are exactly the rows `n` of `notes` for which `where` is true AND, when `rankMatch` is not
  * null, `n.id` is a rowid of `notes_fts MATCH rankMatch`. The text part captured in `rankMatch` is left
  * out of `where`, so `where` alone is NOT the whole query when `rankMatch` is set (it is `1` when the
- * query is text only). {@link searchSql} applies this contract; use it rather than assembling SQL.
+ * query is text only). search-sql.ts applies this contract; use it rather than assembling SQL.
  */
 
-import { NotedError } from '../common/errors.js';
+import { foldName } from '../markdown/link-key.js';
 import { segmentCjk } from './cjk.js';
 import type { QueryNode } from './search-query.js';
 import { tagValue } from './search-tokens.js';
@@ -29,41 +29,26 @@ export interface CompiledSearch {
   rankMatch: string | null;
   /** Words and phrases the results were searched for (not excluded ones, not field values), for excerpts. */
   highlightTerms: string[];
-}
-
-export interface SearchSqlOptions {
-  /** Page size: a positive integer. */
-  limit: number;
-  /** Only notes in this folder or its sub-folders: lower-cased, vault-relative, `''` for the whole vault. */
-  folderLower?: string;
-  /** Only notes carrying this tag or one nested under it: lower-cased, with or without `#`. */
-  tagLower?: string;
-  /** One more condition over `n` the caller needs (policy exclusions), with its own parameters. */
-  extra?: { where: string; params: unknown[] };
-}
-
-export interface SearchSql {
-  /** Rows `{ id, path, title, mtime_ms, score }`, best first. */
-  sql: string;
-  params: unknown[];
-  /** One row `{ total }`: how many notes match in all (ignoring `limit`). */
-  countSql: string;
-  countParams: unknown[];
   /**
-   * Set when `sql` ranks by score alone before it orders ties (its rows then also carry `edge`, the
-   * worst score it looked at, and `fetched`, how many it looked at): if `fetched` is `looked` and the
-   * page's last score equals `edge`, notes with that score may have been left out arbitrarily, and
-   * this statement gives the page instead. search-run.ts does this.
+   * Present when `where` and `rankMatch` only narrow the query down to candidates (they hold for every
+   * match, but not only for matches): each candidate must also pass this check (search-check.ts), which
+   * reads the candidate's `c0`, `c1`… columns, the exact parts of `columns`.
    */
-  exact?: { sql: string; params: unknown[]; looked: number };
+  check?: Check;
+  columns?: SqlPart[];
 }
 
-/**
- * BM25 with the column weights title ×3, tags ×2, body ×1, called directly: ordering by the table's
- * configured `rank` column runs the same function through a slower path (40 ms against 22 ms for a
- * word in half of 100k notes).
- */
-const BM25 = 'bm25(notes_fts, 3.0, 2.0, 1.0)';
+export interface SqlPart {
+  readonly sql: string;
+  readonly params: unknown[];
+}
+
+/** What a candidate must pass beyond the SQL: a tree over exact SQL columns and parts checked in code. */
+export type Check =
+  | { readonly k: 'col'; readonly i: number }
+  | { readonly k: 'and' | 'or'; readonly ops: readonly Check[] }
+  | { readonly k: 'not'; readonly op: Check }
+  | { readonly k: 'node'; readonly node: QueryNode };
 
 const FTS_SUBQUERY = 'n.id IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH ?)';
 
@@ -78,6 +63,7 @@ const FTS_SUBQUERY = 'n.id IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH
 export function compileSearch(node: QueryNode): CompiledSearch {
   const params: unknown[] = [];
   const highlightTerms = [...new Set(positiveTexts(node))];
+  if (!isExact(node)) return compileCandidates(node, highlightTerms);
   const whole = ftsOf(node);
   if (whole) return { where: '1', params, rankMatch: whole.expr, highlightTerms };
   if (node.kind === 'and') {
@@ -89,90 +75,6 @@ export function compileSearch(node: QueryNode): CompiledSearch {
     }
   }
   return { where: sqlOf(node, params), params, rankMatch: null, highlightTerms };
-}
-
-/**
- * The full search statement and its count. Ranked queries drive from `notes_fts MATCH ?` joined to
- * `notes`, best BM25 first (`score` = -rank, larger is better), ties newest first; unranked queries
- * return newest first with `score` 0. Path is the last tie-break so pages are stable, and equal
- * whatever order the notes were indexed in.
- *
- * Only visible notes have a full-text row (visibility.ts), so ranked statements need no visibility
- * condition; unranked ones walk the visible notes alone (`n.visible = 1`, served by its own index).
- */
-export function searchSql(compiled: CompiledSearch, opts: SearchSqlOptions): SearchSql {
-  if (!Number.isInteger(opts.limit) || opts.limit < 1) {
-    throw new Error(`searchSql: limit must be a positive integer, got ${opts.limit}`);
-  }
-  const filters: string[] = [];
-  const filterParams: unknown[] = [];
-  if (compiled.where !== '1') {
-    filters.push(`(${compiled.where})`);
-    filterParams.push(...compiled.params);
-  }
-  const folder = (opts.folderLower ?? '').replace(/^\/+|\/+$/g, '');
-  if (folder !== '') {
-    filters.push("(n.folder_lower = ? OR n.folder_lower LIKE ? ESCAPE '\\')");
-    filterParams.push(folder, `${escapeLike(folder)}/%`);
-  }
-  if (opts.tagLower !== undefined) {
-    if (tagValue(opts.tagLower) === '') {
-      throw new NotedError(
-        'validation_error',
-        `The tag filter ${JSON.stringify(opts.tagLower)} names no tag: give one such as project or #project/sub, or leave tag out.`,
-      );
-    }
-    filters.push(tagSql(opts.tagLower, filterParams));
-  }
-  if (opts.extra) {
-    filters.push(`(${opts.extra.where})`);
-    filterParams.push(...opts.extra.params);
-  }
-
-  if (compiled.rankMatch !== null) {
-    // With filters the page must be cut after filtering, so every match is joined and ranked.
-    const from = 'FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid';
-    const cond = ['notes_fts MATCH ?', ...filters].join(' AND ');
-    const joined = {
-      sql:
-        `SELECT n.id AS id, n.path AS path, n.title AS title, n.mtime_ms AS mtime_ms, -${BM25} AS score ` +
-        `${from} WHERE ${cond} ORDER BY ${BM25}, n.mtime_ms DESC, n.path LIMIT ?`,
-      params: [compiled.rankMatch, ...filterParams, opts.limit],
-    };
-    if (filters.length > 0) {
-      return {
-        ...joined,
-        countSql: `SELECT COUNT(*) AS total ${from} WHERE ${cond}`,
-        countParams: [compiled.rankMatch, ...filterParams],
-      };
-    }
-    // Nothing to filter: FTS5 ranks and cuts on its own, and only those rows are joined. Measured on
-    // 100k notes: 23 ms against 57 ms for the join above for a word in half the notes. The cut looks
-    // further than the page so that equal scores at its edge still go newest first; when they run on
-    // past what it looked at, the join above gives the page (`exact`).
-    const looked = opts.limit * 2 + 20;
-    return {
-      sql:
-        'SELECT n.id AS id, n.path AS path, n.title AS title, n.mtime_ms AS mtime_ms, -f.r AS score, ' +
-        '-f.edge AS edge, f.fetched AS fetched FROM (SELECT rowid, r, max(r) OVER () AS edge, ' +
-        `count(*) OVER () AS fetched FROM (SELECT rowid, ${BM25} AS r FROM notes_fts WHERE notes_fts MATCH ? ` +
-        'ORDER BY r LIMIT ?)) f JOIN notes n ON n.id = f.rowid ORDER BY f.r, n.mtime_ms DESC, n.path LIMIT ?',
-      params: [compiled.rankMatch, looked, opts.limit],
-      countSql: 'SELECT COUNT(*) AS total FROM notes_fts WHERE notes_fts MATCH ?',
-      countParams: [compiled.rankMatch],
-      exact: { ...joined, looked },
-    };
-  }
-  filters.push('n.visible = 1');
-  const cond = filters.join(' AND ');
-  return {
-    sql:
-      'SELECT n.id AS id, n.path AS path, n.title AS title, n.mtime_ms AS mtime_ms, 0 AS score ' +
-      `FROM notes n WHERE ${cond} ORDER BY n.mtime_ms DESC, n.path LIMIT ?`,
-    params: [...filterParams, opts.limit],
-    countSql: `SELECT COUNT(*) AS total FROM notes n WHERE ${cond}`,
-    countParams: [...filterParams],
-  };
 }
 
 /**
@@ -205,9 +107,15 @@ function ftsOf(node: QueryNode): Fts | null {
   switch (node.kind) {
     case 'word':
     case 'phrase':
-      return { expr: ftsString(node.text), atomic: true };
+      if (node.matchCase) return null;
+      return node.in === 'content'
+        ? { expr: `body : ${ftsString(node.text)}`, atomic: false }
+        : { expr: ftsString(node.text), atomic: true };
     case 'field':
     case 'not':
+    case 'regex':
+    case 'scope':
+    case 'property':
       return null;
     case 'or': {
       const parts = node.operands.map(ftsOf);
@@ -263,7 +171,20 @@ function sqlOf(node: QueryNode, params: unknown[]): string {
   }
   switch (node.kind) {
     case 'field':
+      if (node.matchCase) {
+        params.push(JSON.stringify(node));
+        return 'noted_text(?, n.path) = 1';
+      }
       return fieldSql(node.field, node.value, params);
+    case 'regex':
+      params.push(JSON.stringify(node));
+      return node.in === 'tag'
+        ? 'EXISTS (SELECT 1 FROM note_tags t WHERE t.note_id = n.id AND noted_text(?, t.tag) = 1)'
+        : 'noted_text(?, n.path) = 1';
+    case 'scope':
+      return taskSql(node, params);
+    case 'property':
+      return propertySql(node, params);
     case 'not':
       return `NOT (${sqlOf(node.operand, params)})`;
     case 'and': {
@@ -292,7 +213,7 @@ function sqlOf(node: QueryNode, params: unknown[]): string {
       return parts.join(' OR ');
     }
     default:
-      // Words and phrases always have an FTS form, so they never get here.
+      // Exact words and phrases always have an FTS form; other leaves are checked in code.
       throw new Error(`sqlOf: no SQL for a ${node.kind} node`);
   }
 }
@@ -309,22 +230,197 @@ function fieldSql(field: 'tag' | 'path' | 'file', value: string, params: unknown
 }
 
 /** The tag or a tag nested under it, whole `/` segments from the start (TAG-21). */
-function tagSql(raw: string, params: unknown[]): string {
+export function tagSql(raw: string, params: unknown[]): string {
   const tag = tagValue(raw.toLowerCase());
   params.push(tag, `${escapeLike(tag)}/%`);
   return "EXISTS (SELECT 1 FROM note_tags t WHERE t.note_id = n.id AND (t.tag_lower = ? OR t.tag_lower LIKE ? ESCAPE '\\'))";
 }
 
-/** The words and phrases a result was found by: everything not under an exclusion and not a field value. */
-function positiveTexts(node: QueryNode): string[] {
+/**
+ * The words and phrases a result was found by: everything not under an exclusion and not a field or
+ * property value (inside a scope too).
+ */
+export function positiveTexts(node: QueryNode): string[] {
   switch (node.kind) {
     case 'word':
     case 'phrase':
       return [node.text];
+    case 'scope':
+      return node.operand === null ? [] : positiveTexts(node.operand);
     case 'and':
     case 'or':
       return node.operands.flatMap(positiveTexts);
     default:
       return [];
   }
+}
+
+/**
+ * True when SQL answers the node exactly; false when code must check it (search-check.ts): scopes
+ * with an operand, regexes, text under match-case, properties with a value to compare or match, and
+ * any group holding one of those.
+ */
+export function isExact(node: QueryNode): boolean {
+  switch (node.kind) {
+    case 'word':
+    case 'phrase':
+      return node.matchCase !== true;
+    case 'field':
+      return true;
+    case 'regex':
+      // On a path, a file name or a tag the index holds the text; elsewhere the note must be read.
+      return node.in === 'file' || node.in === 'path' || node.in === 'tag';
+    case 'scope':
+      // A task's text is in the index; lines, blocks and sections are found by reading the note.
+      return node.operand === null || node.scope.startsWith('task');
+    case 'property':
+      return true;
+    case 'not':
+      return isExact(node.operand);
+    case 'and':
+    case 'or':
+      return node.operands.every(isExact);
+  }
+}
+
+/**
+ * A query with parts SQL cannot answer: `rankMatch` and `where` narrow it to candidates (conditions
+ * every match meets: the words a scope looks for are in the body, a property query needs the
+ * property…), and `check` says what each candidate must also pass.
+ */
+function compileCandidates(node: QueryNode, highlightTerms: string[]): CompiledSearch {
+  const params: unknown[] = [];
+  const columns: SqlPart[] = [];
+  const fts: Fts[] = [];
+  const where: string[] = [];
+  const checks: Check[] = [];
+  for (const op of node.kind === 'and' ? node.operands : [node]) {
+    if (isExact(op)) {
+      const f = ftsOf(op);
+      if (f) fts.push(f);
+      else where.push(paren(op, sqlOf(op, params)));
+      continue;
+    }
+    const f = necessaryFts(op, false);
+    if (f) fts.push(f);
+    const rest = necessarySql(op, params);
+    if (rest) where.push(rest);
+    checks.push(checkOf(op, columns));
+  }
+  const rankMatch = fts.length === 0 ? null : fts.length === 1 ? fts[0]!.expr : fts.map(wrap).join(' AND ');
+  const check: Check = checks.length === 1 ? checks[0]! : { k: 'and', ops: checks };
+  return { where: where.join(' AND ') || '1', params, rankMatch, highlightTerms, check, columns };
+}
+
+/** The check of a node SQL cannot answer; exact parts inside it become columns SQL computes. */
+function checkOf(node: QueryNode, columns: SqlPart[]): Check {
+  if (isExact(node)) {
+    const params: unknown[] = [];
+    columns.push({ sql: sqlOf(node, params), params });
+    return { k: 'col', i: columns.length - 1 };
+  }
+  switch (node.kind) {
+    case 'not':
+      return { k: 'not', op: checkOf(node.operand, columns) };
+    case 'and':
+    case 'or':
+      return { k: node.kind, ops: node.operands.map((op) => checkOf(op, columns)) };
+    default:
+      return { k: 'node', node };
+  }
+}
+
+/**
+ * An FTS5 expression every note matching `node` matches, or null when there is none. Inside a scope
+ * (`body`) the words must be in the body column: lines, blocks, sections and tasks are its text.
+ */
+function necessaryFts(node: QueryNode, body: boolean): Fts | null {
+  switch (node.kind) {
+    case 'word':
+    case 'phrase': {
+      const str = ftsString(node.text);
+      return body || node.in === 'content'
+        ? { expr: `body : ${str}`, atomic: false }
+        : { expr: str, atomic: true };
+    }
+    case 'scope':
+      return node.operand === null ? null : necessaryFts(node.operand, true);
+    case 'and': {
+      const parts = node.operands.map((op) => necessaryFts(op, body)).filter((f): f is Fts => f !== null);
+      if (parts.length === 0) return null;
+      return parts.length === 1 ? parts[0]! : { expr: parts.map(wrap).join(' AND '), atomic: false };
+    }
+    case 'or': {
+      const parts = node.operands.map((op) => necessaryFts(op, body));
+      if (parts.some((p) => p === null)) return null;
+      return { expr: (parts as Fts[]).map(wrap).join(' OR '), atomic: false };
+    }
+    default:
+      return body ? null : ftsOf(node);
+  }
+}
+
+/** A SQL condition (beyond {@link necessaryFts}) every note matching `node` meets, or null. */
+function necessarySql(node: QueryNode, params: unknown[]): string | null {
+  if (isExact(node)) return ftsOf(node) ? null : sqlOf(node, params);
+  switch (node.kind) {
+    case 'and': {
+      const parts = node.operands
+        .map((op) => necessarySql(op, params))
+        .filter((s): s is string => s !== null);
+      return parts.length === 0 ? null : parts.map((p) => `(${p})`).join(' AND ');
+    }
+    case 'or': {
+      const mark = params.length;
+      const parts = node.operands.map((op) => necessarySql(op, params));
+      if (parts.some((p) => p === null)) {
+        params.length = mark;
+        return null;
+      }
+      return parts.map((p) => `(${p})`).join(' OR ');
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * A note with a task (any, open, or done: TSK-02, any status but a space is done) whose text matches
+ * the operand, tested by `noted_text` on the index's task rows; the words the operand needs narrow
+ * the notes first through the full-text index.
+ */
+function taskSql(node: Extract<QueryNode, { kind: 'scope' }>, params: unknown[]): string {
+  const scope = node.scope;
+  const done = scope === 'task-todo' ? ' AND k.done = 0' : scope === 'task-done' ? ' AND k.done = 1' : '';
+  if (node.operand === null) return `EXISTS (SELECT 1 FROM note_tasks k WHERE k.note_id = n.id${done})`;
+  const words = necessaryFts(node.operand, true);
+  let narrow = '';
+  if (words) {
+    params.push(words.expr);
+    narrow = `${FTS_SUBQUERY} AND `;
+  }
+  params.push(JSON.stringify(node.operand));
+  return `(${narrow}EXISTS (SELECT 1 FROM note_tasks k WHERE k.note_id = n.id${done} AND noted_text(?, k.text) = 1))`;
+}
+
+/**
+ * `[name]`: the note has the property; `[name:null]`: with no value (null, `~` or nothing); with a
+ * value to compare or match, `noted_value` tests each stored value. A regex name is tested by `noted_text`.
+ */
+function propertySql(node: Extract<QueryNode, { kind: 'property' }>, params: unknown[]): string {
+  let name: string;
+  if (node.nameRegex) {
+    params.push(JSON.stringify({ kind: 'regex', source: node.name }));
+    name = 'noted_text(?, p.key) = 1';
+  } else {
+    params.push(foldName(node.name));
+    name = 'p.key_lower = ?';
+  }
+  let value = '';
+  if (node.value?.kind === 'null') value = " AND p.value_json = 'null'";
+  else if (node.value) {
+    params.push(JSON.stringify(node.value));
+    value = ' AND noted_value(?, p.value_json) = 1';
+  }
+  return `EXISTS (SELECT 1 FROM note_props p WHERE ${name} AND p.note_id = n.id${value})`;
 }

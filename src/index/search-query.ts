@@ -2,9 +2,13 @@
  * @module
  * The `search_notes` query language, parsed into a small tree. It follows Obsidian's search: plain words
  * must all match, `"exact phrase"`, `-term` / `-"phrase"` / `-(group)` exclude, upper-case `OR` (AND binds
- * tighter), parentheses group, and the field operators `tag:`, `path:`, `file:` (value quoted when it has
- * spaces). Anything else, FTS5 syntax included (`*`, `^`, `NEAR`, `AND`, `NOT`, `col:x`), is an ordinary
- * word: the compiler sends every word to FTS5 as a quoted string, never as syntax.
+ * tighter), parentheses group, `/regular expressions/`, and Obsidian's operators (search-operators.ts):
+ * `file:` `path:` `content:` `tag:` (a value, or a group distributed over its terms: `file:(a OR b)` is
+ * `file:a OR file:b`), `line:` `block:` `section:` `task:` `task-todo:` `task-done:` (their operand
+ * must match inside one line, block, section or task), `match-case:` / `ignore-case:` (pushed down onto
+ * the terms they cover), and properties `[name]` / `[name:value]`. Anything else, FTS5 syntax included
+ * (`*`, `^`, `NEAR`, `AND`, `NOT`), is an ordinary word: the compiler sends every word to FTS5 as a
+ * quoted string, never as syntax. An unknown `name:` is refused, naming the operators that come close.
  *
  * A word or phrase with no letter or digit (`&`, `--`, `->`) is dropped: the index keeps only letters and
  * digits, so it could never be matched, and `rock & roll` should still find "rock and roll". Where
@@ -13,59 +17,40 @@
  */
 
 import { NotedError } from '../common/errors.js';
+import type { QueryNode, RegexNode } from './search-nodes.js';
+import { checkRegex, EXAMPLES, inContent, toField, withCase } from './search-operands.js';
+import { isOperator, isScope, unknownOperator } from './search-operators.js';
+import { dedupeQuery } from './search-terms.js';
 import { positionError, SEARCHABLE, type Span, type Token, tokenize, where } from './search-tokens.js';
 
-/** A word the note must contain (compared by token, case- and accent-insensitively). */
-export interface WordNode {
-  readonly kind: 'word';
-  readonly text: string;
-}
-
-/** `"exact phrase"`: these words, consecutive. `text` is what stood between the quotes. */
-export interface PhraseNode {
-  readonly kind: 'phrase';
-  readonly text: string;
-}
-
-export type SearchField = 'tag' | 'path' | 'file';
-
-/** `tag:x`, `path:x`, `file:x`. `value` is as typed, quotes removed (`#Work`, `my folder`); never empty. */
-export interface FieldNode {
-  readonly kind: 'field';
-  readonly field: SearchField;
-  readonly value: string;
-}
-
-/** `-x`: notes that do not match `operand`. */
-export interface NotNode {
-  readonly kind: 'not';
-  readonly operand: QueryNode;
-}
-
-/** All operands must match. Always two or more operands, none of them an `and`. */
-export interface AndNode {
-  readonly kind: 'and';
-  readonly operands: readonly QueryNode[];
-}
-
-/** At least one operand must match. Always two or more operands, none of them an `or`. */
-export interface OrNode {
-  readonly kind: 'or';
-  readonly operands: readonly QueryNode[];
-}
-
-export type QueryNode = WordNode | PhraseNode | FieldNode | NotNode | AndNode | OrNode;
+export type {
+  AndNode,
+  FieldNode,
+  NotNode,
+  OrNode,
+  PhraseNode,
+  PropertyNode,
+  PropertyValue,
+  QueryNode,
+  RegexNode,
+  ScopeNode,
+  SearchField,
+  TextTarget,
+  WordNode,
+} from './search-nodes.js';
 
 /** Longest query accepted, in UTF-16 units (what `string.length` counts). */
 export const MAX_QUERY_CHARS = 2000;
-/** Most words, phrases and field operators one query may hold. */
+/** Most distinct words, phrases, regexes, fields, properties and scopes one query may hold. */
 export const MAX_QUERY_TERMS = 100;
 /**
- * Deepest nesting of parenthesized groups (`-(…)` included). Deeper queries overflowed the parser's
- * stack (a `RangeError` from 1,999 open parentheses) and FTS5's expression parser, whose fixed stack
- * took about 16 alternating `a (b OR (…))` levels ("fts5: parser stack overflow").
+ * Deepest nesting of parenthesized groups (`-(…)` and operator groups included). Deeper queries
+ * overflowed the parser's stack (a `RangeError` from 1,999 open parentheses) and FTS5's expression
+ * parser, whose fixed stack took about 16 alternating `a (b OR (…))` levels ("fts5: parser stack overflow").
  */
 export const MAX_GROUP_DEPTH = 10;
+/** Longest regex accepted, in characters: RE2's compiled program grows with it. */
+export const MAX_REGEX_CHARS = 500;
 
 /** A word or phrase with nothing searchable in it, kept only to explain a refusal. */
 interface Dropped extends Span {
@@ -75,10 +60,21 @@ interface Dropped extends Span {
 type Parsed = QueryNode | Dropped;
 
 /**
- * Parses a search query. Throws `NotedError('validation_error')` for a malformed query, naming the
- * 1-based character position and quoting the spot, and `NotedError('too_large')` past
- * {@link MAX_QUERY_CHARS} characters, {@link MAX_QUERY_TERMS} terms or {@link MAX_GROUP_DEPTH} nested
- * groups.
+ * Where a sub-query stands, which decides what it may hold: the whole note takes everything; a scope's
+ * operand (`line:(…)`) text terms and scopes; a property value or a field operand only text terms.
+ */
+type Context = 'note' | 'scope' | 'value' | 'field';
+
+export interface ParseOptions {
+  /** Property names of the visible notes close to `name`, for "did you mean [title]?" (only on a refusal). */
+  readonly propertyNames?: (name: string) => readonly string[];
+}
+
+/**
+ * Parses a search query and keeps each repeated term once (search-terms.ts). Throws
+ * `NotedError('validation_error')` for a malformed query, naming the 1-based character position and
+ * quoting the spot, and `NotedError('too_large')` past {@link MAX_QUERY_CHARS} characters,
+ * {@link MAX_QUERY_TERMS} distinct terms or {@link MAX_GROUP_DEPTH} nested groups.
  *
  * @example
  * parseSearchQuery('plan -draft OR tag:#work')
@@ -86,7 +82,7 @@ type Parsed = QueryNode | Dropped;
  * //   { kind: 'and', operands: [{ kind: 'word', text: 'plan' }, { kind: 'not', operand: { kind: 'word', text: 'draft' } }] },
  * //   { kind: 'field', field: 'tag', value: '#work' } ] }
  */
-export function parseSearchQuery(query: string): QueryNode {
+export function parseSearchQuery(query: string, options: ParseOptions = {}): QueryNode {
   if (query.length > MAX_QUERY_CHARS) {
     throw new NotedError(
       'too_large',
@@ -99,19 +95,10 @@ export function parseSearchQuery(query: string): QueryNode {
   if (tokens.length === 0) {
     throw new NotedError(
       'validation_error',
-      'The search query is empty: give at least one word, "exact phrase", or field such as tag:#project to look for.',
+      'The search query is empty: give at least one word, "exact phrase", or operator such as tag:#project to look for.',
     );
   }
-  const terms = tokens.filter((t) => t.type === 'word' || t.type === 'phrase' || t.type === 'field').length;
-  if (terms > MAX_QUERY_TERMS) {
-    throw new NotedError(
-      'too_large',
-      `The search query has ${terms} terms (words, phrases and fields); the limit is ${MAX_QUERY_TERMS}. ` +
-        'Keep the most distinctive terms and search again.',
-      { limit: MAX_QUERY_TERMS, actual: terms },
-    );
-  }
-  const parser = new Parser(query, tokens);
+  const parser = new Parser(query, tokens, options);
   const root = parser.parseQuery();
   if (root.kind === 'dropped') {
     throw parser.error(
@@ -124,10 +111,37 @@ export function parseSearchQuery(query: string): QueryNode {
     throw new NotedError(
       'validation_error',
       `The query ${JSON.stringify(query.trim())} only excludes; it needs at least one term to look for. ` +
-        'Add a word, "exact phrase" or field (tag:, path:, file:) that results must contain, as in: project -draft',
+        'Add a word, "exact phrase" or operator (tag:, path:, file:, line:, [property]…) that results must contain, as in: project -draft',
     );
   }
-  return root;
+  const unique = dedupeQuery(root);
+  const terms = countTerms(unique);
+  if (terms > MAX_QUERY_TERMS) {
+    throw new NotedError(
+      'too_large',
+      `The search query has ${terms} different terms (words, phrases, regexes, operators and properties); the limit is ${MAX_QUERY_TERMS}. ` +
+        'Keep the most distinctive terms and search again.',
+      { limit: MAX_QUERY_TERMS, actual: terms },
+    );
+  }
+  return unique;
+}
+
+/** Leaves of the tree: what the term limit counts (a scope counts with the terms inside it). */
+export function countTerms(node: QueryNode): number {
+  switch (node.kind) {
+    case 'not':
+      return countTerms(node.operand);
+    case 'and':
+    case 'or':
+      return node.operands.reduce((n, op) => n + countTerms(op), 0);
+    case 'scope':
+      return 1 + (node.operand === null ? 0 : countTerms(node.operand));
+    case 'property':
+      return 1 + (node.value?.kind === 'match' ? countTerms(node.value.query) : 0);
+    default:
+      return 1;
+  }
 }
 
 /** Excluded terms inside an excluded group count as wanted again (`-(-a)` looks for a). */
@@ -147,10 +161,12 @@ class Parser {
   private next = 0;
   /** How many groups enclose the current token. */
   private depth = 0;
+  private context: Context = 'note';
 
   constructor(
     private readonly query: string,
     private readonly tokens: readonly Token[],
+    private readonly options: ParseOptions,
   ) {}
 
   parseQuery(): Parsed {
@@ -245,11 +261,11 @@ class Parser {
     if (tok.type !== 'neg') return this.parsePrimary();
     this.next++;
     const target = this.peek();
-    if (!target || target.type === 'neg' || target.type === 'or') {
+    if (!target || target.type === 'neg' || target.type === 'or' || target.type === 'rparen') {
       const found = target ? ` found ${this.quote(target)}` : ' found the end of the query';
       throw this.error(
         tok.pos,
-        `"-" at ${this.describe(tok.pos)} must be followed directly by the word, "phrase", field or ` +
+        `"-" at ${this.describe(tok.pos)} must be followed directly by the word, "phrase", operator or ` +
           `(group) to exclude, as in -draft;${found}.`,
       );
     }
@@ -269,18 +285,46 @@ class Parser {
     this.next++;
     switch (tok.type) {
       case 'word':
-      case 'phrase':
+        // Inside file:, path: and tag: a value is taken as typed (`file:.jpg`), never dropped.
+        if (this.context === 'field') return { kind: 'word', text: tok.text };
         return SEARCHABLE.test(tok.text)
-          ? { kind: tok.type, text: tok.text }
+          ? { kind: 'word', text: tok.text }
           : { kind: 'dropped', pos: tok.pos, end: tok.end };
-      case 'field':
-        return { kind: 'field', field: tok.field, value: tok.value };
+      case 'phrase':
+        if (tok.text === '') {
+          throw this.error(
+            tok.pos,
+            `Empty quotes at ${this.describe(tok.pos)}: put the exact words to find between the quotes, or remove them. (task:"" alone finds every task.)`,
+          );
+        }
+        if (this.context === 'field') return { kind: 'phrase', text: tok.text };
+        return SEARCHABLE.test(tok.text)
+          ? { kind: 'phrase', text: tok.text }
+          : { kind: 'dropped', pos: tok.pos, end: tok.end };
+      case 'regex':
+        return this.regex(tok.source, tok.pos);
+      case 'op':
+        return this.parseOperator(tok);
+      case 'property':
+        return this.parseProperty(tok);
       case 'lparen':
         return this.parseGroup(tok);
       default:
         // parseUnary and parseAnd never call here at 'or', 'neg' or 'rparen'.
         throw new Error(`parsePrimary reached a ${tok.type} token`);
     }
+  }
+
+  private regex(source: string, pos: number): RegexNode {
+    if (source.length > MAX_REGEX_CHARS) {
+      throw new NotedError(
+        'too_large',
+        `The regular expression at ${this.describe(pos)} is ${source.length} characters long; the limit is ${MAX_REGEX_CHARS}.`,
+        { limit: MAX_REGEX_CHARS, actual: source.length },
+      );
+    }
+    checkRegex(source, (message) => this.error(pos, message));
+    return { kind: 'regex', source };
   }
 
   private parseGroup(open: Token): Parsed {
@@ -314,5 +358,121 @@ class Parser {
       `The "(" at ${this.describe(open.pos)} is never closed: add ")" after the group, ` +
         'or put text with parentheses in quotes.',
     );
+  }
+
+  /** `name:` and its operand, the token right after the colon. */
+  private parseOperator(tok: Extract<Token, { type: 'op' }>): Parsed {
+    if (!isOperator(tok.name)) {
+      throw unknownOperator(this.query, tok.pos, tok.raw, this.options.propertyNames?.(tok.name) ?? []);
+    }
+    const op = tok.name;
+    const operandTok = this.peek();
+    if (
+      !operandTok ||
+      operandTok.pos !== tok.end ||
+      operandTok.type === 'rparen' ||
+      operandTok.type === 'or'
+    ) {
+      throw this.error(
+        tok.pos,
+        `"${tok.raw}:" at ${this.describe(tok.pos)} has no ${op === 'tag' ? 'tag name' : 'value'}: ` +
+          `write it right after the colon, with no space, as in ${EXAMPLES[op]} (quote a value that has spaces, group several in parentheses).`,
+      );
+    }
+    if (
+      op === 'tag' &&
+      operandTok.type === 'word' &&
+      operandTok.text.replace(/^#/, '').replace(/\/$/, '') === ''
+    ) {
+      throw this.error(
+        tok.pos,
+        `"${tok.raw}:" at ${this.describe(tok.pos)} has no tag name: write it right after the colon, as in tag:#project.`,
+      );
+    }
+    if (isScope(op)) {
+      if (this.context === 'value' || this.context === 'field') throw this.misplaced(tok, op);
+      if (operandTok.type === 'phrase' && operandTok.text === '' && op.startsWith('task')) {
+        this.next++;
+        return { kind: 'scope', scope: op, operand: null };
+      }
+      const operand = this.operand('scope');
+      return operand.kind === 'dropped' ? operand : { kind: 'scope', scope: op, operand };
+    }
+    if (op === 'match-case' || op === 'ignore-case') {
+      const operand = this.operand(this.context);
+      return operand.kind === 'dropped' ? operand : withCase(operand, op === 'match-case');
+    }
+    if (this.context !== 'note' && op !== 'content') throw this.misplaced(tok, op);
+    if (op === 'content') {
+      const operand = this.operand(this.context === 'note' ? 'scope' : this.context);
+      return operand.kind === 'dropped' ? operand : inContent(operand);
+    }
+    const operand = this.operand('field');
+    if (operand.kind === 'dropped') return operand;
+    return toField(operand, op, (message) => this.error(tok.pos, message));
+  }
+
+  /** The operand of an operator: one term, a nested operator, or a (group), parsed in `context`. */
+  private operand(context: Context): Parsed {
+    const outer = this.context;
+    this.context = context;
+    try {
+      const tok = this.peek()!;
+      if (tok.type === 'neg') return this.parseUnary();
+      return this.parsePrimary();
+    } finally {
+      this.context = outer;
+    }
+  }
+
+  private misplaced(tok: Extract<Token, { type: 'op' }>, op: string): NotedError {
+    const where =
+      this.context === 'value'
+        ? 'inside a property value, which takes words, "phrases", /regexes/, OR, - and parentheses'
+        : this.context === 'field'
+          ? 'inside file:, path: or tag:, which take values'
+          : 'inside line:, block:, section: or task…:, which look inside one part of a note';
+    const fix =
+      op === 'tag'
+        ? ' To find a tag inside a line or task, write the tag as a word (task-todo:urgent).'
+        : ` Put ${op}: outside the parentheses, as in ${op}:x line:(a b).`;
+    return this.error(tok.pos, `"${tok.raw}:" at ${this.describe(tok.pos)} cannot stand ${where}.${fix}`);
+  }
+
+  private parseProperty(tok: Extract<Token, { type: 'property' }>): Parsed {
+    if (this.context !== 'note') {
+      throw this.error(
+        tok.pos,
+        `The property ${this.quote(tok)} at ${this.describe(tok.pos)} cannot stand inside an operator or another property: put it on its own, as in [status:draft] line:(a b).`,
+      );
+    }
+    if (tok.nameKind === 'regex') checkRegex(tok.name, (m) => this.error(tok.pos, m));
+    const base = {
+      kind: 'property' as const,
+      name: tok.name,
+      ...(tok.nameKind === 'regex' ? { nameRegex: true as const } : {}),
+    };
+    if (tok.value === null) return { ...base, value: null };
+    const raw = tok.value.trim();
+    if (raw === '') {
+      throw this.error(
+        tok.pos,
+        `The property ${this.quote(tok)} at ${this.describe(tok.pos)} has nothing after the colon: write [${tok.name}] for notes that have it, [${tok.name}:null] for an empty value, or a value to look for.`,
+      );
+    }
+    if (raw === 'null') return { ...base, value: { kind: 'null' } };
+    const cmp = /^(<=|>=|<|>)\s*(\S.*)$/s.exec(raw);
+    if (cmp) return { ...base, value: { kind: 'compare', op: cmp[1] as '<', value: cmp[2]!.trim() } };
+    const inner = new Parser(this.query, tokenize(this.query, tok.valuePos, tok.end - 1), this.options);
+    inner.context = 'value';
+    inner.depth = this.depth;
+    const query = inner.parseQuery();
+    if (query.kind === 'dropped') {
+      throw this.error(
+        tok.pos,
+        `The value of ${this.quote(tok)} at ${this.describe(tok.pos)} has no letters or digits to look for: give a word, "phrase", /regex/, null, or a comparison such as <5.`,
+      );
+    }
+    return { ...base, value: { kind: 'match', query } };
   }
 }

@@ -89,7 +89,15 @@ const MAX_REMEMBERED = 2000;
  * dedupeQuery(parseSearchQuery('lorem OR Lorem OR lorem')) // { kind: 'word', text: 'lorem' }
  */
 export function dedupeQuery(node: QueryNode): QueryNode {
-  if (node.kind !== 'and' && node.kind !== 'or' && node.kind !== 'not') return node;
+  if (
+    node.kind !== 'and' &&
+    node.kind !== 'or' &&
+    node.kind !== 'not' &&
+    node.kind !== 'scope' &&
+    node.kind !== 'property'
+  ) {
+    return node;
+  }
   const texts = termTexts(node);
   const words = termWords(texts);
   const keys = new Map<string, string>();
@@ -101,7 +109,11 @@ export function dedupeQuery(node: QueryNode): QueryNode {
   return dedupe(node, (text) => keys.get(text) as string).node;
 }
 
-/** The word and phrase terms of a query, excluded ones too (FTS5 reads them as well), in order. */
+/**
+ * The word and phrase terms of a query that reach the full-text index (search-compile.ts), excluded
+ * ones and those inside scopes too (FTS5 reads them as well), in order; property values and field
+ * values never do.
+ */
 export function termTexts(node: QueryNode, out: string[] = []): string[] {
   switch (node.kind) {
     case 'word':
@@ -111,11 +123,14 @@ export function termTexts(node: QueryNode, out: string[] = []): string[] {
     case 'not':
       termTexts(node.operand, out);
       break;
+    case 'scope':
+      if (node.operand !== null) termTexts(node.operand, out);
+      break;
     case 'and':
     case 'or':
       for (const op of node.operands) termTexts(op, out);
       break;
-    case 'field':
+    default:
       break;
   }
   return out;
@@ -129,11 +144,36 @@ interface Keyed {
 function dedupe(node: QueryNode, textKey: (text: string) => string): Keyed {
   switch (node.kind) {
     case 'word':
-    case 'phrase':
-      // A word is sent to FTS5 as a quoted phrase of its words, so `plan-b` and `"plan b"` are equal.
-      return { node, key: textKey(node.text) };
+    case 'phrase': {
+      // A word is sent to FTS5 as a quoted phrase of its words, so `plan-b` and `"plan b"` are equal;
+      // under match-case the characters themselves count.
+      const text = node.matchCase ? `case:${node.kind}:${node.text}` : textKey(node.text);
+      return { node, key: `${node.in ?? ''}|${text}` };
+    }
+    case 'regex':
+      return { node, key: `re:${node.in ?? ''}:${node.matchCase ? 'c' : 'i'}:${node.source}` };
     case 'field':
-      return { node, key: `${node.field}:${fieldValue(node.field, node.value)}` };
+      return {
+        node,
+        key: `${node.field}:${node.matchCase ? `case:${node.value}` : fieldValue(node.field, node.value)}`,
+      };
+    case 'scope': {
+      if (node.operand === null) return { node, key: `${node.scope}:*` };
+      const inner = dedupe(node.operand, textKey);
+      return { node: { ...node, operand: inner.node }, key: `${node.scope}:(${inner.key})` };
+    }
+    case 'property': {
+      const name = node.nameRegex ? `re:${node.name}` : node.name.toLowerCase();
+      const value = node.value;
+      if (value?.kind === 'match') {
+        const inner = dedupe(value.query, (t) => `v:${t.toLowerCase()}`);
+        return {
+          node: { ...node, value: { kind: 'match', query: inner.node } },
+          key: `[${name}:${inner.key}]`,
+        };
+      }
+      return { node, key: `[${name}:${JSON.stringify(value)}]` };
+    }
     case 'not': {
       const inner = dedupe(node.operand, textKey);
       return { node: { kind: 'not', operand: inner.node }, key: `-(${inner.key})` };

@@ -44,8 +44,14 @@ type Open = 'none' | 'paragraph' | 'container';
  */
 export function findHeadings(text: string): Heading[] {
   const { raw, body } = splitFrontmatter(text);
-  const lineOffset = countLineBreaks(raw);
-  const lines = splitLines(body);
+  return headingsOfLines(splitLines(body), countLineBreaks(raw), raw.length);
+}
+
+/**
+ * {@link findHeadings} over a body already split by `splitLines`: `lineOffset` lines and `bodyOffset`
+ * characters stand before it in the note (its frontmatter), so lines and offsets refer to the note.
+ */
+export function headingsOfLines(lines: readonly Line[], lineOffset: number, bodyOffset: number): Heading[] {
   const out: Heading[] = [];
   let open: Open = 'none';
   let paragraphStart: Line | null = null;
@@ -64,14 +70,14 @@ export function findHeadings(text: string): Heading[] {
     const atx = ATX.exec(content);
     if (atx) {
       const heading = (atx[2] ?? '').replace(ATX_CLOSING, '').trim();
-      out.push(makeHeading(atx[1]?.length ?? 1, heading, line, line, raw.length, lineOffset));
+      out.push(makeHeading(atx[1]?.length ?? 1, heading, line, line, bodyOffset, lineOffset));
       open = 'none';
       continue;
     }
     const underline = SETEXT_UNDERLINE.exec(content);
     if (underline && open === 'paragraph' && paragraphStart) {
       const level = underline[1]?.startsWith('=') ? 1 : 2;
-      out.push(makeHeading(level, paragraphText.join(' '), paragraphStart, line, raw.length, lineOffset));
+      out.push(makeHeading(level, paragraphText.join(' '), paragraphStart, line, bodyOffset, lineOffset));
       open = 'none';
       continue;
     }

@@ -1,9 +1,11 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { segmentCjk } from '../../src/index/cjk.js';
-import type { CompiledSearch, SearchSqlOptions } from '../../src/index/search-compile.js';
-import { compileSearch, escapeLike, ftsString, searchSql } from '../../src/index/search-compile.js';
+import type { CompiledSearch } from '../../src/index/search-compile.js';
+import { compileSearch, escapeLike, ftsString } from '../../src/index/search-compile.js';
 import { MAX_GROUP_DEPTH, parseSearchQuery } from '../../src/index/search-query.js';
+import type { SearchSqlOptions } from '../../src/index/search-sql.js';
+import { searchSql } from '../../src/index/search-sql.js';
 
 const compile = (q: string): CompiledSearch => compileSearch(parseSearchQuery(q));
 
@@ -442,7 +444,7 @@ describe('search end to end', () => {
       'NEAR(a b)',
       'a AND NOT b',
       '^budget',
-      'title:budget',
+      '"title:budget"',
       'budget*',
       'x"y',
     ];
@@ -451,8 +453,10 @@ describe('search end to end', () => {
     expect(() => search("'); DROP TABLE notes; --")).toThrow(
       expect.objectContaining({ code: 'validation_error' }),
     );
-    // `title:budget` is the phrase "title budget", not a column filter.
-    expect(paths('title:budget')).toEqual([]);
+    // `title:` is no operator: refused, naming the ones that exist (never an FTS5 column filter);
+    // quoted, it is the phrase "title budget".
+    expect(() => search('title:budget')).toThrow(expect.objectContaining({ code: 'validation_error' }));
+    expect(paths('"title:budget"')).toEqual([]);
     // `budget*` is the word budget, not a prefix query.
     expect(paths('budget*')).toEqual(paths('budget'));
     expect((db.prepare('SELECT COUNT(*) AS c FROM notes').get() as { c: number }).c).toBe(NOTES.length);

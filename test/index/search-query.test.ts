@@ -89,16 +89,29 @@ describe('parseSearchQuery: constructs', () => {
     );
   });
 
-  it('treats an unknown field as a plain word', () => {
-    expect(parseSearchQuery('foo:bar')).toEqual(word('foo:bar'));
+  it('refuses an unknown operator, naming the ones that come close (issue 26)', () => {
+    const err = refusal('titel:x');
+    expect(err.code).toBe('validation_error');
+    expect(err.message).toContain('"titel:" at position 1 (near `titel:x`) is not a search operator');
+    expect(err.message).toContain('Did you mean file: or [title]?');
+    expect(err.message).toContain('line:, block:, section:');
+    expect(refusal('lien:(a b)').message).toContain('Did you mean line:?');
+    expect(refusal('taks-todo:x').message).toContain('task-todo:');
+    expect(refusal('a foo:bar').details.position).toBe(3);
+  });
+
+  it('reads a link, a time and prose with a colon as words, not operators', () => {
     expect(parseSearchQuery('https://example.com/x')).toEqual(word('https://example.com/x'));
+    expect(parseSearchQuery('agenda: budget')).toEqual(and(word('agenda:'), word('budget')));
+    expect(parseSearchQuery('10:30')).toEqual(word('10:30'));
+    expect(parseSearchQuery('"title:x"')).toEqual(phrase('title:x'));
   });
 
   it('reads FTS5 syntax as plain words', () => {
     expect(parseSearchQuery('NEAR AND NOT budget*')).toEqual(
       and(word('NEAR'), word('AND'), word('NOT'), word('budget*')),
     );
-    expect(parseSearchQuery('^start title:x')).toEqual(and(word('^start'), word('title:x')));
+    expect(parseSearchQuery('^start')).toEqual(word('^start'));
   });
 
   it('keeps a quote inside a word as a literal character', () => {
@@ -201,8 +214,9 @@ describe('parseSearchQuery: malformed queries say what and where', () => {
     expect(refusal('x path:').details.position).toBe(3);
   });
 
-  it('suggests OR between fields when a field is followed by a group', () => {
-    expect(refusal('tag:(a OR b)').message).toContain('(tag:a OR tag:b)');
+  it('distributes a field over a group: tag:(a OR -b) is tag:a OR -tag:b', () => {
+    expect(parseSearchQuery('tag:(a OR -b)')).toEqual(or(field('tag', 'a'), not(field('tag', 'b'))));
+    expect(parseSearchQuery('file:(x y)')).toEqual(and(field('file', 'x'), field('file', 'y')));
   });
 
   it('refuses a minus sign with nothing to exclude after it', () => {
@@ -264,8 +278,18 @@ describe('parseSearchQuery: malformed queries say what and where', () => {
     const terms = Array.from({ length: MAX_QUERY_TERMS + 1 }, (_, i) => `w${i}`).join(' ');
     const err = refusal(terms);
     expect(err.code).toBe('too_large');
-    expect(err.message).toContain(`${MAX_QUERY_TERMS + 1} terms`);
+    expect(err.message).toContain(`${MAX_QUERY_TERMS + 1} different terms`);
     expect(() => parseSearchQuery(terms.slice(0, terms.lastIndexOf(' ')))).not.toThrow();
+  });
+
+  it('counts a repeated term once against the term limit (SPEC 3.3a)', () => {
+    // 101 copies of one word, as typed, are one term; so are repeats in any case or spelling of it.
+    expect(parseSearchQuery(Array.from({ length: 101 }, () => 'lorem').join(' '))).toEqual(word('lorem'));
+    expect(
+      parseSearchQuery(Array.from({ length: 300 }, (_, i) => (i % 2 ? 'Lorem' : 'lorem')).join(' ')),
+    ).toEqual(word('lorem'));
+    const distinct = Array.from({ length: 100 }, (_, i) => `w${i}`);
+    expect(() => parseSearchQuery([...distinct, ...distinct].join(' '))).not.toThrow();
   });
 
   it('parses groups nested up to the depth limit', () => {

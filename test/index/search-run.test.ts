@@ -6,9 +6,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compileSearch, searchSql } from '../../src/index/search-compile.js';
+import { NotedError } from '../../src/common/errors.js';
+import type { CandidateFacts } from '../../src/index/search-check.js';
+import { compileSearch } from '../../src/index/search-compile.js';
 import { parseSearchQuery } from '../../src/index/search-query.js';
-import { runSearch } from '../../src/index/search-run.js';
+import { NoteRegions } from '../../src/index/search-regions.js';
+import { type CandidateRow, checkCandidates, runCandidates, runSearch } from '../../src/index/search-run.js';
+import { candidateSql, searchSql } from '../../src/index/search-sql.js';
 import { setStoredVisibility } from '../../src/index/visibility.js';
 import { type IndexedVault, indexedVault } from './indexed-vault.js';
 
@@ -61,5 +65,80 @@ describe('runSearch', () => {
     expect(search(v, 'words', 5, 'other rules')).toBeNull();
     setStoredVisibility(v.db, '');
     expect(search(v, 'words', 5)).toBeNull();
+  });
+});
+
+describe('checkCandidates: what code checks, bounded and in slices (issue 26)', () => {
+  function candidates(v: IndexedVault, query: string) {
+    const node = parseSearchQuery(query);
+    const compiled = compileSearch(node);
+    if (!compiled.check) throw new Error(`${query} needs no check`);
+    const rows = runCandidates(v.db, node, candidateSql(compiled, {}), 'all')!;
+    return { rows, check: compiled.check };
+  }
+
+  function facts(v: IndexedVault) {
+    return (row: CandidateRow): CandidateFacts => ({
+      path: row.path,
+      title: row.title,
+      tags: () => [],
+      tasks: () => [],
+      properties: () => [],
+      regions: () => new NoteRegions(fs.readFileSync(path.join(v.dir, row.path), 'utf8')),
+    });
+  }
+
+  it('refuses before reading anything when the notes to read are past the bound, naming how much', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 20; i++) files[`n${i}.md`] = `alpha beta\n${'filler '.repeat(1000)}\n`;
+    const v = indexedVault(files);
+    vaults.push(v);
+    const { rows, check } = candidates(v, 'line:(alpha beta)');
+    expect(rows).toHaveLength(20);
+    let read = 0;
+    const counting = (row: CandidateRow) => {
+      read++;
+      return facts(v)(row);
+    };
+    const bytes = rows.reduce((n, r) => n + r.size, 0);
+    const refused = await checkCandidates(rows, check, counting, {
+      limit: 10,
+      keep: () => true,
+      maxWork: bytes * 2 - 1,
+    }).catch((e: unknown) => e as NotedError);
+    expect(refused).toBeInstanceOf(NotedError);
+    expect((refused as NotedError).code).toBe('too_large');
+    expect((refused as NotedError).message).toContain('read and check 20 notes');
+    expect(read).toBe(0);
+    // Notes the request may not see are never counted: without them it fits.
+    const page = await checkCandidates(rows, check, counting, {
+      limit: 10,
+      keep: (r) => r.path < 'n2',
+      maxWork: bytes * 2 - 1,
+    });
+    expect(page.total).toBe(rows.filter((r) => r.path < 'n2').length);
+  });
+
+  it('lets other work run while it checks many notes', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 60; i++) files[`n${i}.md`] = `alpha beta\n`;
+    const v = indexedVault(files);
+    vaults.push(v);
+    const { rows, check } = candidates(v, 'line:(alpha beta)');
+    let ranBetween = false;
+    let finished = false;
+    setImmediate(() => {
+      ranBetween = !finished;
+    });
+    // Each note takes about 2 ms to check: the whole run is far longer than one slice.
+    const slow = (row: CandidateRow) => {
+      const until = Date.now() + 2;
+      while (Date.now() < until);
+      return facts(v)(row);
+    };
+    const page = await checkCandidates(rows, check, slow, { limit: 5, keep: () => true });
+    finished = true;
+    expect(page.total).toBe(60);
+    expect(ranBetween).toBe(true);
   });
 });

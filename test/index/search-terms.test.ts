@@ -4,9 +4,10 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileSearch, searchSql } from '../../src/index/search-compile.js';
+import { compileSearch } from '../../src/index/search-compile.js';
 import { parseSearchQuery, type QueryNode } from '../../src/index/search-query.js';
 import { runSearch } from '../../src/index/search-run.js';
+import { searchSql } from '../../src/index/search-sql.js';
 import { dedupeQuery, termWords } from '../../src/index/search-terms.js';
 import { type IndexedVault, indexedVault } from './indexed-vault.js';
 import { and, field, not, or, phrase, word } from './query-nodes.js';

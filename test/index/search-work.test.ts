@@ -5,11 +5,19 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { NotedError } from '../../src/common/errors.js';
-import { parseSearchQuery } from '../../src/index/search-query.js';
+import { parseSearchQuery, type QueryNode } from '../../src/index/search-query.js';
 import { dedupeQuery } from '../../src/index/search-terms.js';
-import { checkSearchWork, searchWork } from '../../src/index/search-work.js';
+import {
+  checkSearchWork,
+  MAX_SEARCH_WORK,
+  MAX_SEARCH_WORK_CEILING,
+  searchWork,
+  WORK_PER_TOKEN,
+  workLimit,
+} from '../../src/index/search-work.js';
 import type { IndexVisibility } from '../../src/index/visibility.js';
 import { type IndexedVault, indexedVault } from './indexed-vault.js';
+import { word } from './query-nodes.js';
 
 let vault: IndexedVault | undefined;
 afterEach(() => {
@@ -45,7 +53,8 @@ describe('searchWork', () => {
     expect(work(vault, 'lorem OR ipsum').work).toBe(2 * (30 + 5) + 35);
     // A phrase occurs no more often than its rarest word, and reads all of its words.
     expect(work(vault, '"lorem ipsum"').work).toBe(1 * 5 + 35);
-    expect(work(vault, 'lorem -dolor').work).toBe(2 * (30 + 1) + 31);
+    // An excluded term ranks nothing (rows holding it are not ranked), but it is read.
+    expect(work(vault, 'lorem -dolor').work).toBe(2 * 30 + 31);
     expect(work(vault, 'absentword').work).toBe(0);
   });
 
@@ -56,8 +65,10 @@ describe('searchWork', () => {
     expect(work(vault, joined(' OR ')).work / once).toBe(1);
     expect(work(vault, joined(' ')).work / once).toBe(1);
     expect(work(vault, `(${joined(' OR ').slice(18)}) (Lorem OR LOREM)`).work / once).toBe(1);
-    // Without removing the repeats the count is 100 × 100 × 30 + 100 × 30: what FTS5 would do.
-    expect(searchWork(vault.db, parseSearchQuery(joined(' OR '))).work / once).toBe(5050);
+    // Without removing the repeats (the parser drops them) the count is 100 × 100 × 30 + 100 × 30:
+    // what FTS5 would do.
+    const repeated: QueryNode = { kind: 'or', operands: Array.from({ length: 100 }, () => word('lorem')) };
+    expect(searchWork(vault.db, repeated).work / once).toBe(5050);
   });
 
   it('grows with a phrase’s length in proportion, never faster', () => {
@@ -92,6 +103,51 @@ describe('searchWork', () => {
     } finally {
       without.close();
     }
+  });
+});
+
+describe('searchWork: an AND ranks only the notes holding every side (issue 26)', () => {
+  it('counts each side in the share of its notes the rarest side leaves', () => {
+    vault = indexedVault(FILES);
+    // lorem is in 3 notes (30 times), dolor in 1 (once): lorem's 30 count for a third.
+    expect(work(vault, 'lorem dolor').work).toBe(2 * (30 / 3 + 1) + 31);
+    // Every side in every note: the same as the OR.
+    expect(work(vault, 'lorem ipsum').work).toBe(2 * (30 * (2 / 3) + 5) + 35);
+    // A word found nowhere: FTS5 ranks no note, only the reading counts.
+    expect(work(vault, 'lorem absentword').work).toBe(30);
+  });
+
+  it('is far under the OR of the same words when one side is rare, the same when none is', () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 200; i++)
+      files[`n${i}.md`] = `${'the of and '.repeat(20)}${i === 0 ? 'zebra' : ''}\n`;
+    vault = indexedVault(files);
+    const and = work(vault, 'the of and zebra').work;
+    const or = work(vault, 'the OR of OR and OR zebra').work;
+    expect(and).toBeLessThan(or / 3);
+    expect(work(vault, 'the of and').work).toBe(work(vault, 'the OR of OR and').work);
+  });
+});
+
+describe('workLimit: a query may cost a few passes over the visible text', () => {
+  it('grows with the words of the visible notes, within its floor and ceiling', () => {
+    vault = indexedVault(FILES);
+    expect(workLimit(vault.db)).toBe(MAX_SEARCH_WORK);
+    const big: Record<string, string> = {};
+    // 2,000 notes of 4,000 words and a one-word title: 8,002,000 words, 64 million units.
+    for (let i = 0; i < 2000; i++) big[`b${i}.md`] = `${'word '.repeat(4000)}\n`;
+    const large = indexedVault(big);
+    try {
+      expect(workLimit(large.db)).toBe(WORK_PER_TOKEN * 8_002_000);
+      expect(workLimit(large.db)).toBeLessThanOrEqual(MAX_SEARCH_WORK_CEILING);
+    } finally {
+      large.close();
+    }
+  }, 120_000);
+
+  it('counts visible text only: hidden notes neither raise nor lower it', () => {
+    vault = indexedVault({ ...FILES, 'private/x.md': `${'lorem '.repeat(100_000)}\n` }, HIDE_PRIVATE);
+    expect(workLimit(vault.db)).toBe(MAX_SEARCH_WORK);
   });
 });
 

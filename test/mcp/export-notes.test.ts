@@ -78,6 +78,23 @@ describe('export_notes', () => {
     );
   });
 
+  it('selects by the search operators the index answers, and refuses those that need each note read (issue 26)', async () => {
+    const v = await open({
+      'a.md': '---\nstatus: draft\n---\n- [ ] call Bob\nalpha beta\n',
+      'b.md': '---\nstatus: done\n---\n- [x] call Ann\nalpha\nbeta\n',
+      'c.md': 'no tasks\n',
+    });
+    const names = async (query: string) =>
+      (await allPages(v, { format: 'json', query })).flatMap((p) => p.notes.map((n: Structured) => n.name));
+    expect(await names('[status:draft]')).toEqual(['a.md']);
+    expect(await names('task-done:call')).toEqual(['b.md']);
+    expect(await names('file:/^[ab]/')).toEqual(['a.md', 'b.md']);
+    // line:(alpha beta) would be a.md only; its SQL alone would give both: refused, never widened.
+    const refused = await v.call('export_notes', { format: 'json', query: 'line:(alpha beta)' });
+    expect(refused.structured.code).toBe('validation_error');
+    expect(refused.structured.message).toContain('search_notes');
+  });
+
   it('markdown: one document, each note after its comment line, text exactly as stored', async () => {
     const v = await open({ 'a.md': '---\nx: 1\n---\nA', 'b.md': 'B\n' });
     const [page] = await allPages(v, { format: 'markdown' });

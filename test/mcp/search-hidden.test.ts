@@ -48,21 +48,29 @@ interface GeneratedNote {
 }
 
 const word = fc.constantFrom(...WORDS);
+/** Line breaks, blank lines, headings and tasks in a body, so that line:, block:, section: and task: find something. */
+const BREAKS = ['\n', '\n\n', '\n## Part\n', '\n- [ ] ', '\n- [x] '];
+
 const noteText = fc
   .record({
     title: fc.option(fc.array(word, { minLength: 1, maxLength: 3 }), { nil: undefined }),
     tags: fc.subarray(TAGS),
+    status: fc.option(fc.constantFrom('draft', 'done', 'Draft final', '3', ''), { nil: undefined }),
     heading: fc.option(word, { nil: undefined }),
-    body: fc.array(fc.oneof(word, word, word, fc.constantFrom('the', 'and', '#work', '#hush/deep', '-')), {
-      minLength: 4,
-      maxLength: 40,
-    }),
+    body: fc.array(
+      fc.oneof(
+        word,
+        word,
+        word,
+        fc.constantFrom('the', 'and', '#work', '#hush/deep', '-', 'Kiwi', '2024-05-01'),
+        fc.constantFrom(...BREAKS),
+      ),
+      { minLength: 4, maxLength: 40 },
+    ),
   })
-  .map(({ title, tags, heading, body }) => {
-    const fm =
-      title || tags.length > 0
-        ? `---\n${title ? `title: ${title.join(' ')}\n` : ''}${tags.length > 0 ? `tags: [${tags.join(', ')}]\n` : ''}---\n`
-        : '';
+  .map(({ title, tags, status, heading, body }) => {
+    const props = `${title ? `title: ${title.join(' ')}\n` : ''}${tags.length > 0 ? `tags: [${tags.join(', ')}]\n` : ''}${status === undefined ? '' : `status: ${status}\n`}`;
+    const fm = props === '' ? '' : `---\n${props}---\n`;
     return `${fm}${heading ? `# ${heading}\n\n` : ''}${body.join(' ')}\n`;
   });
 
@@ -99,6 +107,38 @@ const term: fc.Arbitrary<Q> = fc.oneof(
     arbitrary: fc.constantFrom('open', 'private', 'sub', 'secret', 'notes').map((t) => `path:${t}`),
   },
   { weight: 1, arbitrary: fc.constantFrom('plan', 'kiwi', 'caf', '東京', 'n.md').map((t) => `file:${t}`) },
+  // Issue 26's operators: scopes, tasks, properties, regexes, case.
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('line', 'block', 'section', 'task', 'task-todo', 'task-done'),
+        word,
+        fc.option(word, { nil: undefined }),
+      )
+      .map(([op, a, b]) => (b === undefined ? `${op}:${a}` : `${op}:(${a} ${b})`)),
+  },
+  { weight: 1, arbitrary: fc.constantFrom('task:""', 'task-done:""', 'task-todo:""') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '[status]',
+      '[status:draft]',
+      '[status:null]',
+      '[status:>2]',
+      '[status:draft OR done]',
+      '[title]',
+      '[/^sta/]',
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('/k.wi/', '/\\d{4}-\\d{2}/', 'content:/^## /', 'path:/sub/', 'file:/^n /'),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('match-case:Kiwi', 'match-case:kiwi', 'ignore-case:KIWI', 'content:kiwi'),
+  },
 );
 const query: fc.Arbitrary<Q> = fc.letrec<{ expr: Q; and: Q; unit: Q }>((tie) => ({
   unit: fc.oneof({ weight: 5, arbitrary: term }, { weight: 1, arbitrary: tie('expr').map((e) => `(${e})`) }),
@@ -170,6 +210,11 @@ function answer(r: CallResult): unknown {
   return { text: r.text, structured: r.structured };
 }
 
+/** Issue 26's operators, to count the searches that used one and found something. */
+const NEW_OPERATOR = /line:|block:|section:|task|\[|\/|match-case:|ignore-case:|content:/;
+let operatorHits = 0;
+let refusals = 0;
+
 /** Runs each search on both servers and expects the same answer; returns how many hits there were. */
 async function expectSameSearches(
   a: { call: TestVault['call'] },
@@ -182,6 +227,9 @@ async function expectSameSearches(
     const right = await b.call('search_notes', args);
     expect({ args, ...(answer(left) as object) }).toEqual({ args, ...(answer(right) as object) });
     if (!left.isError) hits += left.structured.results.length;
+    if (!left.isError && left.structured.results.length > 0 && NEW_OPERATOR.test(String(args.query)))
+      operatorHits++;
+    if (left.isError) refusals++;
   }
   return hits;
 }
@@ -212,8 +260,10 @@ describe('search with hidden notes answers as if they were deleted (SPEC 4, hidd
       ),
       { numRuns: 30, seed: 1812, endOnFailure: true },
     );
-    // The comparisons were not all between empty answers, and there was something to hide.
+    // The comparisons were not all between empty answers or refusals, and there was something to hide.
     expect(hits).toBeGreaterThan(300);
+    expect(operatorHits).toBeGreaterThan(50);
+    expect(refusals).toBeLessThan(20);
     expect(hiddenNotes).toBeGreaterThan(100);
   });
 

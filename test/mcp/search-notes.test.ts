@@ -151,7 +151,7 @@ describe('search_notes', () => {
 
   it('a query with no match gives total 0, not an error', async () => {
     const result = await search({ query: 'xylophone' });
-    expect(result).toEqual({ results: [], total: 0 });
+    expect(result).toEqual({ results: [], total: 0, more: false });
   });
 
   it('a malformed query is a validation_error that says what and where', async () => {

@@ -1,0 +1,198 @@
+/**
+ * @module
+ * search_notes through the gate (SPEC 2.3, issue 26): the query parsed and compiled, its page read
+ * from the index by the request's rules, the candidates the index cannot settle checked on their text,
+ * and each hit explained: where it matched, on which lines, with an excerpt from there.
+ */
+import { NotedError } from '../common/errors.js';
+import { buildExcerpt } from '../index/excerpt.js';
+import { type CandidateFacts, explainHit } from '../index/search-check.js';
+import { compileSearch } from '../index/search-compile.js';
+import { decodeSearchCursor, encodeSearchCursor, searchFingerprint } from '../index/search-cursor.js';
+import { noteProperties, noteTags, noteTasks, visiblePropertyNames } from '../index/search-facts.js';
+import { close } from '../index/search-operators.js';
+import { parseSearchQuery, type QueryNode, type RegexNode } from '../index/search-query.js';
+import { compileRegex, regexRanges } from '../index/search-regex.js';
+import { NoteRegions } from '../index/search-regions.js';
+import { checkCandidates, runCandidates, runSearch, type SearchRow } from '../index/search-run.js';
+import { candidateSql, searchSql } from '../index/search-sql.js';
+import { normalizeFolderName } from '../vault/names.js';
+import { type AccessContext, iso } from './context.js';
+import type { Rules } from './rules.js';
+import type { SearchHit, SearchResult } from './types.js';
+
+/** Tries to search with the index in line with the request's rules; another process may be changing it. */
+const SEARCH_ATTEMPTS = 3;
+
+export interface SearchOptions {
+  query: string;
+  maxResults?: number;
+  folder?: string;
+  tag?: string;
+  cursor?: string;
+}
+
+export async function search(
+  ctx: AccessContext,
+  rules: Rules,
+  options: SearchOptions,
+): Promise<SearchResult> {
+  const db = ctx.index.db;
+  const visible = (path: string) => rules.visible?.(path) ?? true;
+  const query = parseSearchQuery(options.query, {
+    propertyNames: (name) => visiblePropertyNames(db, (key) => close(name, key.toLowerCase()), visible),
+  });
+  const compiled = compileSearch(query);
+  const folder = options.folder === undefined ? '' : normalizeFolderName(options.folder);
+  const tag = options.tag?.replace(/^#/, '').toLowerCase();
+  const limit = options.maxResults ?? 10;
+  const fingerprint = searchFingerprint(options.query, folder, tag);
+  const after = options.cursor === undefined ? undefined : decodeSearchCursor(options.cursor, fingerprint);
+  ctx.index.refresh();
+  const scope = {
+    ...(folder === '' ? {} : { folderLower: folder.toLowerCase() }),
+    ...(tag ? { tagLower: tag } : {}),
+  };
+  let page: { rows: SearchRow[]; total: number; more: boolean };
+  if (compiled.check === undefined) {
+    const sql = searchSql(compiled, { ...scope, limit: limit + 1, ...(after ? { after } : {}) });
+    const found = retried(ctx, rules, () => runSearch(db, query, sql, rules.visibility.key, limit));
+    // The index judged these notes visible; the policy of this request has the last word on each.
+    const rows = found.rows.filter((row) => visible(row.path));
+    page = { rows, total: found.total - (found.rows.length - rows.length), more: found.more };
+  } else {
+    const check = compiled.check;
+    const sql = candidateSql(compiled, scope);
+    const candidates = retried(ctx, rules, () => runCandidates(db, query, sql, rules.visibility.key));
+    page = await checkCandidates(candidates, check, (row) => factsOf(ctx, rules, row), {
+      limit,
+      keep: (row) => visible(row.path),
+      ...(after ? { after } : {}),
+    });
+  }
+  const results = page.rows.map((row) => hitOf(ctx, rules, row, query, compiled.highlightTerms));
+  const last = page.rows[page.rows.length - 1];
+  return {
+    results,
+    total: page.total,
+    more: page.more,
+    ...(page.more && last ? { nextCursor: encodeSearchCursor(last, fingerprint) } : {}),
+  };
+}
+
+function retried<T>(ctx: AccessContext, rules: Rules, run: () => T | null): T {
+  let found = run();
+  for (let attempt = 1; found === null && attempt < SEARCH_ATTEMPTS; attempt++) {
+    ctx.index.useVisibility(rules.visibility);
+    found = run();
+  }
+  if (found === null) {
+    throw new NotedError(
+      'busy',
+      'The search index is being brought in line with a changed access policy by another server process. Search again in a moment.',
+    );
+  }
+  return found;
+}
+
+/** One candidate's facts for the checks, each read once and only when asked for. */
+function factsOf(
+  ctx: AccessContext,
+  rules: Rules,
+  row: SearchRow,
+): CandidateFacts & { text(): string | null } {
+  const db = ctx.index.db;
+  let text: string | null | undefined;
+  let regions: NoteRegions | null | undefined;
+  const readText = (): string | null => {
+    if (text === undefined) {
+      try {
+        // Security: the text comes from the file opened, judged where it really is (issue 25).
+        text = ctx.vault.readFile(row.path, rules.sight)?.bytes.toString('utf8') ?? null;
+      } catch {
+        text = null;
+      }
+    }
+    return text;
+  };
+  return {
+    path: row.path,
+    title: row.title,
+    tags: once(() => noteTags(db, row.id)),
+    tasks: once(() => noteTasks(db, row.id)),
+    properties: once(() => noteProperties(db, row.id)),
+    text: readText,
+    regions: () => {
+      if (regions === undefined) {
+        const t = readText();
+        regions = t === null ? null : new NoteRegions(t);
+      }
+      return regions;
+    },
+  };
+}
+
+function once<T>(fn: () => T): () => T {
+  let value: { v: T } | undefined;
+  return () => {
+    value ??= { v: fn() };
+    return value.v;
+  };
+}
+
+/**
+ * What the query's wanted regexes on text match in `text`, a few of them, as more words to show in
+ * the excerpt (the excerpt marks whole words, so a match inside a word shows unmarked).
+ */
+function regexMatches(query: QueryNode, text: string): string[] {
+  const out: string[] = [];
+  for (const source of positiveRegexes(query)) {
+    for (const [start, end] of regexRanges(compileRegex(source.source, source.matchCase === true), text, 3)) {
+      out.push(text.slice(start, end));
+    }
+  }
+  return out;
+}
+
+/** Regexes on a note's text not under an exclusion (in scopes too). */
+function positiveRegexes(node: QueryNode): RegexNode[] {
+  switch (node.kind) {
+    case 'regex':
+      return node.in === undefined || node.in === 'content' ? [node] : [];
+    case 'scope':
+      return node.operand === null ? [] : positiveRegexes(node.operand);
+    case 'and':
+    case 'or':
+      return node.operands.flatMap(positiveRegexes);
+    default:
+      return [];
+  }
+}
+
+/** A hit as the agent sees it: where it matched, on which lines, and an excerpt from there. */
+function hitOf(
+  ctx: AccessContext,
+  rules: Rules,
+  row: SearchRow,
+  query: QueryNode,
+  terms: string[],
+): SearchHit {
+  const facts = factsOf(ctx, rules, row);
+  const { matched, lines } = explainHit(query, facts);
+  const regions = facts.regions();
+  const body = regions?.bodyText() ?? '';
+  const first = lines[0];
+  const place =
+    first && regions ? (first.scope === 'task' ? null : regions.clip(first.from, first.to)) : null;
+  const task = first?.scope === 'task' ? facts.tasks().find((t) => t.line === first.from) : undefined;
+  const excerptText = place?.text ?? task?.text ?? body;
+  return {
+    name: row.path,
+    title: row.title,
+    score: Number(row.score.toPrecision(4)),
+    excerpt: buildExcerpt(excerptText, [...terms, ...regexMatches(query, excerptText)]),
+    modified: iso(row.mtime_ms),
+    matched,
+    ...(lines.length > 0 ? { lines } : {}),
+  };
+}
