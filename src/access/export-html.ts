@@ -60,7 +60,7 @@ export function htmlLinks(ctx: AccessContext, rules: Rules): HtmlLinks {
   return {
     hrefFor(source, link) {
       const target = link.linkpath === '' ? source : resolve(source, link.linkpath);
-      if (target === null || !isNoteFile(target)) return null;
+      if (target === null || !isNoteFile(target, ctx.vault.ending)) return null;
       const anchor = noteAnchor(target);
       byAnchor.set(anchor, target);
       return link.heading === null ? `#${anchor}` : `#${anchor}--${headingSlug(lastPart(link.heading))}`;

@@ -12,8 +12,10 @@
  *
  * Hidden notes are neither sources nor targets here (SPEC 4): they are never read, changed or named.
  */
+import { hasEnding, type NoteEnding } from '../common/note-ending.js';
+import { formatOf } from '../format/formats.js';
 import { fileNamesForKey, foldName, keysForFile, linkKey } from '../markdown/link-key.js';
-import { type LinkEdit, type LinkInNote, rewriteLinks } from '../markdown/link-rewrite.js';
+import { type LinkEdit, type LinkInNote } from '../markdown/link-rewrite.js';
 import { createLinkResolver, type LinkResolver } from '../markdown/resolve.js';
 import { folderOf } from '../vault/names.js';
 import type { StoredNote } from '../vault/vault.js';
@@ -68,10 +70,12 @@ export function planMove(
   ctx.index.refresh();
   const db = ctx.index.db;
   const visible = rules.visible ?? (() => true);
-  const movedNotes = [...moves.keys()].filter((p) => p.toLowerCase().endsWith('.md'));
+  const ending = ctx.vault.ending;
+  const format = formatOf(ctx.vault);
+  const movedNotes = [...moves.keys()].filter((p) => hasEnding(p, ending));
   const movedKeys = new Set<string>();
   for (const [from, to] of moves) {
-    for (const p of [from, to]) for (const k of keysForFile(foldName(fileName(p)))) movedKeys.add(k);
+    for (const p of [from, to]) for (const k of keysForFile(foldName(fileName(p)), ending)) movedKeys.add(k);
   }
   const sourceNames = updateLinks
     ? [...new Set([...movedNotes, ...notesWithLinkKeys(db, [...movedKeys]).filter(visible)])]
@@ -88,8 +92,8 @@ export function planMove(
     // link that silently points at the old name.
     if (updateLinks) {
       const moved = moves.has(name);
-      rewriteLinks(stored.text, (l) => {
-        if (l.linkpath !== '' && (moved || movedKeys.has(linkKey(l.linkpath)))) links.push(l);
+      format.rewriteLinks(stored.text, (l) => {
+        if (l.linkpath !== '' && (moved || movedKeys.has(linkKey(l.linkpath, ending)))) links.push(l);
         return null;
       });
     }
@@ -99,22 +103,26 @@ export function planMove(
   const texts = new Set<string>();
   for (const r of read) {
     for (const l of r.links) {
-      keys.add(linkKey(l.linkpath));
+      keys.add(linkKey(l.linkpath, ending));
       texts.add(foldName(l.linkpath.trim()));
     }
   }
-  const files = filesNamed(db, [...keys].flatMap(fileNamesForKey)).filter(visible);
+  const files = filesNamed(
+    db,
+    [...keys].flatMap((key) => fileNamesForKey(key, ending)),
+  ).filter(visible);
   const owners = new Map([...aliasOwners(db, [...texts])].filter(([p]) => visible(p)));
-  const before = createLinkResolver([...files, ...owners.keys()], owners);
+  const before = createLinkResolver([...files, ...owners.keys()], owners, ending);
   const after = createLinkResolver(
     [...files, ...owners.keys()].map((p) => moves.get(p) ?? p),
     new Map([...owners].map(([p, a]) => [moves.get(p) ?? p, a])),
+    ending,
   );
 
   const nowResolved: NowResolved[] = [];
   const unwritable: LinkProblem[] = [];
   const decide = (name: string, l: LinkInNote): string | null => {
-    if (l.linkpath === '' || !(moves.has(name) || movedKeys.has(linkKey(l.linkpath)))) return null;
+    if (l.linkpath === '' || !(moves.has(name) || movedKeys.has(linkKey(l.linkpath, ending)))) return null;
     const source = moves.get(name) ?? name;
     const was = before.resolve(l.linkpath, name);
     const want = was === null ? null : (moves.get(was) ?? was);
@@ -124,12 +132,12 @@ export function planMove(
       if (now !== null) nowResolved.push({ note: name, line: l.line, raw: l.raw, target: now });
       return null;
     }
-    const path = linkpathFor(want, source, l.linkpath, after);
+    const path = linkpathFor(want, source, l.linkpath, after, ending);
     if (path === null) unwritable.push({ note: name, line: l.line, raw: l.raw });
     return path;
   };
   const rewrite = (name: string, text: string) => {
-    const done = rewriteLinks(text, (l) => decide(name, l));
+    const done = format.rewriteLinks(text, (l) => decide(name, l));
     for (const u of done.unwritable) unwritable.push({ note: name, line: u.line, raw: u.raw });
     return { text: done.text, edits: done.edits };
   };
@@ -163,20 +171,21 @@ export function planMove(
  * finds the target.
  *
  * @example
- * linkpathFor('b/Plan.md', 'x.md', 'Plan', createLinkResolver(['b/Plan.md', 'c/Plan.md'])) // 'b/Plan'
+ * linkpathFor('b/Plan.md', 'x.md', 'Plan', createLinkResolver(['b/Plan.md', 'c/Plan.md'], undefined, '.md'), '.md') // 'b/Plan'
  */
 export function linkpathFor(
   target: string,
   source: string,
   old: string,
   resolver: LinkResolver,
+  ending: NoteEnding,
 ): string | null {
-  const isNote = target.toLowerCase().endsWith('.md');
-  const keepMd = !isNote || /\.md$/i.test(old.trim());
+  const isNote = hasEnding(target, ending);
+  const keepMd = !isNote || hasEnding(old.trim(), ending);
   const finds = (form: string): string | null => {
-    const short = isNote && !keepMd ? form.slice(0, -3) : form;
+    const short = isNote && !keepMd ? form.slice(0, -ending.length) : form;
     if (resolver.resolve(short, source) === target) return short;
-    // Without `.md` a dotted name may find another file first (`My.Note` next to `My.Note.md`).
+    // Without its ending a dotted name may find another file first (`My.Note` next to `My.Note.md`).
     if (short !== form && resolver.resolve(form, source) === target) return form;
     return null;
   };

@@ -67,7 +67,7 @@ export async function moveNote(
   group = newGroupId(ctx.now()),
 ): Promise<MoveResult> {
   const from = resolveExisting(ctx, rules, input.name);
-  const to = normalizeNoteName(input.newName);
+  const to = normalizeNoteName(input.newName, ctx.vault.ending);
   if (to === from) {
     throw new NotedError('validation_error', `"${from}" is already named so; nothing was moved.`, {
       name: from,

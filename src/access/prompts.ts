@@ -35,7 +35,7 @@ export interface PromptNotes {
 
 /** Prompt files agents may see, judged at their real location, sorted by name. */
 function visibleFiles(ctx: AccessContext, rules: Rules): FileEntry[] {
-  const walked = walkVault(ctx.vault.root, PROMPTS_FOLDER);
+  const walked = walkVault(ctx.vault.root, ctx.vault.ending, PROMPTS_FOLDER);
   return walked.notes
     .filter((f) => isVisible(rules.policy, walked.linked.get(f.name) ?? f.name))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

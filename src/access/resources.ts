@@ -126,11 +126,11 @@ export type VaultFileContent =
  * every argument). Missing and hidden answer the same `not_found`.
  */
 export function readVaultFile(ctx: AccessContext, rules: Rules, input: string): VaultFileContent {
-  if (!isNoteFile(input)) {
+  if (!isNoteFile(input, ctx.vault.ending)) {
     const attachment = readAttachment(ctx, rules, normalizeAttachmentName(input));
     if (attachment !== null) return { kind: 'attachment', path: attachment.name, ...attachment };
   }
-  const name = normalizeNoteName(input);
+  const name = normalizeNoteName(input, ctx.vault.ending);
   if (rules.accessOf(name) !== 'hidden') {
     const stored = ctx.vault.read(name);
     if (stored !== null) {

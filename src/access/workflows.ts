@@ -59,8 +59,8 @@ export async function createGeneratedNote<T>(
 ): Promise<Rewritten<T>> {
   const explicit = input.name !== undefined && input.name.trim() !== '';
   const first = explicit
-    ? normalizeNoteName(input.name as string)
-    : candidateName(input.folder, input.title, 1);
+    ? normalizeNoteName(input.name as string, ctx.vault.ending)
+    : candidateName(ctx, input.folder, input.title, 1);
   // The policy is asked before any probing for free names, so a hidden folder answers the same
   // whatever it holds.
   workflowAccess(rules, first, input.tool, 'created');
@@ -153,17 +153,17 @@ function stampOf(ctx: AccessContext, who: Writer): Stamp {
   return { at: ctx.now().toISOString(), actor: who.client ?? 'unnamed client' };
 }
 
-function candidateName(folder: string, title: string, n: number): string {
+function candidateName(ctx: AccessContext, folder: string, title: string, n: number): string {
   const base = titleToFileName(title);
   const dir = normalizeFolderName(folder);
   const file = n === 1 ? base : `${base} ${n}`;
-  return normalizeNoteName(dir === '' ? file : `${dir}/${file}`);
+  return normalizeNoteName(dir === '' ? file : `${dir}/${file}`, ctx.vault.ending);
 }
 
 /** `Title`, then `Title 2`, `Title 3`… in the folder, whichever is free. */
 function freeName(ctx: AccessContext, folder: string, title: string): string {
   for (let n = 1; n < 10_000; n++) {
-    const name = candidateName(folder, title, n);
+    const name = candidateName(ctx, folder, title, n);
     if (existingCaseVariant(ctx, name) === null) return name;
   }
   throw new NotedError(

@@ -47,7 +47,7 @@ export async function createNote(
   const title = input.title?.trim() || undefined;
   let name: string;
   if (input.name !== undefined && input.name.trim() !== '') {
-    name = normalizeNoteName(input.name);
+    name = normalizeNoteName(input.name, ctx.vault.ending);
   } else if (title !== undefined) {
     name = freeNameFromTitle(ctx, title);
   } else {
@@ -59,7 +59,7 @@ export async function createNote(
   let text: string;
   if (input.template !== undefined) {
     const content = input.content === undefined ? '' : incoming(input.content);
-    text = await textFromTemplate(ctx, rules, input.template, title ?? baseNameOf(name), content);
+    text = await textFromTemplate(ctx, rules, input.template, title ?? baseNameOf(name, ctx.vault.ending), content);
   } else if (input.content !== undefined) {
     text = incoming(input.content);
   } else {
@@ -68,7 +68,7 @@ export async function createNote(
       'create_note needs content (the note\'s text, "" for an empty note) or a template to start from.',
     );
   }
-  const titleField = title !== undefined && title !== baseNameOf(name) ? title : undefined;
+  const titleField = title !== undefined && title !== baseNameOf(name, ctx.vault.ending) ? title : undefined;
   text = withFrontmatterFields(text, {
     ...(titleField === undefined ? {} : { title: titleField }),
     ...(input.tags && input.tags.length > 0 ? { tags: input.tags } : {}),
@@ -125,7 +125,7 @@ export async function createWithText(
 function freeNameFromTitle(ctx: AccessContext, title: string): string {
   const base = titleToFileName(title);
   for (let n = 1; n < 10_000; n++) {
-    const name = normalizeNoteName(n === 1 ? base : `${base} ${n}`);
+    const name = normalizeNoteName(n === 1 ? base : `${base} ${n}`, ctx.vault.ending);
     if (existingCaseVariant(ctx, name) === null) return name;
   }
   throw new NotedError(

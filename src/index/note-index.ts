@@ -7,10 +7,12 @@
 import os from 'node:os';
 import type { Vault } from '../vault/vault.js';
 import { type VaultWatcher, watchVault } from '../vault/watcher.js';
+import { formatOf } from '../format/formats.js';
 import { type Db, openIndexDatabase } from './database.js';
 import { attachFeed, type ChangeClaim, pruneFeed, recordClaims, startFeed } from './feed.js';
 import { mergeStep, restoreFtsDefaults } from './fts-merge.js';
 import { repairFtsTotals } from './fts-totals.js';
+import { setIndexFormat } from './index-format.js';
 import { ParserPool } from './parser-pool.js';
 import { applyVisibility, type PartitionResult } from './partition.js';
 import { ensureSecondaryIndexes } from './secondary-indexes.js';
@@ -69,7 +71,9 @@ export class NoteIndex {
   private readonly rebuiltBecause: string | null;
 
   static open(vault: Vault, log: IndexLogger, options: IndexOptions = {}): NoteIndex {
-    return new NoteIndex(vault, openIndexDatabase(vault.statePath('index.sqlite')), log, options);
+    const opened = openIndexDatabase(vault.statePath('index.sqlite'));
+    setIndexFormat(opened.db, formatOf(vault));
+    return new NoteIndex(vault, opened, log, options);
   }
 
   /** Starts watching, then brings the index up to date with the files. */

@@ -12,6 +12,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type FileEntry, isNoteFile, type WalkResult, walkVault } from '../vault/walk.js';
 import type { Db } from './database.js';
+import { indexFormat } from './index-format.js';
+import type { NoteFormat } from '../format/note-format.js';
 import { bulkLoadSettings, withoutAutomerge } from './fts-merge.js';
 import { type ParsedNote, parseNoteFile } from './parse-note.js';
 import type { ParsedBatch, ParserPool } from './parser-pool.js';
@@ -34,8 +36,14 @@ export interface SyncStats {
 const BATCH = 500;
 
 /** Reads and indexes one note file; returns false when it vanished or cannot be read. */
-function indexFile(root: string, writer: IndexWriter, file: FileEntry, visible: boolean): boolean {
-  return putParsed(writer, file, parseNoteFile(root, file), visible);
+function indexFile(
+  root: string,
+  writer: IndexWriter,
+  file: FileEntry,
+  visible: boolean,
+  format: NoteFormat,
+): boolean {
+  return putParsed(writer, file, parseNoteFile(root, file, format), visible);
 }
 
 /**
@@ -107,7 +115,7 @@ function planSync(
   visibility: IndexVisibility,
 ): SyncPlan {
   const rows = indexed ?? loadIndexedFiles(db, sub);
-  const walked = walkVault(root, sub);
+  const walked = walkVault(root, indexFormat(db).ending, sub);
   const visible = visibleIn(visibility, walked.linked);
   const stale = walked.notes.filter((file) => !unchanged(rows.get(file.name), file, visible(file.name)));
   const seen = new Set(walked.notes.map((f) => f.name));
@@ -154,7 +162,8 @@ export function syncAll(
   for (let i = 0; i < plan.stale.length; i += BATCH) {
     const batch = plan.stale.slice(i, i + BATCH);
     writer.write(() => {
-      for (const file of batch) if (indexFile(root, writer, file, plan.visible(file.name))) reindexed++;
+      for (const file of batch)
+        if (indexFile(root, writer, file, plan.visible(file.name), indexFormat(db))) reindexed++;
     });
   }
   return finishSync(db, writer, plan, reindexed, started);
@@ -194,7 +203,8 @@ export async function syncAllParallel(
     const writer = new IndexWriter(db, visibility.key);
     let reindexed = 0;
     writer.write(() => {
-      for (const file of plan.stale) if (indexFile(root, writer, file, plan.visible(file.name))) reindexed++;
+      for (const file of plan.stale)
+        if (indexFile(root, writer, file, plan.visible(file.name), indexFormat(db))) reindexed++;
     });
     return finishSync(db, writer, plan, reindexed, started);
   }
@@ -221,7 +231,7 @@ async function parseAndWrite(
   const dispatch = () => {
     while (next < batches.length && inFlight.length < IN_FLIGHT) {
       const files = batches[next++] as FileEntry[];
-      inFlight.push({ files, parsed: pool.parse(root, files) });
+      inFlight.push({ files, parsed: pool.parse(root, files, indexFormat(db).name) });
     }
   };
   let reindexed = 0;
@@ -304,6 +314,7 @@ export function syncPaths(
   const visibility = options.visibility ?? EVERYTHING_VISIBLE;
   const linked = new Map<string, string>();
   const writer = new IndexWriter(db, visibility.key);
+  const format = indexFormat(db);
   const selectOne = db.prepare<[string], IndexedFile>(
     'SELECT id, path, size, mtime_ms, ino, visible FROM notes WHERE path = ?',
   );
@@ -351,13 +362,13 @@ export function syncPaths(
         birthtimeMs: st.birthtimeMs,
         ino: st.ino,
       };
-      if (!isNoteFile(rel)) {
+      if (!isNoteFile(rel, format.ending)) {
         writer.putAttachment(file);
         continue;
       }
       const visible = visibility.visible(real);
       if (unchanged(selectOne.get(rel), file, visible)) continue;
-      if (indexFile(root, writer, file, visible)) changed++;
+      if (indexFile(root, writer, file, visible, format)) changed++;
     }
     // In the same transaction: a folder renamed (old path gone, new path walked) is one set of moves
     // in the change feed, not deletions then creations (feed.ts).

@@ -4,9 +4,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { FormatName } from './format-choice.js';
 
 export interface VaultFileConfig {
   readonly trashRetentionDays?: number;
+  /** The notes' format (SPEC 11.1); absent: detected from the files. */
+  readonly format?: FormatName;
 }
 
 export const DEFAULT_TRASH_RETENTION_DAYS = 30;
@@ -30,7 +33,7 @@ export function readVaultConfig(stateDir: string): VaultFileConfig {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw new Error(`${file} must hold a JSON object, like {"trashRetentionDays": 30}`);
   }
-  const out: { trashRetentionDays?: number } = {};
+  const out: { trashRetentionDays?: number; format?: FormatName } = {};
   const days = (data as Record<string, unknown>).trashRetentionDays;
   if (days !== undefined) {
     if (typeof days !== 'number' || !Number.isInteger(days) || days < 0) {
@@ -39,6 +42,15 @@ export function readVaultConfig(stateDir: string): VaultFileConfig {
       );
     }
     out.trashRetentionDays = days;
+  }
+  const format = (data as Record<string, unknown>).format;
+  if (format !== undefined) {
+    if (format !== 'markdown' && format !== 'html') {
+      throw new Error(
+        `${file}: format must be "markdown" or "html" (got ${JSON.stringify(format)}); leave it out to let the files decide`,
+      );
+    }
+    out.format = format;
   }
   return out;
 }

@@ -1,0 +1,85 @@
+/**
+ * @module
+ * The HTML format (SPEC 11): `.html` notes as earlier versions of the app stored them. Read for text,
+ * title, links, tags and tasks by `html-read.ts`; written as sanitized HTML (Markdown a client sends
+ * is rendered first); no frontmatter, so no properties and no section operations.
+ */
+import { normalizeNewTags } from '../markdown/frontmatter-edit.js';
+import { looksLikeHtml } from '../markdown/html.js';
+import {
+  escapeHtml,
+  markdownToHtml,
+  STORED_NOTE_SANITIZE_OPTIONS,
+  sanitizeHtml,
+} from '../markdown/render-html.js';
+import { fileTitle } from '../markdown/title.js';
+import { rewriteHtmlLinks } from './html-links.js';
+import { readHtml } from './html-read.js';
+import { unsafeAdditions } from './html-safety.js';
+import type { NoteFormat } from './note-format.js';
+
+/** What `update_note` puts between the stored HTML and an appended part (SPEC 11.3). */
+export const HTML_APPEND_SEPARATOR = '<hr>\n';
+
+const SECTIONS =
+  'section operations need a Markdown vault: this vault stores HTML notes, whose headings do not delimit sections the way Markdown headings do. Use operation "replace" on the stored HTML (read_note shows it), or update_note to rewrite the note';
+const PROPERTIES =
+  'properties and frontmatter tags need a Markdown vault: HTML notes have no frontmatter. Add #tags to the text with operation "replace", or rewrite the note with update_note';
+
+const UNSUPPORTED: Readonly<Record<string, string>> = {
+  replace_section: SECTIONS,
+  append_to_section: SECTIONS,
+  prepend_to_section: SECTIONS,
+  set_properties: PROPERTIES,
+  add_tags: PROPERTIES,
+  remove_tags: PROPERTIES,
+};
+
+/** Content a client sent, as an HTML note stores it: HTML sanitized, Markdown rendered then sanitized. */
+export function storedHtml(content: string): string {
+  if (looksLikeHtml(content)) return sanitizeHtml(content, STORED_NOTE_SANITIZE_OPTIONS);
+  return markdownToHtml(content, { keepWikilinks: true, sanitize: STORED_NOTE_SANITIZE_OPTIONS });
+}
+
+export const htmlFormat: NoteFormat = {
+  name: 'html',
+  ending: '.html',
+  mimeType: 'text/html',
+  read(name, text) {
+    const read = readHtml(text);
+    return {
+      title: read.title ?? fileTitle(name, '.html'),
+      tags: read.tags,
+      links: read.links,
+      tasks: read.tasks,
+      aliases: [],
+      properties: null,
+      searchText: read.plainText,
+    };
+  },
+  view: (text) => ({
+    frontmatter: null,
+    frontmatterRaw: '',
+    body: text,
+    plainText: readHtml(text).plainText,
+  }),
+  excerptText: (text) => readHtml(text).plainText,
+  incoming: storedHtml,
+  appended(stored, addition) {
+    if (stored === '') return addition;
+    return `${stored}${stored.endsWith('\n') ? '' : '\n'}${HTML_APPEND_SEPARATOR}${addition}`;
+  },
+  withCreateFields(text, fields) {
+    let head = '';
+    const title = fields.title?.trim();
+    if (title !== undefined && title !== '' && readHtml(text).title !== title) {
+      head += `<h1>${escapeHtml(title)}</h1>\n`;
+    }
+    const tags = normalizeNewTags(fields.tags ?? []);
+    if (tags.length > 0) head += `<p>${tags.map((t) => `#${escapeHtml(t)}`).join(' ')}</p>\n`;
+    return head + text;
+  },
+  unsupportedEdit: (operation) => UNSUPPORTED[operation] ?? null,
+  unsafeAdditions,
+  rewriteLinks: rewriteHtmlLinks,
+};
