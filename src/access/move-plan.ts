@@ -15,7 +15,7 @@
 import { hasEnding, type NoteEnding } from '../common/note-ending.js';
 import { formatOf } from '../format/formats.js';
 import { fileNamesForKey, foldName, keysForFile, linkKey } from '../markdown/link-key.js';
-import { type LinkEdit, type LinkInNote } from '../markdown/link-rewrite.js';
+import type { LinkEdit, LinkInNote } from '../markdown/link-rewrite.js';
 import { createLinkResolver, type LinkResolver } from '../markdown/resolve.js';
 import { folderOf } from '../vault/names.js';
 import type { StoredNote } from '../vault/vault.js';

@@ -3,13 +3,13 @@
  * Reading through the gate: listing, one note (paged when large), and search.
  */
 import { NotedError } from '../common/errors.js';
+import { formatOf } from '../format/formats.js';
 import { buildExcerpt } from '../index/excerpt.js';
 import { listNotes as listRows } from '../index/notes-query.js';
 import { compileSearch, searchSql } from '../index/search-compile.js';
 import { parseSearchQuery } from '../index/search-query.js';
 import { runSearch } from '../index/search-run.js';
 import { dedupeQuery } from '../index/search-terms.js';
-import { parseFrontmatter, splitFrontmatter } from '../markdown/frontmatter.js';
 import { findBlock, lineRange, outlineOf } from '../markdown/outline.js';
 import { findSection, formatHeading } from '../markdown/sections.js';
 import { normalizeFolderName } from '../vault/names.js';
@@ -69,19 +69,28 @@ export function readNote(
   const name = resolveExisting(ctx, rules, input);
   const stored = ctx.vault.read(name);
   if (stored === null) throw notFound(name);
-  const fm = parseFrontmatter(stored.text);
+  const format = formatOf(ctx.vault);
+  const fm = format.view(stored.text);
+  if (options.section !== undefined || options.block !== undefined) {
+    const why = format.unsupportedEdit('read_part');
+    if (why !== null) throw new NotedError('not_supported', `read_note cannot return a part here: ${why}.`);
+  }
   const part = partOf(stored.text, options);
   const page = textPage(part === null ? fm.body : part.text, options, part === null ? 'body' : 'part');
   return {
     schemaVersion: 2,
     name,
-    format: 'markdown',
-    frontmatter: fm.data,
+    format: format.name,
+    frontmatter: fm.frontmatter,
     // A part is not the note: no raw block that could be put back together with it into a "whole" note.
-    frontmatterRaw: part === null ? fm.raw : '',
-    ...(fm.error === undefined ? {} : { frontmatterError: fm.error }),
+    frontmatterRaw: part === null ? fm.frontmatterRaw : '',
+    ...(fm.frontmatterError === undefined ? {} : { frontmatterError: fm.frontmatterError }),
     ...(stored.lossless ? {} : { encodingError: NOT_UTF8 }),
     body: page.text,
+    // SPEC 11.2: an HTML note's text first, when the whole note is read at once.
+    ...(part !== null || 'offset' in page.paging || fm.plainText === undefined
+      ? {}
+      : { plainText: fm.plainText }),
     etag: stored.etag,
     modified: iso(stored.mtimeMs),
     sizeBytes: stored.size,
@@ -209,9 +218,10 @@ export function search(
   }
   // The index judged these notes visible; the policy of this request has the last word on each.
   const rows = page.rows.filter((row) => rules.visible?.(row.path) ?? true);
+  const format = formatOf(ctx.vault);
   const results = rows.map((row) => {
     const stored = ctx.vault.read(row.path);
-    const body = stored === null ? '' : splitFrontmatter(stored.text).body;
+    const body = stored === null ? '' : format.excerptText(stored.text);
     return {
       name: row.path,
       title: row.title,

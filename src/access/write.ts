@@ -5,14 +5,15 @@
  * atomically and refreshes the index before answering.
  */
 import { isNotedError, NotedError } from '../common/errors.js';
+import { formatOf } from '../format/formats.js';
+import { MARKDOWN_APPEND_SEPARATOR } from '../format/markdown-format.js';
+import type { NoteFormat } from '../format/note-format.js';
 import {
   applyEditWithReport,
   type EditContext,
   type EditOperation,
   type EditReport,
 } from '../markdown/edit.js';
-import { withFrontmatterFields } from '../markdown/frontmatter-edit.js';
-import { htmlToMarkdown, looksLikeHtml } from '../markdown/html.js';
 import { titleToFileName } from '../markdown/title.js';
 import { baseNameOf, normalizeNoteName } from '../vault/names.js';
 import type { StoredNote, WrittenNote } from '../vault/vault.js';
@@ -26,7 +27,7 @@ import { textFromTemplate } from './templates.js';
 import type { StagedResult, WriteResult } from './types.js';
 
 /** What `update_note` puts between the stored text and an appended part (SPEC 2.6). */
-export const APPEND_SEPARATOR = '\n\n---\n\n';
+export const APPEND_SEPARATOR = MARKDOWN_APPEND_SEPARATOR;
 
 export interface CreateInput {
   readonly name?: string;
@@ -56,12 +57,20 @@ export async function createNote(
       'create_note needs a name (a path such as "inbox/idea") or a title to derive the name from.',
     );
   }
+  const format = formatOf(ctx.vault);
   let text: string;
   if (input.template !== undefined) {
-    const content = input.content === undefined ? '' : incoming(input.content);
-    text = await textFromTemplate(ctx, rules, input.template, title ?? baseNameOf(name, ctx.vault.ending), content);
+    const content = input.content === undefined ? '' : format.incoming(input.content);
+    const filled = await textFromTemplate(
+      ctx,
+      rules,
+      input.template,
+      title ?? baseNameOf(name, ctx.vault.ending),
+      content,
+    );
+    text = format.filledTemplate(filled);
   } else if (input.content !== undefined) {
-    text = incoming(input.content);
+    text = format.incoming(input.content);
   } else {
     throw new NotedError(
       'validation_error',
@@ -69,7 +78,7 @@ export async function createNote(
     );
   }
   const titleField = title !== undefined && title !== baseNameOf(name, ctx.vault.ending) ? title : undefined;
-  text = withFrontmatterFields(text, {
+  text = format.withCreateFields(text, {
     ...(titleField === undefined ? {} : { title: titleField }),
     ...(input.tags && input.tags.length > 0 ? { tags: input.tags } : {}),
   });
@@ -148,7 +157,8 @@ export async function updateNote(
   input: UpdateInput,
 ): Promise<WriteResult | StagedResult> {
   const name = resolveExisting(ctx, rules, input.name);
-  const addition = incoming(input.content);
+  const format = formatOf(ctx.vault);
+  const addition = format.incoming(input.content);
   return writeExisting(
     ctx,
     rules,
@@ -159,7 +169,7 @@ export async function updateNote(
     (stored) => {
       if (!input.append) return addition;
       requireLossless(stored);
-      return stored.text === '' ? addition : stored.text + APPEND_SEPARATOR + addition;
+      return format.appended(stored.text, addition);
     },
   );
 }
@@ -189,6 +199,8 @@ export async function editNote(
       `${tool} needs expected_etag (the etag read_note returned) or expected_modified, so that an edit never lands on a version you have not seen. Read the note, then call again with its etag.`,
     );
   }
+  const format = formatOf(ctx.vault);
+  refuseUnsupported(format, input.operation.kind);
   const name = resolveExisting(ctx, rules, input.name);
   const context: EditContext =
     input.operation.kind === 'set_properties' ? { propertyTypes: readTypeAssignments(ctx.vault.root) } : {};
@@ -198,7 +210,7 @@ export async function editNote(
     try {
       const applied = applyEditWithReport(stored.text, input.operation, context);
       report = applied.report;
-      return applied.text;
+      return checkedEdit(format, stored.text, applied.text);
     } catch (err) {
       // Found in the text (update_task: the line is no longer a task): the agent gets the note as it
       // is now, as for a stale etag (SPEC 2.2), to redo its change on.
@@ -319,9 +331,35 @@ export function checkExpected(
   }
 }
 
-/** Markdown as given; HTML sanitized and converted (SPEC 2.7). */
-function incoming(content: string): string {
-  return looksLikeHtml(content) ? htmlToMarkdown(content) : content;
+/** Refuses, before anything is read, an edit operation the vault's format cannot apply (SPEC 11.3). */
+export function refuseUnsupported(format: NoteFormat, operation: string): void {
+  const why = format.unsupportedEdit(operation);
+  if (why !== null) {
+    throw new NotedError(
+      'not_supported',
+      `edit_note operation "${operation}" is not available here: ${why}.`,
+      {
+        committed: false,
+      },
+    );
+  }
+}
+
+/**
+ * The edited text, unless the edit added what a stored note may not hold (SPEC 11.3: an HTML note's
+ * `replace` works on its HTML, but may not bring in a script, an event handler or a `javascript:`
+ * URL that a sanitized write could not).
+ */
+export function checkedEdit(format: NoteFormat, before: string, after: string): string {
+  const added = format.unsafeAdditions(before, after);
+  if (added.length > 0) {
+    throw new NotedError(
+      'validation_error',
+      `The edit would add ${[...new Set(added)].slice(0, 5).join(', ')} to the note, which an HTML note may not hold (no script, style, event handler, javascript:/data: URL, iframe, object or form). Nothing was written. Send that part without it.`,
+      { committed: false },
+    );
+  }
+  return after;
 }
 
 function checkSize(text: string): void {

@@ -26,13 +26,21 @@ const SECTIONS =
 const PROPERTIES =
   'properties and frontmatter tags need a Markdown vault: HTML notes have no frontmatter. Add #tags to the text with operation "replace", or rewrite the note with update_note';
 
+const PARTS =
+  'sections and blocks need a Markdown vault: this vault stores HTML notes, whose headings do not delimit sections the way Markdown headings do. Read the whole note';
+
 const UNSUPPORTED: Readonly<Record<string, string>> = {
+  read_part: PARTS,
   replace_section: SECTIONS,
   append_to_section: SECTIONS,
   prepend_to_section: SECTIONS,
   set_properties: PROPERTIES,
   add_tags: PROPERTIES,
   remove_tags: PROPERTIES,
+  update_task:
+    'update_task needs a Markdown vault: an HTML note\'s task is a checkbox in its HTML. Tick it with edit_note "replace" (add or remove the checked attribute of its <input>)',
+  prepend:
+    'prepend needs a Markdown vault. Use edit_note "replace" on the stored HTML, or update_note to rewrite the note',
 };
 
 /** Content a client sent, as an HTML note stores it: HTML sanitized, Markdown rendered then sanitized. */
@@ -65,6 +73,7 @@ export const htmlFormat: NoteFormat = {
   }),
   excerptText: (text) => readHtml(text).plainText,
   incoming: storedHtml,
+  filledTemplate: (text) => sanitizeHtml(text, STORED_NOTE_SANITIZE_OPTIONS),
   appended(stored, addition) {
     if (stored === '') return addition;
     return `${stored}${stored.endsWith('\n') ? '' : '\n'}${HTML_APPEND_SEPARATOR}${addition}`;

@@ -29,6 +29,7 @@ export const markdownFormat: NoteFormat = {
   },
   excerptText: (text) => splitFrontmatter(text).body,
   incoming: (content) => (looksLikeHtml(content) ? htmlToMarkdown(content) : content),
+  filledTemplate: (text) => text,
   appended: (stored, addition) => (stored === '' ? addition : stored + MARKDOWN_APPEND_SEPARATOR + addition),
   withCreateFields: (text, fields) =>
     withFrontmatterFields(text, {

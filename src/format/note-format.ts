@@ -6,7 +6,7 @@
  */
 import type { NoteEnding } from '../common/note-ending.js';
 import type { JsonValue } from '../markdown/frontmatter.js';
-import type { NewLinkpath, LinksRewritten } from '../markdown/link-rewrite.js';
+import type { LinksRewritten, NewLinkpath } from '../markdown/link-rewrite.js';
 import type { FormatName } from '../vault/format-choice.js';
 
 /** The kinds of links a note can hold: `html` is an `<a href>` (or `<img src>`) of an HTML note. */
@@ -84,6 +84,11 @@ export interface NoteFormat {
    * sanitized (SPEC 11.3).
    */
   incoming(content: string): string;
+  /**
+   * A template note filled in with an agent's title and content, as this format may store it: as it
+   * is in Markdown, sanitized in HTML (the title is the agent's text).
+   */
+  filledTemplate(text: string): string;
   /** The stored text with `addition` (already `incoming`) appended after a rule, the stored text kept. */
   appended(stored: string, addition: string): string;
   /**

@@ -13,8 +13,8 @@
 import { withoutEnding } from '../common/note-ending.js';
 import { fileNamesForKey, foldName, keysForFile, linkKey } from '../markdown/link-key.js';
 import { createLinkResolver, type LinkResolver } from '../markdown/resolve.js';
-import { indexEnding } from './index-format.js';
 import type { Db } from './database.js';
+import { indexEnding } from './index-format.js';
 import type { VisibilityOption, Visible } from './visibility.js';
 
 /** One link of a note (SPEC 10, get_outgoing_links), with where it points now. */

@@ -5,9 +5,9 @@
  */
 
 import os from 'node:os';
+import { formatOf } from '../format/formats.js';
 import type { Vault } from '../vault/vault.js';
 import { type VaultWatcher, watchVault } from '../vault/watcher.js';
-import { formatOf } from '../format/formats.js';
 import { type Db, openIndexDatabase } from './database.js';
 import { attachFeed, type ChangeClaim, pruneFeed, recordClaims, startFeed } from './feed.js';
 import { mergeStep, restoreFtsDefaults } from './fts-merge.js';

@@ -10,11 +10,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { NoteFormat } from '../format/note-format.js';
 import { type FileEntry, isNoteFile, type WalkResult, walkVault } from '../vault/walk.js';
 import type { Db } from './database.js';
-import { indexFormat } from './index-format.js';
-import type { NoteFormat } from '../format/note-format.js';
 import { bulkLoadSettings, withoutAutomerge } from './fts-merge.js';
+import { indexFormat } from './index-format.js';
 import { type ParsedNote, parseNoteFile } from './parse-note.js';
 import type { ParsedBatch, ParserPool } from './parser-pool.js';
 import { dropSecondaryIndexes, ensureSecondaryIndexes } from './secondary-indexes.js';

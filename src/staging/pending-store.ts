@@ -11,8 +11,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { NoteEnding } from '../common/note-ending.js';
 import { NotedError } from '../common/errors.js';
+import type { NoteEnding } from '../common/note-ending.js';
 import { createFileAtomic } from '../vault/atomic-write.js';
 import { normalizeNoteName } from '../vault/names.js';
 import type { Vault } from '../vault/vault.js';

@@ -100,7 +100,11 @@ describe('link resolution order (OBSIDIAN.md §1.2)', () => {
   });
 
   it('LNK-21: [[folder/Note]] is a partial path: any file ending in folder/note.md', () => {
-    const r = createLinkResolver(['work/folder/Note.md', 'home/folder/Note.md', 'folder2/Note.md'], undefined, '.md');
+    const r = createLinkResolver(
+      ['work/folder/Note.md', 'home/folder/Note.md', 'folder2/Note.md'],
+      undefined,
+      '.md',
+    );
     expect(r.resolve('folder/Note', 'x.md')).toBe('home/folder/Note.md');
     expect(r.resolve('Folder/note', 'work/y.md')).toBe('work/folder/Note.md');
   });
@@ -141,7 +145,8 @@ describe('aliases, Noted’s fallback (OBSIDIAN.md top; LNK-22 differs)', () => 
     const r = createLinkResolver(
       files.slice(0, 3),
       new Map([['Artificial Intelligence.md', ['AI', 'A.I.']]]),
-     '.md');
+      '.md',
+    );
     expect(r.resolve('ai', 'x.md')).toBe('Artificial Intelligence.md');
     expect(r.resolve('A.I.', 'x.md')).toBe('Artificial Intelligence.md');
   });
@@ -153,7 +158,8 @@ describe('aliases, Noted’s fallback (OBSIDIAN.md top; LNK-22 differs)', () => 
         ['Artificial Intelligence.md', ['AI']],
         ['Machine Learning.md', ['ai']],
       ]),
-     '.md');
+      '.md',
+    );
     expect(r.resolve('AI', 'x.md')).toBeNull();
   });
 
@@ -198,7 +204,11 @@ describe('incremental updates', () => {
 describe('linkTextFor (LNK-28, shortest path when possible)', () => {
   it('a unique note gets its bare name without .md', () => {
     expect(
-      linkTextFor('deep/folder/Plans.md', createLinkResolver(['deep/folder/Plans.md', 'Other.md'], undefined, '.md'), '.md'),
+      linkTextFor(
+        'deep/folder/Plans.md',
+        createLinkResolver(['deep/folder/Plans.md', 'Other.md'], undefined, '.md'),
+        '.md',
+      ),
     ).toBe('Plans');
   });
 
@@ -209,14 +219,22 @@ describe('linkTextFor (LNK-28, shortest path when possible)', () => {
   });
 
   it('a duplicated name at the vault root is its bare name, which rule 5 finds first', () => {
-    expect(linkTextFor('Plans.md', createLinkResolver(['a/Plans.md', 'Plans.md'], undefined, '.md'), '.md')).toBe('Plans');
+    expect(
+      linkTextFor('Plans.md', createLinkResolver(['a/Plans.md', 'Plans.md'], undefined, '.md'), '.md'),
+    ).toBe('Plans');
   });
 
   it('attachments keep their extension', () => {
-    expect(linkTextFor('img/Photo.png', createLinkResolver(['img/Photo.png'], undefined, '.md'), '.md')).toBe('Photo.png');
-    expect(linkTextFor('img/Photo.png', createLinkResolver(['img/Photo.png', 'old/Photo.png'], undefined, '.md'), '.md')).toBe(
-      'img/Photo.png',
+    expect(linkTextFor('img/Photo.png', createLinkResolver(['img/Photo.png'], undefined, '.md'), '.md')).toBe(
+      'Photo.png',
     );
+    expect(
+      linkTextFor(
+        'img/Photo.png',
+        createLinkResolver(['img/Photo.png', 'old/Photo.png'], undefined, '.md'),
+        '.md',
+      ),
+    ).toBe('img/Photo.png');
   });
 
   it('.md stays when dropping it would find another file (My.Note next to My.Note.md)', () => {

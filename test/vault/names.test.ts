@@ -66,7 +66,9 @@ describe('normalizeNoteName: canonical names', () => {
 
 describe('normalizeNoteName: rules that refuse a name', () => {
   it('refuses a value that is not a string, an empty name and a whitespace-only name', () => {
-    expect(refusal(() => normalizeNoteName(42 as unknown as string, '.md')).message).toMatch(/expected a string/);
+    expect(refusal(() => normalizeNoteName(42 as unknown as string, '.md')).message).toMatch(
+      /expected a string/,
+    );
     expect(refusedNote('')).toMatch(/empty/);
     expect(refusedNote('   ')).toMatch(/only whitespace/);
   });
