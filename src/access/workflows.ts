@@ -9,6 +9,7 @@
  */
 import { NotedError } from '../common/errors.js';
 import { titleToFileName } from '../markdown/title.js';
+import type { FormatName } from '../vault/format-choice.js';
 import { normalizeFolderName, normalizeNoteName } from '../vault/names.js';
 import { type AccessContext, iso, MAX_NOTE_BYTES, type Writer } from './context.js';
 import { writableAccess } from './permission.js';
@@ -37,7 +38,8 @@ export interface GeneratedNote<T> {
   readonly name?: string;
   readonly title: string;
   readonly folder: string;
-  readonly build: (stamp: Stamp) => Computed<T>;
+  /** `format` is the vault's: an HTML vault's workflow note is HTML (SPEC 11.3). */
+  readonly build: (stamp: Stamp, format: FormatName) => Computed<T>;
 }
 
 export interface NoteRewrite<T> {
@@ -46,7 +48,11 @@ export interface NoteRewrite<T> {
   /** Required: a workflow step computed on a version the agent has not seen would be a lost update. */
   readonly expectedEtag: string;
   /** Computes the new text from the stored one; throws a `NotedError` to refuse (nothing is written). */
-  readonly rewrite: (stored: { readonly name: string; readonly text: string }, stamp: Stamp) => Computed<T>;
+  readonly rewrite: (
+    stored: { readonly name: string; readonly text: string },
+    stamp: Stamp,
+    format: FormatName,
+  ) => Computed<T>;
 }
 
 export type Rewritten<T> = WriteResult & { readonly value: T };
@@ -66,7 +72,7 @@ export async function createGeneratedNote<T>(
   workflowAccess(rules, first, input.tool, 'created');
   const name = explicit ? first : freeName(ctx, input.folder, input.title);
   requireFree(ctx, name);
-  const computed = input.build(stampOf(ctx, who));
+  const computed = input.build(stampOf(ctx, who), ctx.vault.format);
   checkSize(computed.text);
   const written = await ctx.vault.withNoteLock(name, () => {
     requireFree(ctx, name);
@@ -115,7 +121,7 @@ export async function rewriteGeneratedNote<T>(
         { name, committed: false },
       );
     }
-    const computed = input.rewrite({ name, text: stored.text }, stampOf(ctx, who));
+    const computed = input.rewrite({ name, text: stored.text }, stampOf(ctx, who), ctx.vault.format);
     checkSize(computed.text);
     if (computed.text === stored.text) {
       return {
