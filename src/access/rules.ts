@@ -15,7 +15,10 @@ import {
 } from '../policy/access.js';
 import { type Access, POLICY_FILE_NAME, type Policy, unreadablePolicy } from '../policy/policy.js';
 import { relativeToRoot } from '../vault/confine.js';
+import { readConversionMarker } from '../vault/conversion-marker.js';
+import type { FormatName } from '../vault/format-choice.js';
 import type { Vault } from '../vault/vault.js';
+import { FormatCheck } from './format-check.js';
 import type { Scope } from './scope.js';
 
 export interface Rules {
@@ -33,19 +36,26 @@ export interface Rules {
   readonly scope?: Scope;
   /** The vault-relative real path of a note (symbolic links resolved), or null outside the vault. */
   realPathOf(name: string): string | null;
+  /** The format `noted-mcp convert` is converting the vault to, while it runs (SPEC 11.5). */
+  readonly converting?: FormatName | null;
 }
 
 export class PolicyReader {
   private readonly memo = new PolicyMemo();
+  private readonly formatCheck: FormatCheck;
 
   constructor(
     private readonly vault: Vault,
     /** Indexed notes reached through a symbolic link, by path, with the real path they lead to. */
     private readonly linkedPaths: () => ReadonlyMap<string, string>,
-  ) {}
+  ) {
+    this.formatCheck = new FormatCheck(vault);
+  }
 
   /** The rules for this request; `policy_error` when the file cannot be read or understood. */
   load(): Rules {
+    this.formatCheck.check();
+    const converting = readConversionMarker(this.vault.stateDir)?.to ?? null;
     const policy = this.memo.parse(this.readText());
     const root = this.vault.root;
     const vault = this.vault;
@@ -61,7 +71,7 @@ export class PolicyReader {
       visible = (p: string) => isVisible(policy, linked.get(p) ?? p);
       visibility = { key: visibilityKey(policy), visible: noteVisibility(policy) };
     }
-    return { policy, accessOf, visible, visibility, realPathOf };
+    return { policy, accessOf, visible, visibility, realPathOf, converting };
   }
 
   private readText(): string | null {

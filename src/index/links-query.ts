@@ -11,6 +11,7 @@
  */
 
 import { withoutEnding } from '../common/note-ending.js';
+import type { LinkKind } from '../format/note-format.js';
 import { fileNamesForKey, foldName, keysForFile, linkKey } from '../markdown/link-key.js';
 import { createLinkResolver, type LinkResolver } from '../markdown/resolve.js';
 import type { Db } from './database.js';
@@ -26,7 +27,7 @@ export interface OutgoingLink {
   readonly block: string | null;
   readonly alias: string | null;
   readonly embed: boolean;
-  readonly kind: 'wikilink' | 'markdown' | 'frontmatter';
+  readonly kind: LinkKind;
   readonly line: number;
   /** The frontmatter key a frontmatter link sits at (`related.0`), else null. */
   readonly property: string | null;

@@ -142,7 +142,7 @@ function renderer(): MarkdownIt {
       const item = tokens[i - 2];
       if (item?.type !== 'list_item_open') continue;
       const first = inline.children?.[0];
-      const box = first?.type === 'text' ? /^\[([ xX])\][ \t]/.exec(first.content) : null;
+      const box = first?.type === 'text' ? /^\[([^\]\n])\][ \t]/.exec(first.content) : null;
       if (first === undefined || box === null) continue;
       // GFM task list items (OBSIDIAN.md TSK-01): the box becomes a checkbox, the text stays.
       first.content = first.content.slice(box[0].length);

@@ -54,3 +54,27 @@ export function readVaultConfig(stateDir: string): VaultFileConfig {
   }
   return out;
 }
+
+/**
+ * Records the notes' format in `config.json` (after `noted-mcp convert`), keeping every other
+ * setting; written to a temporary file and renamed, so a reader never sees half of it.
+ */
+export function setVaultConfigFormat(stateDir: string, format: FormatName): void {
+  const file = path.join(stateDir, 'config.json');
+  let data: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      data = parsed as Record<string, unknown>;
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new Error(
+        `${file} cannot be read or is not valid JSON, so the new format was not recorded there: ${(err as Error).message}`,
+      );
+    }
+  }
+  const temp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, `${JSON.stringify({ ...data, format }, null, 2)}\n`);
+  fs.renameSync(temp, file);
+}
