@@ -132,7 +132,7 @@ export function planMove(
       if (now !== null) nowResolved.push({ note: name, line: l.line, raw: l.raw, target: now });
       return null;
     }
-    const path = linkpathFor(want, source, l.linkpath, after, ending);
+    const path = linkpathFor(want, source, l.linkpath, after, ending, l.kind === 'html');
     if (path === null) unwritable.push({ note: name, line: l.line, raw: l.raw });
     return path;
   };
@@ -179,6 +179,7 @@ export function linkpathFor(
   old: string,
   resolver: LinkResolver,
   ending: NoteEnding,
+  relative = false,
 ): string | null {
   const isNote = hasEnding(target, ending);
   const keepMd = !isNote || hasEnding(old.trim(), ending);
@@ -191,7 +192,8 @@ export function linkpathFor(
   };
   const trimmed = old.trim();
   const forms: string[] = [];
-  if (trimmed.startsWith('./') || trimmed.startsWith('../'))
+  // An HTML note's address is read by browsers too, relative to the note's folder (SPEC 11.4).
+  if (relative || trimmed.startsWith('./') || trimmed.startsWith('../'))
     forms.push(relativePath(folderOf(source), target));
   if (trimmed.startsWith('/')) forms.push(`/${target}`);
   const segments = target.split('/');

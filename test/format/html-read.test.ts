@@ -107,11 +107,9 @@ describe('writing HTML notes', () => {
 
 describe('unsafe parts of an edit', () => {
   it('names what the sanitizer would drop', () => {
-    expect(unsafeParts('<p onclick="x()">hi <script>y()</script><a href=" java\tscript:x">a</a></p>')).toEqual([
-      'onclick on <p>',
-      '<script>',
-      'javascript: in href',
-    ]);
+    expect(
+      unsafeParts('<p onclick="x()">hi <script>y()</script><a href=" java\tscript:x">a</a></p>'),
+    ).toEqual(['onclick on <p>', '<script>', 'javascript: in href']);
   });
 
   it('an edit is judged by what it adds, not by what the owner already had', () => {
