@@ -56,9 +56,17 @@ class PlainText {
   private current = '';
   private prefix = '';
 
-  /** Ends the current line (if it holds anything) and starts the next one with `prefix`. */
+  /**
+   * Ends the current line (if it holds anything) and starts the next one with `prefix`. A block that
+   * opens before any text (`<li><p>…`) keeps the list item's `- `.
+   */
   breakLine(prefix = ''): void {
-    if (this.current.trim() !== '') this.lines.push((this.prefix + this.current).trimEnd());
+    if (this.current.trim() === '') {
+      this.current = '';
+      if (prefix !== '') this.prefix = prefix;
+      return;
+    }
+    this.lines.push((this.prefix + this.current).trimEnd());
     this.current = '';
     this.prefix = prefix;
   }
