@@ -12,12 +12,12 @@ import fs from 'node:fs';
 import { NotedError } from '../common/errors.js';
 import { hasEnding, type NoteEnding, withoutEnding } from '../common/note-ending.js';
 import { type ConvertedNote, htmlNoteToMarkdown, markdownNoteToHtml } from '../format/convert-note.js';
-import { newGroupId } from '../journal/entry.js';
+import { type JournalEntry, newGroupId } from '../journal/entry.js';
 import type { Journal } from '../journal/journal.js';
 import { reconcileJournal } from '../journal/reconcile.js';
 import type { NewLinkpath } from '../markdown/link-rewrite.js';
 import { createLinkResolver } from '../markdown/resolve.js';
-import { createFileAtomic } from '../vault/atomic-write.js';
+import { writeFilesAtomic } from '../vault/atomic-write.js';
 import { setVaultConfigFormat } from '../vault/config.js';
 import {
   type ConversionMarker,
@@ -27,7 +27,7 @@ import {
   writeConversionMarker,
 } from '../vault/conversion-marker.js';
 import { ENDING_OF, type FormatName } from '../vault/format-choice.js';
-import type { Vault } from '../vault/vault.js';
+import type { StoredNote, Vault } from '../vault/vault.js';
 import { walkVault } from '../vault/walk.js';
 import { MAX_NOTE_BYTES } from './context.js';
 
@@ -39,8 +39,10 @@ export interface ConvertOptions {
   readonly session: string;
   /** Called after each note (done of total). */
   readonly progress?: (done: number, total: number) => void;
-  /** Asked before each note: true stops the run there (it can be continued later). */
+  /** Asked before each batch of notes: true stops the run there (it can be continued later). */
   readonly stopRequested?: () => boolean;
+  /** Notes journaled and written together (default 200). */
+  readonly batchSize?: number;
 }
 
 export interface NoteConversion {
@@ -66,6 +68,8 @@ export interface ConvertReport {
 }
 
 const TOOL = 'convert';
+/** Notes journaled and written together: a thousand notes one by one cost several fsyncs each. */
+const BATCH = 200;
 const CLIENT = 'noted-mcp convert';
 
 /** Converts every note of `vault` to `options.to`, or plans it (`dryRun`). */
@@ -95,7 +99,12 @@ export async function convertVault(
     .map((f) => f.name)
     .filter((name) => !walked.linked.has(name))
     .sort();
-  const relink = relinker([...notes, ...walked.attachments.map((f) => f.name)], fromEnding, toEnding);
+  // Notes a stopped run already converted are link targets as they were before it.
+  const attachments = walked.attachments.map((f) => f.name);
+  const convertedBefore = attachments
+    .filter((name) => hasEnding(name, toEnding))
+    .map((name) => withoutEnding(name, toEnding) + fromEnding);
+  const relink = relinker([...notes, ...attachments, ...convertedBefore], fromEnding, toEnding);
   const convert = (text: string, name: string): ConvertedNote =>
     options.to === 'html' ? markdownNoteToHtml(text, relink(name)) : htmlNoteToMarkdown(text, relink(name));
 
@@ -136,20 +145,25 @@ export async function convertVault(
   if (report.resumed) await reconcileJournal(journal);
 
   let done = 0;
-  for (const name of notes) {
+  const size = options.batchSize ?? BATCH;
+  for (let i = 0; i < notes.length; i += size) {
     if (options.stopRequested?.() === true) {
       report.stopped = true;
       break;
     }
-    const target = withoutEnding(name, fromEnding) + toEnding;
-    const outcome = await vault.withNoteLock(name, () =>
-      vault.withNoteLock(target, () =>
-        convertOne(vault, journal, { name, target, group, session: options.session }, convert),
-      ),
+    const batch = notes.slice(i, i + size);
+    const outcomes = convertBatch(
+      vault,
+      journal,
+      { names: batch, group, session: options.session, fromEnding, toEnding },
+      convert,
     );
-    if ('reason' in outcome) report.skipped.push({ name, reason: outcome.reason });
-    else report.converted.push(outcome);
-    options.progress?.(++done, notes.length);
+    for (const outcome of outcomes) {
+      if ('reason' in outcome) report.skipped.push({ name: outcome.name, reason: outcome.reason });
+      else report.converted.push(outcome);
+    }
+    done += batch.length;
+    options.progress?.(done, notes.length);
   }
   if (!report.stopped) {
     setVaultConfigFormat(vault.stateDir, options.to);
@@ -158,65 +172,122 @@ export async function convertVault(
   return report;
 }
 
-interface Step {
-  readonly name: string;
-  readonly target: string;
+interface Batch {
+  readonly names: readonly string[];
   readonly group: string;
   readonly session: string;
+  readonly fromEnding: NoteEnding;
+  readonly toEnding: NoteEnding;
 }
 
-/** One note: journal the pair, write the new file with the old times, remove the old file. */
-function convertOne(
+type Outcome = NoteConversion | { name: string; reason: string };
+
+interface Planned {
+  readonly name: string;
+  readonly target: string;
+  readonly stored: StoredNote;
+  readonly stat: fs.Stats;
+  readonly bytes: Buffer;
+  readonly losses: string[];
+  /** The new file is already there, whole: a run stopped between writing it and removing the old. */
+  readonly written: boolean;
+}
+
+/**
+ * A batch of notes: every change journaled in one append (SPEC 6.1, before anything is written),
+ * every new file written with one batch of syncs, then each old file removed. One note at a time
+ * stays atomic: its new file is whole or absent, and its old file is removed only once the new one
+ * is on disk, and only if nobody changed it meanwhile.
+ */
+function convertBatch(
   vault: Vault,
   journal: Journal,
-  step: Step,
+  batch: Batch,
   convert: (text: string, name: string) => ConvertedNote,
-): NoteConversion | { reason: string } {
-  const { name, target, group, session } = step;
-  const sourceAbs = vault.pathOf(name);
+): Outcome[] {
+  const outcomes: Outcome[] = [];
+  const planned: Planned[] = [];
+  for (const name of batch.names) {
+    const plan = planNote(vault, name, withoutEnding(name, batch.fromEnding) + batch.toEnding, convert);
+    if ('reason' in plan) outcomes.push(plan);
+    else planned.push(plan);
+  }
+  if (planned.length === 0) return outcomes;
+  const base = { session: batch.session, client: CLIENT, tool: TOOL, group: batch.group };
+  const entries = journal.recordMany(
+    planned.flatMap((p) => [
+      { ...base, note: p.name, kind: 'delete' as const, before: p.stored.bytes, after: null },
+      ...(p.written
+        ? []
+        : [{ ...base, note: p.target, kind: 'create' as const, before: null, after: p.bytes }]),
+    ]),
+  );
+  const entriesOf = new Map<string, JournalEntry[]>();
+  for (const entry of entries) {
+    const owner = planned.find((p) => p.name === entry.note || p.target === entry.note)?.name ?? entry.note;
+    entriesOf.set(owner, [...(entriesOf.get(owner) ?? []), entry]);
+  }
+  const toWrite = planned.filter((p) => !p.written);
+  const skipped = new Set(
+    writeFilesAtomic(
+      toWrite.map((p) => ({
+        target: vault.pathOf(p.target),
+        data: p.bytes,
+        // Never over a file that appeared meanwhile (an editor's, another run's).
+        still: () => !fs.existsSync(vault.pathOf(p.target)),
+      })),
+    ).map((f) => f.target),
+  );
+  const voided: { entry: JournalEntry; now: Uint8Array | null }[] = [];
+  const voidAll = (p: Planned) => {
+    for (const entry of entriesOf.get(p.name) ?? [])
+      voided.push({ entry, now: vault.read(entry.note)?.bytes ?? null });
+  };
+  for (const p of planned) {
+    const targetAbs = vault.pathOf(p.target);
+    if (skipped.has(targetAbs)) {
+      voidAll(p);
+      outcomes.push({ name: p.name, reason: `"${p.target}" was created meanwhile` });
+      continue;
+    }
+    // SPEC 11.5: the converted note keeps the file times of the one it replaces.
+    fs.utimesSync(targetAbs, p.stat.atime, p.stat.mtime);
+    if (!vault.removeIfStill(p.name, p.stored.etag)) {
+      if (!p.written) fs.rmSync(targetAbs, { force: true });
+      voidAll(p);
+      outcomes.push({ name: p.name, reason: 'it was changed during the conversion' });
+      continue;
+    }
+    outcomes.push({ from: p.name, to: p.target, losses: p.losses });
+  }
+  journal.voidEntries(voided);
+  return outcomes;
+}
+
+/** Reads and converts one note, or says why it is left as it is. */
+function planNote(
+  vault: Vault,
+  name: string,
+  target: string,
+  convert: (text: string, name: string) => ConvertedNote,
+): Planned | { name: string; reason: string } {
   let stat: fs.Stats;
   try {
-    stat = fs.statSync(sourceAbs);
+    stat = fs.statSync(vault.pathOf(name));
   } catch {
-    return { reason: 'it was removed during the conversion' };
+    return { name, reason: 'it was removed during the conversion' };
   }
   const stored = vault.read(name);
-  if (stored === null) return { reason: 'it was removed during the conversion' };
-  if (!stored.lossless) return { reason: 'it is not valid UTF-8 text; fix its encoding first' };
+  if (stored === null) return { name, reason: 'it was removed during the conversion' };
+  if (!stored.lossless) return { name, reason: 'it is not valid UTF-8 text; fix its encoding first' };
   const converted = convert(stored.text, name);
   const bytes = Buffer.from(converted.text, 'utf8');
-  if (bytes.length > MAX_NOTE_BYTES) return { reason: 'it would be over 5 MB once converted' };
-  const base = { session, client: CLIENT, tool: TOOL, group };
+  if (bytes.length > MAX_NOTE_BYTES) return { name, reason: 'it would be over 5 MB once converted' };
   const existing = vault.read(target);
-  if (existing !== null) {
-    // A run stopped between writing the new file and removing the old one: finish that note.
-    if (!existing.bytes.equals(bytes)) return { reason: `"${target}" already exists; rename one of them` };
-    const [entry] = journal.recordMany([
-      { ...base, note: name, kind: 'delete', before: stored.bytes, after: null },
-    ]);
-    if (!vault.removeIfStill(name, stored.etag)) {
-      journal.voidEntries([{ entry: entry!, now: vault.read(name)?.bytes ?? null }]);
-      return { reason: 'it was changed during the conversion' };
-    }
-    return { from: name, to: target, losses: converted.losses };
+  if (existing !== null && !existing.bytes.equals(bytes)) {
+    return { name, reason: `"${target}" already exists; rename one of them` };
   }
-  const entries = journal.recordMany([
-    { ...base, note: name, kind: 'delete', before: stored.bytes, after: null },
-    { ...base, note: target, kind: 'create', before: null, after: bytes },
-  ]);
-  const targetAbs = vault.pathOf(target);
-  if (!createFileAtomic(targetAbs, bytes)) {
-    journal.voidEntries(entries.map((entry) => ({ entry, now: vault.read(entry.note)?.bytes ?? null })));
-    return { reason: `"${target}" was created meanwhile` };
-  }
-  // SPEC 11.5: the converted note keeps the file times of the one it replaces.
-  fs.utimesSync(targetAbs, stat.atime, stat.mtime);
-  if (!vault.removeIfStill(name, stored.etag)) {
-    fs.rmSync(targetAbs, { force: true });
-    journal.voidEntries(entries.map((entry) => ({ entry, now: vault.read(entry.note)?.bytes ?? null })));
-    return { reason: 'it was changed during the conversion' };
-  }
-  return { from: name, to: target, losses: converted.losses };
+  return { name, target, stored, stat, bytes, losses: converted.losses, written: existing !== null };
 }
 
 /**

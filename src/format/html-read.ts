@@ -48,6 +48,8 @@ interface ItemFrame {
 interface AnchorFrame {
   readonly link: Omit<ReadLink, 'alias'>;
   text: string;
+  /** Offset in the shadow text. */
+  readonly at: number;
 }
 
 /** Plain text built line by line: whitespace collapsed as a browser would, `<pre>` kept as written. */
@@ -119,6 +121,11 @@ export function readHtml(source: string): HtmlReading {
 
   const plain = new PlainText();
   const shadow: string[] = [];
+  let shadowLength = 0;
+  const pushShadow = (text: string) => {
+    shadow.push(text);
+    shadowLength += text.length;
+  };
   let covered = 0;
   const newlinesOf = (from: number, to: number): string => {
     let out = '';
@@ -128,7 +135,7 @@ export function readHtml(source: string): HtmlReading {
   // Markup between `covered` and `to` (tags, comments, a doctype) keeps only its line breaks.
   const blankUpTo = (to: number) => {
     if (to <= covered) return;
-    shadow.push(` ${newlinesOf(covered, to)}`);
+    pushShadow(` ${newlinesOf(covered, to)}`);
     covered = to;
   };
 
@@ -143,12 +150,15 @@ export function readHtml(source: string): HtmlReading {
   const items: ItemFrame[] = [];
   const tasks: ReadTask[] = [];
   const anchors: AnchorFrame[] = [];
-  const links: ReadLink[] = [];
+  /** Links with their offset in the shadow text, to be put in document order. */
+  const placed: { at: number; link: ReadLink }[] = [];
 
   const parser = new Parser(
     {
       onopentag(name, attribs) {
         blankUpTo(parser.startIndex);
+        // Where the tag sits in the shadow: links are put in the order they are written.
+        const at = shadowLength;
         blankUpTo(parser.endIndex + 1);
         if (name === 'title' && title === null) titleText = '';
         if (name === 'h1' && h1 === null) h1Text = '';
@@ -184,10 +194,10 @@ export function readHtml(source: string): HtmlReading {
         const raw = source.slice(parser.startIndex, parser.endIndex + 1);
         if (name === 'a' && attribs.href !== undefined) {
           const link = vaultLink('html', attribs.href, raw, lineOf(parser.startIndex), false);
-          if (link !== null) anchors.push({ link, text: '' });
+          if (link !== null) anchors.push({ link, text: '', at });
         } else if (name === 'img' && attribs.src !== undefined) {
           const link = vaultLink('html', attribs.src, raw, lineOf(parser.startIndex), true);
-          if (link !== null) links.push({ ...link, alias: attribs.alt?.trim() || null });
+          if (link !== null) placed.push({ at, link: { ...link, alias: attribs.alt?.trim() || null } });
         }
       },
       ontext(text) {
@@ -198,12 +208,12 @@ export function readHtml(source: string): HtmlReading {
         if (titleText !== null) titleText += text;
         if (h1Text !== null) h1Text += text;
         if (hidden > 0 || code > 0) {
-          shadow.push(` ${newlinesOf(start, end)}`);
+          pushShadow(` ${newlinesOf(start, end)}`);
         } else if (raw === text) {
-          shadow.push(shadowText(text));
+          pushShadow(shadowText(text));
         } else {
           // An entity was decoded: the text may be shorter or longer, but its line breaks stay.
-          shadow.push(`${shadowText(text.replace(/\n/g, ' '))}${newlinesOf(start, end)}`);
+          pushShadow(`${shadowText(text.replace(/\n/g, ' '))}${newlinesOf(start, end)}`);
         }
         covered = end;
         if (hidden > 0) return;
@@ -231,7 +241,8 @@ export function readHtml(source: string): HtmlReading {
         if (name === 'ul' || name === 'ol') listDepth = Math.max(0, listDepth - 1);
         if (name === 'a') {
           const anchor = anchors.pop();
-          if (anchor !== undefined) links.push({ ...anchor.link, alias: collapse(anchor.text) || null });
+          if (anchor !== undefined)
+            placed.push({ at: anchor.at, link: { ...anchor.link, alias: collapse(anchor.text) || null } });
         }
         if (name === 'li') {
           const item = items.pop();
@@ -250,30 +261,45 @@ export function readHtml(source: string): HtmlReading {
   parser.write(source);
   parser.end();
   blankUpTo(source.length);
-  for (const anchor of anchors) links.push({ ...anchor.link, alias: collapse(anchor.text) || null });
+  for (const anchor of anchors) {
+    placed.push({ at: anchor.at, link: { ...anchor.link, alias: collapse(anchor.text) || null } });
+  }
 
-  const scan = scanBody(
-    shadow
-      .join('')
-      .split('\n')
-      .map((line) => line.trimStart())
-      .join('\n'),
-  );
+  // Indented HTML must not read as an indented Markdown code block: each line is scanned without its
+  // leading whitespace, and offsets are mapped back to the untrimmed shadow.
+  const lines = shadow.join('').split('\n');
+  const trimmedLines = lines.map((line) => line.trimStart());
+  const untrimmedStart: number[] = [];
+  const trimmedStart: number[] = [];
+  for (let i = 0, u = 0, t = 0; i < lines.length; i++) {
+    untrimmedStart.push(u);
+    trimmedStart.push(t);
+    u += (lines[i] as string).length + 1;
+    t += (trimmedLines[i] as string).length + 1;
+  }
+  const scan = scanBody(trimmedLines.join('\n'));
   for (const link of scan.links) {
     if (link.kind !== 'wikilink') continue;
-    links.push({
-      kind: 'wikilink',
-      raw: link.raw,
-      linkpath: link.linkpath,
-      heading: link.heading,
-      block: link.block,
-      alias: link.alias,
-      embed: link.embed,
-      line: link.line,
-      property: null,
+    const i = link.line - 1;
+    const removed = (lines[i] as string).length - (trimmedLines[i] as string).length;
+    const at = (untrimmedStart[i] as number) + removed + link.start - (trimmedStart[i] as number);
+    placed.push({
+      at,
+      link: {
+        kind: 'wikilink',
+        raw: link.raw,
+        linkpath: link.linkpath,
+        heading: link.heading,
+        block: link.block,
+        alias: link.alias,
+        embed: link.embed,
+        line: link.line,
+        property: null,
+      },
     });
   }
-  links.sort((a, b) => a.line - b.line);
+  placed.sort((a, b) => a.at - b.at);
+  const links = placed.map((p) => p.link);
   tasks.sort((a, b) => a.line - b.line);
   return {
     plainText: plain.done(),

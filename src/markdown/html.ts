@@ -189,7 +189,7 @@ function createConverter(options: ConvertOptions): TurndownService {
   // tag when the Markdown is rendered; a backslash keeps it text.
   const escapeText = service.escape.bind(service);
   const escapePart = (text: string) => escapeText(text).replace(/<(?=[A-Za-z/!?])/g, '\\<');
-  const escape = (text: string) => {
+  const escapeKeeping = (text: string) => {
     if (options.keepWikilinksAndTags !== true) return escapePart(text);
     let out = '';
     let at = 0;
@@ -200,7 +200,7 @@ function createConverter(options: ConvertOptions): TurndownService {
     return out + escapePart(text.slice(at));
   };
   const plainEscape = escapeText;
-  service.escape = escape;
+  service.escape = escapeKeeping;
 
   service.addRule('safeLink', {
     filter: (node) => node.nodeName === 'A' && node.getAttribute('href') !== null,
