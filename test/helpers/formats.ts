@@ -5,10 +5,12 @@
  * converts it, links to notes given the `.html` ending) and reading its expectations through
  * `inFormatNames` (every `x.md` name becomes `x.html`).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { hasEnding, withoutEnding } from '../../src/common/note-ending.js';
 import { markdownNoteToHtml } from '../../src/format/convert-note.js';
 import type { FormatName } from '../../src/vault/format-choice.js';
-import type { VaultFiles } from './vault.js';
+import { openTestVault, type TestVault, type VaultFiles } from './vault.js';
 
 export const FORMATS: readonly FormatName[] = ['markdown', 'html'];
 
@@ -38,4 +40,64 @@ export function inFormatNames<T>(format: FormatName, value: T): T {
 /** One note name in the format: `a/b.md` → `a/b.html`. */
 export function nameIn(format: FormatName, name: string): string {
   return inFormatNames(format, name);
+}
+
+/** `.html` note names back to `.md` in a result, so a suite's Markdown expectations hold as written. */
+function asMarkdownNames<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value).replace(/\.html(?=["/#?\s)\]|,:;.]|$)/g, '.md')) as T;
+}
+
+/**
+ * `openTestVault` in either format, for suites written against a Markdown vault: in an HTML vault the
+ * files are converted (`inFormat`), `.md` in a call's arguments reads `.html`, and `.html` in its
+ * result reads `.md`, so the suite's calls and expectations are the same in both formats.
+ */
+export async function openTestVaultIn(
+  format: FormatName,
+  files: VaultFiles,
+  options: Parameters<typeof openTestVault>[1] = {},
+): Promise<TestVault> {
+  if (format === 'markdown') return openTestVault(files, options);
+  // The Markdown vault is made and prepared (file times, links…) as the suite wrote it, then its
+  // notes are converted in place, keeping their file times, as noted-mcp convert does.
+  const vault = await openTestVault(files, {
+    ...options,
+    prepare: (dir, base) => {
+      options.prepare?.(dir, base);
+      convertInPlace(dir);
+    },
+  });
+  const call: TestVault['call'] = async (name, args = {}) => {
+    const result = await vault.call(name, inFormatNames(format, args));
+    return {
+      structured: asMarkdownNames(result.structured),
+      text: asMarkdownNames(result.text),
+      line: asMarkdownNames(result.line),
+      isError: result.isError,
+    };
+  };
+  return { ...vault, call };
+}
+
+/** Every `.md` file below `dir` (outside dot folders) as an `.html` note with the same file times. */
+function convertInPlace(dir: string): void {
+  const relink = (link: { linkpath: string }) =>
+    hasEnding(link.linkpath, '.md') ? `${withoutEnding(link.linkpath, '.md')}.html` : null;
+  const visit = (folder: string) => {
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+      if (entry.name.startsWith('.')) continue;
+      const abs = path.join(folder, entry.name);
+      if (entry.isDirectory()) visit(abs);
+      else if (entry.isFile() && hasEnding(entry.name, '.md')) {
+        const stat = fs.statSync(abs);
+        const target = `${withoutEnding(abs, '.md')}.html`;
+        fs.writeFileSync(target, markdownNoteToHtml(fs.readFileSync(abs, 'utf8'), relink).text);
+        fs.utimesSync(target, stat.atime, stat.mtime);
+        fs.rmSync(abs);
+      }
+    }
+  };
+  visit(dir);
+  fs.mkdirSync(path.join(dir, '.noted'), { recursive: true });
+  fs.writeFileSync(path.join(dir, '.noted', 'config.json'), '{"format":"html"}\n');
 }
