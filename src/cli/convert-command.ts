@@ -27,6 +27,8 @@ Options:
   -h, --help                     show this help
 `;
 
+/** Notes named for each kind of loss; the rest are counted. */
+const LOSS_EXAMPLES = 10;
 /** Progress lines at most this often. */
 const PROGRESS_EVERY_MS = 1000;
 
@@ -80,25 +82,39 @@ export async function convertCommand(argv: readonly string[], io: CliIo): Promis
 }
 
 function printPlan(report: ConvertReport, io: CliIo): ExitCode {
-  const lossy = report.converted.filter((c) => c.losses.length > 0);
   io.stdout(
     `Dry run: ${report.converted.length} of ${report.total} notes would be converted to ${report.to}; nothing was written.\n`,
   );
   for (const c of report.converted) io.stdout(`would convert  ${c.from} → ${c.to}\n`);
-  if (lossy.length > 0) io.stdout(`\nWhat would be lost (${lossy.length} notes):\n`);
-  for (const c of lossy) {
-    io.stdout(`  ${c.from}\n`);
-    for (const loss of c.losses) io.stdout(`    - ${loss}\n`);
-  }
+  printLosses(report, io, 'What would be lost');
   printSkipped(report, io, 'would be left as it is');
   return report.skipped.length > 0 ? 1 : 0;
+}
+
+/** Each kind of loss once, with the notes it concerns (a line number is the note's own). */
+function printLosses(report: ConvertReport, io: CliIo, heading: string): void {
+  const byKind = new Map<string, string[]>();
+  for (const c of report.converted) {
+    for (const loss of c.losses) {
+      const line = /^line (\d+): /.exec(loss);
+      const kind = line === null ? loss : loss.slice(line[0].length);
+      const where = line === null ? c.from : `${c.from}:${line[1]}`;
+      byKind.set(kind, [...(byKind.get(kind) ?? []), where]);
+    }
+  }
+  if (byKind.size === 0) return;
+  io.stdout(`\n${heading}:\n`);
+  for (const [kind, notes] of byKind) {
+    const shown = notes.slice(0, LOSS_EXAMPLES).join(', ');
+    const more = notes.length > LOSS_EXAMPLES ? ` and ${notes.length - LOSS_EXAMPLES} more` : '';
+    io.stdout(`  - ${kind} (${notes.length}): ${shown}${more}\n`);
+  }
 }
 
 function printResult(report: ConvertReport, io: CliIo): ExitCode {
   const resumed = report.resumed ? ' (continuing the conversion that was stopped)' : '';
   io.stdout(`Converted ${report.converted.length} of ${report.total} notes to ${report.to}${resumed}.\n`);
-  const lossy = report.converted.filter((c) => c.losses.length > 0);
-  for (const c of lossy) io.stdout(`  ${c.to}: ${c.losses.join('; ')}\n`);
+  printLosses(report, io, 'What the new format could not keep');
   printSkipped(report, io, 'left as it is');
   if (report.stopped) {
     io.stdout('Stopped before the last note. Run the same command again to continue.\n');

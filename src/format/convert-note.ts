@@ -60,7 +60,9 @@ function frontmatterHead(fm: ParsedFrontmatter, losses: string[]): string {
   if (/--!?>/.test(fm.raw)) {
     losses.push('the frontmatter holds "-->", which an HTML comment cannot keep: its properties are lost');
   } else {
-    head += `${FRONTMATTER_OPEN}${fm.raw.replace(/\r\n/g, '\n')}${fm.raw.endsWith('\n') ? '' : '\n'}${FRONTMATTER_CLOSE}`;
+    // The blank lines between the block and the body come back with it.
+    const kept = fm.raw + (/^(?:\r?\n)*/.exec(fm.body)?.[0] ?? '');
+    head += `${FRONTMATTER_OPEN}${kept}${kept.endsWith('\n') ? '' : '\n'}${FRONTMATTER_CLOSE}`;
     if (fm.data !== null && Object.keys(fm.data).length > 0) {
       losses.push(
         'frontmatter properties are kept in a comment: an HTML vault does not read them (get_properties, query_notes) until it is converted back',
