@@ -14,6 +14,7 @@ import { Parser } from 'htmlparser2';
 import { decodeMarkdownDestination, isExternalDestination, splitSubpath } from '../markdown/link-syntax.js';
 import { scanBody } from '../markdown/scan.js';
 import { parseDueDate } from '../markdown/task-syntax.js';
+import { readLinkOf } from './markdown-read.js';
 import type { ReadLink, ReadTask } from './note-format.js';
 
 export interface HtmlReading {
@@ -283,20 +284,7 @@ export function readHtml(source: string): HtmlReading {
     const i = link.line - 1;
     const removed = (lines[i] as string).length - (trimmedLines[i] as string).length;
     const at = (untrimmedStart[i] as number) + removed + link.start - (trimmedStart[i] as number);
-    placed.push({
-      at,
-      link: {
-        kind: 'wikilink',
-        raw: link.raw,
-        linkpath: link.linkpath,
-        heading: link.heading,
-        block: link.block,
-        alias: link.alias,
-        embed: link.embed,
-        line: link.line,
-        property: null,
-      },
-    });
+    placed.push({ at, link: readLinkOf(link) });
   }
   placed.sort((a, b) => a.at - b.at);
   const links = placed.map((p) => p.link);

@@ -5,7 +5,7 @@
  */
 import { parseFrontmatter } from '../markdown/frontmatter.js';
 import { frontmatterAliases, frontmatterLinks, frontmatterTags } from '../markdown/frontmatter-fields.js';
-import { scanBody } from '../markdown/scan.js';
+import { type ScannedLink, scanBody } from '../markdown/scan.js';
 import { noteTitle } from '../markdown/title.js';
 import type { NoteReading, ReadLink } from './note-format.js';
 
@@ -14,19 +14,7 @@ export function readMarkdown(name: string, text: string): NoteReading {
   const lineOffset = fm.raw === '' ? 0 : fm.raw.split('\n').length - 1;
   const scan = scanBody(fm.body, { lineOffset });
   const links: ReadLink[] = frontmatterLinkRows(fm.raw, fm.data);
-  for (const link of scan.links) {
-    links.push({
-      kind: link.kind,
-      raw: link.raw,
-      linkpath: link.linkpath,
-      heading: link.heading,
-      block: link.block,
-      alias: link.alias,
-      embed: link.embed,
-      line: link.line,
-      property: null,
-    });
-  }
+  for (const link of scan.links) links.push(readLinkOf(link));
   return {
     title: noteTitle(name, fm.data, text, '.md'),
     tags: [...frontmatterTags(fm.data), ...scan.tags.map((t) => t.tag)],
@@ -35,6 +23,21 @@ export function readMarkdown(name: string, text: string): NoteReading {
     aliases: frontmatterAliases(fm.data),
     properties: fm.data,
     searchText: fm.body,
+  };
+}
+
+/** A link the body scanner found, as the index keeps it. */
+export function readLinkOf(link: ScannedLink): ReadLink {
+  return {
+    kind: link.kind,
+    raw: link.raw,
+    linkpath: link.linkpath,
+    heading: link.heading,
+    block: link.block,
+    alias: link.alias,
+    embed: link.embed,
+    line: link.line,
+    property: null,
   };
 }
 

@@ -5,10 +5,10 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { convertVault } from '../../src/access/convert.js';
 import { convertCommand } from '../../src/cli/convert-command.js';
-import type { CliIo } from '../../src/cli/io.js';
 import { Journal } from '../../src/journal/journal.js';
 import { readConversionMarker } from '../../src/vault/conversion-marker.js';
 import { Vault } from '../../src/vault/vault.js';
+import { captureIo } from '../helpers/cli-io.js';
 import { DIST, ensureBuilt } from '../helpers/server-process.js';
 import { connect, makeVault, readBytes, snapshot, type VaultFiles, within } from '../helpers/vault.js';
 
@@ -21,24 +21,6 @@ function vaultWith(files: VaultFiles): string {
   const { base, dir } = makeVault(files);
   bases.push(base);
   return dir;
-}
-
-function cliIo(): CliIo & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    env: {},
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    script: 'noted-mcp',
-    isTty: false,
-    out: () => out,
-    err: () => err,
-  };
 }
 
 const PLAN = `---
@@ -74,8 +56,8 @@ describe('noted-mcp convert (SPEC 11.5)', () => {
   it('--dry-run lists what would change and what would be lost, and writes nothing', async () => {
     const dir = vaultWith(FILES);
     const before = snapshot(dir, { includeState: true });
-    const io = cliIo();
-    expect(await convertCommand(['--to', 'html', '--dry-run', '--notes-dir', dir], io)).toBe(0);
+    const io = captureIo();
+    expect(await convertCommand(['--to', 'html', '--dry-run', '--notes-dir', dir], io.io)).toBe(0);
     expect(io.out()).toContain('Dry run: 3 of 3 notes would be converted to html; nothing was written.');
     expect(io.out()).toContain('would convert  Plan.md → Plan.html');
     expect(io.out()).toContain('the task status "-" becomes a ticked checkbox');
@@ -93,8 +75,8 @@ describe('noted-mcp convert (SPEC 11.5)', () => {
     const dir = vaultWith(FILES);
     const past = new Date('2020-01-02T03:04:05Z');
     for (const n of ['Plan.md', 'Goals.md', 'sub/Risks.md']) fs.utimesSync(path.join(dir, n), past, past);
-    const io = cliIo();
-    expect(await convertCommand(['--to', 'html', '--notes-dir', dir], io)).toBe(0);
+    const io = captureIo();
+    expect(await convertCommand(['--to', 'html', '--notes-dir', dir], io.io)).toBe(0);
     expect(io.out()).toMatch(/Converted 3 of 3 notes to html\./);
     const html = ['Plan.html', 'Goals.html', 'sub/Risks.html'];
     for (const n of ['Plan.md', 'Goals.md', 'sub/Risks.md'])
@@ -147,7 +129,7 @@ describe('noted-mcp convert (SPEC 11.5)', () => {
     ]);
 
     // Back to Markdown: the frontmatter and every other line as they were.
-    expect(await convertCommand(['--to', 'markdown', '--notes-dir', dir], cliIo())).toBe(0);
+    expect(await convertCommand(['--to', 'markdown', '--notes-dir', dir], captureIo().io)).toBe(0);
     expect(readBytes(dir, 'Plan.md')?.toString()).toBe(PLAN.replace('- [-] dropped', '- [x] dropped'));
     expect(readBytes(dir, 'Goals.md')?.toString()).toBe(FILES['Goals.md']);
     expect(JSON.parse(fs.readFileSync(path.join(dir, '.noted', 'config.json'), 'utf8'))).toEqual({
@@ -157,7 +139,7 @@ describe('noted-mcp convert (SPEC 11.5)', () => {
 
   it('undo --group puts the Markdown vault back', async () => {
     const dir = vaultWith(FILES);
-    expect(await convertCommand(['--to', 'html', '--notes-dir', dir], cliIo())).toBe(0);
+    expect(await convertCommand(['--to', 'html', '--notes-dir', dir], captureIo().io)).toBe(0);
     const group = new Journal(Vault.open(dir), { now: () => new Date() }).list()[0]?.group as string;
     const result = await runCliInProcessUndo(dir, group);
     expect(result).toMatchObject({ refused: 0, undone: 6 });
@@ -195,8 +177,8 @@ describe('noted-mcp convert (SPEC 11.5)', () => {
       await served.close();
     }
 
-    const wrong = cliIo();
-    expect(await convertCommand(['--to', 'markdown', '--notes-dir', dir], wrong)).toBe(1);
+    const wrong = captureIo();
+    expect(await convertCommand(['--to', 'markdown', '--notes-dir', dir], wrong.io)).toBe(1);
     expect(wrong.err()).toContain('Finish it first with: noted-mcp convert --to html');
 
     const second = await convertVault(Vault.open(dir), journal, { to: 'html', dryRun: false, session: 's2' });
@@ -210,15 +192,15 @@ describe('noted-mcp convert (SPEC 11.5)', () => {
   });
 
   it('refuses what it cannot do, saying why: no --to, a bad format, a target that exists', async () => {
-    const io = cliIo();
-    expect(await convertCommand([], io)).toBe(2);
+    const io = captureIo();
+    expect(await convertCommand([], io.io)).toBe(2);
     expect(io.err()).toContain('--to markdown or --to html');
-    const bad = cliIo();
-    expect(await convertCommand(['--to', 'pdf'], bad)).toBe(2);
+    const bad = captureIo();
+    expect(await convertCommand(['--to', 'pdf'], bad.io)).toBe(2);
     expect(bad.err()).toContain('--to takes markdown or html (got "pdf")');
     const dir = vaultWith({ 'a.md': '# A\n', 'a.html': '<p>an attachment</p>', 'b.md': '# B\n' });
-    const clash = cliIo();
-    expect(await convertCommand(['--to', 'html', '--notes-dir', dir], clash)).toBe(1);
+    const clash = captureIo();
+    expect(await convertCommand(['--to', 'html', '--notes-dir', dir], clash.io)).toBe(1);
     expect(clash.out()).toContain('left as it is: a.md: "a.html" already exists');
     expect(readBytes(dir, 'a.md')?.toString()).toBe('# A\n');
     expect(readBytes(dir, 'a.html')?.toString()).toBe('<p>an attachment</p>');
