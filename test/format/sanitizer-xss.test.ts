@@ -84,7 +84,8 @@ describe('the sanitizer against the OWASP XSS filter evasion vectors (SPEC 11.3)
   });
 
   it('create_note, as sent and wrapped in a <div>: nothing dangerous is stored', async () => {
-    const v = (vault = await openTestVault(HTML_VAULT));
+    vault = await openTestVault(HTML_VAULT);
+    const v = vault;
     const stored: string[] = [];
     for (const [i, vector] of VECTORS.entries()) {
       for (const [form, content] of [
@@ -102,7 +103,8 @@ describe('the sanitizer against the OWASP XSS filter evasion vectors (SPEC 11.3)
   });
 
   it('update_note (overwrite and append) and edit_note replace: nothing dangerous is stored', async () => {
-    const v = (vault = await openTestVault(HTML_VAULT));
+    vault = await openTestVault(HTML_VAULT);
+    const v = vault;
     let refused = 0;
     for (const [i, vector] of VECTORS.entries()) {
       const overwrite = await v.call('update_note', { name: 'base', content: `<div>${vector}</div>` });

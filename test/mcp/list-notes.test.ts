@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FormatName } from '../../src/vault/format-choice.js';
 import { FORMATS, openTestVaultIn } from '../helpers/formats.js';
-import { openTestVault, type TestVault } from '../helpers/vault.js';
+import type { TestVault } from '../helpers/vault.js';
 
 /** The format of the vault each test runs on (the suite runs on both, SPEC 11). */
 let format: FormatName = 'markdown';
