@@ -23,7 +23,7 @@ export interface IndexState {
 }
 
 export interface VaultInfo {
-  readonly vault: { readonly name: string; readonly format: 'markdown' };
+  readonly vault: { readonly name: string; readonly format: 'markdown' | 'html' };
   readonly counts: {
     readonly notes: number;
     readonly attachments: number;
@@ -79,7 +79,7 @@ export function vaultInfo(ctx: AccessContext, rules: Rules, index: IndexState): 
   const summary = describeAccess(rules.policy);
   const journal = ctx.journal.verify();
   return {
-    vault: { name: path.basename(ctx.vault.root), format: 'markdown' },
+    vault: { name: path.basename(ctx.vault.root), format: ctx.vault.format },
     counts: {
       notes: notes.length,
       attachments: attachments.length,

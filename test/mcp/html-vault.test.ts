@@ -339,6 +339,40 @@ describe('an HTML vault is detected and every tool works on it (SPEC 11)', () =>
   });
 });
 
+describe('the newer tools on an HTML vault', () => {
+  it('get_vault_info says html; export_notes gives HTML bodies, Markdown when asked, sanitized HTML', async () => {
+    const v = await open({ ...VAULT, 'Risks.html': '<p onclick="x()">Nothing yet.</p>\n' });
+    expect((await v.call('get_vault_info')).structured.vault).toMatchObject({ format: 'html' });
+    const json = await v.call('export_notes', { format: 'json' });
+    const goals = json.structured.notes.find((n: { name: string }) => n.name === 'Goals.html');
+    expect(goals).toMatchObject({ frontmatter: null, body: '<h1>Goals</h1>\n<p>Grow. #work</p>\n' });
+    const md = await v.call('export_notes', { format: 'markdown' });
+    expect(md.structured.document).toContain('<!-- note: Goals.html');
+    expect(md.structured.document).toContain('# Goals\n\nGrow. #work\n');
+    const html = await v.call('export_notes', { format: 'html' });
+    expect(html.structured.document).toContain('<p>Nothing yet.</p>');
+    expect(html.structured.document).not.toContain('onclick');
+  });
+
+  it('outlines, parts and task edits need Markdown: not_supported, saying why; daily notes are .html', async () => {
+    const v = await open(VAULT);
+    const outline = await v.call('get_note_outline', { name: 'Plan' });
+    expect(outline.structured).toMatchObject({ code: 'not_supported' });
+    expect(outline.structured.message).toContain('need a Markdown vault');
+    expect((await v.call('read_note', { name: 'Plan', section: 'Plan' })).structured.code).toBe(
+      'not_supported',
+    );
+    const etag = (await v.call('read_note', { name: 'Plan' })).structured.etag;
+    const task = await v.call('update_task', { name: 'Plan', line: 7, done: true, expected_etag: etag });
+    expect(task.structured).toMatchObject({ code: 'not_supported', committed: false });
+    expect(readBytes(v.dir, 'projects/Plan.html')?.toString()).toBe(PLAN);
+    const daily = await v.call('get_daily_note', { date: '2026-01-05', create: true });
+    expect(daily.isError, JSON.stringify(daily.structured)).toBe(false);
+    expect(daily.structured).toMatchObject({ name: '2026-01-05.html', format: 'html', created: true });
+    expect(daily.structured.plainText).toBeUndefined();
+  });
+});
+
 describe('while a conversion runs (SPEC 11.5)', () => {
   it('every write answers busy, reads go on; afterwards writes work again', async () => {
     const v = await open(VAULT);
