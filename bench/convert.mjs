@@ -34,7 +34,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'noted-bench-convert-'));
 const vault = join(tmp, 'vault');
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 
-let t = performance.now();
+const t = performance.now();
 if (values.base !== undefined) {
   execFileSync('cp', ['-a', resolve(values.base), vault]);
   rmSync(join(vault, '.noted'), { recursive: true, force: true });
@@ -57,7 +57,9 @@ const rows = [
 console.log('\n| step | notes | seconds | notes/s | exit |');
 console.log('| --- | ---: | ---: | ---: | ---: |');
 for (const [step, r] of rows) {
-  console.log(`| ${step} | ${r.notes} | ${r.seconds.toFixed(2)} | ${Math.round(r.notes / r.seconds)} | ${r.status} |`);
+  console.log(
+    `| ${step} | ${r.notes} | ${r.seconds.toFixed(2)} | ${Math.round(r.notes / r.seconds)} | ${r.status} |`,
+  );
 }
 
 const after = notesOf(vault, '.md');
