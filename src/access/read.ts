@@ -221,7 +221,7 @@ export function search(
   const format = formatOf(ctx.vault);
   const results = rows.map((row) => {
     const stored = ctx.vault.read(row.path);
-    const body = stored === null ? '' : format.excerptText(stored.text);
+    const body = stored === null ? '' : format.excerptText(stored.text, compiled.highlightTerms);
     return {
       name: row.path,
       title: row.title,

@@ -14,7 +14,7 @@ import {
 } from '../markdown/render-html.js';
 import { fileTitle } from '../markdown/title.js';
 import { rewriteHtmlLinks } from './html-links.js';
-import { readHtml } from './html-read.js';
+import { htmlPlainText, readHtml } from './html-read.js';
 import { unsafeAdditions } from './html-safety.js';
 import type { NoteFormat } from './note-format.js';
 
@@ -49,6 +49,30 @@ export function storedHtml(content: string): string {
   return markdownToHtml(content, { keepWikilinks: true, sanitize: STORED_NOTE_SANITIZE_OPTIONS });
 }
 
+/** Notes up to this size are read whole for an excerpt; a larger one only around its first match. */
+const EXCERPT_WHOLE_CHARS = 64 * 1024;
+/** Characters of HTML read on each side of the first match in a large note. */
+const EXCERPT_WINDOW_CHARS = 8 * 1024;
+
+/**
+ * The text an excerpt is cut from. Search answers with up to 50 excerpts, and a note may hold 5 MB of
+ * HTML (half a second to read whole): a large note is read only around the first place one of the
+ * terms appears in its HTML, else its beginning (SPEC 3.3a).
+ */
+function excerptText(text: string, terms: readonly string[]): string {
+  if (text.length <= EXCERPT_WHOLE_CHARS) return htmlPlainText(text);
+  const lower = text.toLowerCase();
+  let at = -1;
+  for (const term of terms) {
+    const found = term === '' ? -1 : lower.indexOf(term.toLowerCase());
+    if (found !== -1 && (at === -1 || found < at)) at = found;
+  }
+  const from = Math.max(0, at - EXCERPT_WINDOW_CHARS);
+  const slice = text.slice(from, from + 2 * EXCERPT_WINDOW_CHARS);
+  // A window that starts inside a tag would show the tag's end as text: it starts after it.
+  return htmlPlainText(from === 0 ? slice : slice.slice(slice.indexOf('>') + 1));
+}
+
 export const htmlFormat: NoteFormat = {
   name: 'html',
   ending: '.html',
@@ -69,9 +93,9 @@ export const htmlFormat: NoteFormat = {
     frontmatter: null,
     frontmatterRaw: '',
     body: text,
-    plainText: readHtml(text).plainText,
+    plainText: htmlPlainText(text),
   }),
-  excerptText: (text) => readHtml(text).plainText,
+  excerptText,
   incoming: storedHtml,
   filledTemplate: (text) => sanitizeHtml(text, STORED_NOTE_SANITIZE_OPTIONS),
   appended(stored, addition) {

@@ -102,6 +102,51 @@ class PlainText {
 }
 
 /**
+ * Only the note's plain text (what `readHtml` gives as `plainText`), in a lighter pass: no links,
+ * tags, tasks or title. What read_note and search excerpts need, several times faster on a large note.
+ */
+export function htmlPlainText(source: string): string {
+  const plain = new PlainText();
+  let hidden = 0;
+  let preDepth = 0;
+  let listDepth = 0;
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        if (NOT_TEXT.has(name)) hidden++;
+        if (name === 'pre') preDepth++;
+        if (hidden > 0) return;
+        if (name === 'ul' || name === 'ol') listDepth++;
+        if (name === 'li') {
+          plain.breakLine(`${'  '.repeat(Math.max(0, listDepth - 1))}- `);
+          const state = attribs['data-checked'];
+          if (state === 'true' || state === 'false') plain.mark(state === 'true' ? '[x] ' : '[ ] ');
+          return;
+        }
+        if (BLOCK.has(name) || name === 'br') plain.breakLine();
+        if (name === 'input' && (attribs.type ?? '').toLowerCase() === 'checkbox') {
+          plain.mark(attribs.checked !== undefined ? '[x] ' : '[ ] ');
+        }
+      },
+      ontext(text) {
+        if (hidden === 0) plain.add(text, preDepth > 0);
+      },
+      onclosetag(name) {
+        if (NOT_TEXT.has(name)) hidden = Math.max(0, hidden - 1);
+        if (name === 'pre') preDepth = Math.max(0, preDepth - 1);
+        if (hidden > 0) return;
+        if (name === 'ul' || name === 'ol') listDepth = Math.max(0, listDepth - 1);
+        if (BLOCK.has(name)) plain.breakLine();
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(source);
+  parser.end();
+  return plain.done();
+}
+
+/**
  * Reads an HTML note.
  *
  * @example

@@ -76,8 +76,11 @@ export interface NoteFormat {
   read(name: string, text: string): NoteReading;
   /** The note as read_note shows it. */
   view(text: string): NoteView;
-  /** The text search excerpts are cut from (the body, without markup). */
-  excerptText(text: string): string;
+  /**
+   * The text a search excerpt around `terms` is cut from (the body, without markup; for a large
+   * HTML note, only the part around the first term).
+   */
+  excerptText(text: string, terms: readonly string[]): string;
   /**
    * Content a client sent (Markdown or HTML) as this format stores it: in a Markdown vault HTML is
    * sanitized and converted to Markdown (SPEC 2.7); in an HTML vault Markdown is rendered and HTML

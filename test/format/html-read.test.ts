@@ -76,6 +76,20 @@ describe('readHtml: what the index reads in an HTML note (SPEC 11.4)', () => {
   });
 });
 
+describe('search excerpts of a large HTML note', () => {
+  it('read around the first match only, so 50 results of 5 MB each stay cheap (SPEC 3.3a)', () => {
+    const filler = '<p>plain words <b>here</b> and there</p>\n'.repeat(5000);
+    const note = `${filler}<p>the <em>needle</em> is here</p>\n${filler}`;
+    const text = htmlFormat.excerptText(note, ['needle']);
+    expect(text).toContain('the needle is here');
+    expect(text.length).toBeLessThan(20_000);
+    expect(text).not.toMatch(/[<>]/);
+    // A small note is read whole, and a term found nowhere gives the beginning.
+    expect(htmlFormat.excerptText('<p>a</p><p>b</p>', ['x'])).toBe('a\nb');
+    expect(htmlFormat.excerptText(note, ['absent']).startsWith('plain words here and there')).toBe(true);
+  });
+});
+
 describe('writing HTML notes', () => {
   it('Markdown is rendered (tasks as checkboxes, wikilinks kept as text) and sanitized', () => {
     expect(storedHtml('# Hi\n\n- [ ] a #t\n- [x] b\n\nSee [[Note]] <script>x()</script>\n')).toBe(
