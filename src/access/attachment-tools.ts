@@ -140,7 +140,7 @@ export function readAttachmentContent(
   input: string,
   options: { offset?: number; maxChars?: number } = {},
 ): AttachmentContent {
-  if (isNoteFile(input)) {
+  if (isNoteFile(input, ctx.vault.ending)) {
     throw new NotedError(
       'validation_error',
       `"${input}" is a note, not an attachment: read it with read_note.`,

@@ -50,7 +50,7 @@ export async function getDailyNote(
   const day = dayOf(dates, input.date, ctx.now());
   const date = localDay(day);
   const settings = readDailyNoteSettings(ctx.vault.root);
-  const name = dailyNoteName(settings.folder, dates.formatDate(day, settings.format), settings);
+  const name = dailyNoteName(ctx, settings.folder, dates.formatDate(day, settings.format), settings);
   if (seen(ctx, rules, name)) {
     return { date, exists: true, created: false, note: readNote(ctx, rules, name) };
   }
@@ -126,9 +126,14 @@ function dayOf(dates: DateTools, input: string | undefined, now: Date): Date {
   return day;
 }
 
-function dailyNoteName(folder: string, fileName: string, settings: { format: string }): string {
+function dailyNoteName(
+  ctx: AccessContext,
+  folder: string,
+  fileName: string,
+  settings: { format: string },
+): string {
   try {
-    return normalizeNoteName(folder === '' ? fileName : `${folder}/${fileName}`);
+    return normalizeNoteName(folder === '' ? fileName : `${folder}/${fileName}`, ctx.vault.ending);
   } catch (err) {
     if (!isNotedError(err) || err.code !== 'invalid_name') throw err;
     throw new NotedError(

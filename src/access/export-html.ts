@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { resolveLinkTarget } from '../index/links-query.js';
 import { parseFrontmatter } from '../markdown/frontmatter.js';
-import { escapeHtml, markdownToHtml, type RenderedLink } from '../markdown/render-html.js';
+import { escapeHtml, markdownToHtml, type RenderedLink, sanitizeHtml } from '../markdown/render-html.js';
 import { stripHeading } from '../markdown/sections.js';
 import { folderOf } from '../vault/names.js';
 import type { StoredNote } from '../vault/vault.js';
@@ -60,7 +60,7 @@ export function htmlLinks(ctx: AccessContext, rules: Rules): HtmlLinks {
   return {
     hrefFor(source, link) {
       const target = link.linkpath === '' ? source : resolve(source, link.linkpath);
-      if (target === null || !isNoteFile(target)) return null;
+      if (target === null || !isNoteFile(target, ctx.vault.ending)) return null;
       const anchor = noteAnchor(target);
       byAnchor.set(anchor, target);
       return link.heading === null ? `#${anchor}` : `#${anchor}--${headingSlug(lastPart(link.heading))}`;
@@ -81,13 +81,16 @@ function lastPart(heading: string): string {
 }
 
 /** One note as an article: its name, etag and properties, then its body rendered. */
-export function htmlNote(stored: StoredNote, text: string, links: HtmlLinks): string {
-  const fm = parseFrontmatter(text);
+export function htmlNote(stored: StoredNote, text: string, links: HtmlLinks, storedAsHtml = false): string {
+  const fm = parseFrontmatter(storedAsHtml ? '' : text);
   const anchor = noteAnchor(stored.name);
-  const body = markdownToHtml(fm.body, {
-    linkHref: (link) => links.hrefFor(stored.name, link),
-    headingId: (heading) => `${anchor}--${headingSlug(heading)}`,
-  });
+  // A note of an HTML vault is HTML already: sanitized as the export's own, its links as written.
+  const body = storedAsHtml
+    ? sanitizeHtml(text)
+    : markdownToHtml(fm.body, {
+        linkHref: (link) => links.hrefFor(stored.name, link),
+        headingId: (heading) => `${anchor}--${headingSlug(heading)}`,
+      });
   const properties =
     fm.data === null || Object.keys(fm.data).length === 0
       ? ''

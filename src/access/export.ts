@@ -10,11 +10,13 @@
 import { createHash } from 'node:crypto';
 import { decodeCursor, encodeCursor } from '../common/cursor.js';
 import { NotedError } from '../common/errors.js';
+import { htmlNoteToMarkdown } from '../format/convert-note.js';
+import { formatOf } from '../format/formats.js';
 import { type ExportSelection, exportCount, exportPaths } from '../index/export-query.js';
 import { compileSearch } from '../index/search-compile.js';
 import { parseSearchQuery } from '../index/search-query.js';
 import { checkTag } from '../index/tags-query.js';
-import { type JsonValue, parseFrontmatter } from '../markdown/frontmatter.js';
+import type { JsonValue } from '../markdown/frontmatter.js';
 import { normalizeFolderName } from '../vault/names.js';
 import type { StoredNote } from '../vault/vault.js';
 import { type AccessContext, iso } from './context.js';
@@ -195,6 +197,8 @@ interface PageBuilder {
 function pageBuilder(ctx: AccessContext, rules: Rules, format: ExportFormat): PageBuilder {
   const entries: Entry[] = [];
   const links: HtmlLinks | null = format === 'html' ? htmlLinks(ctx, rules) : null;
+  // An HTML vault's notes (SPEC 11): no frontmatter; Markdown export converts them.
+  const noteFormat = formatOf(ctx.vault);
   const identity = (stored: StoredNote) => ({
     name: stored.name,
     etag: stored.etag,
@@ -204,14 +208,16 @@ function pageBuilder(ctx: AccessContext, rules: Rules, format: ExportFormat): Pa
     const id = identity(stored);
     const extra = totalChars === undefined ? {} : { totalChars };
     if (format === 'json') {
-      const fm = parseFrontmatter(text);
-      const note: ExportedNote = { ...id, frontmatter: fm.data, body: fm.body, ...extra };
+      const fm = noteFormat.view(text);
+      const note: ExportedNote = { ...id, frontmatter: fm.frontmatter, body: fm.body, ...extra };
       // Sent twice: as the text's JSON line and in structuredContent.
       const json = JSON.stringify(note);
       return { note, part: json, bytes: sentBytes(json) + Buffer.byteLength(json, 'utf8') + 2 };
     }
     const part =
-      format === 'markdown' ? markdownPart(stored, text) : htmlNote(stored, text, links as HtmlLinks);
+      format === 'markdown'
+        ? markdownPart(stored, noteFormat.name === 'html' ? htmlNoteToMarkdown(text, () => null).text : text)
+        : htmlNote(stored, text, links as HtmlLinks, noteFormat.name === 'html');
     const note: ExportedNote = { ...id, ...extra };
     return { note, part, bytes: 2 * sentBytes(part) + Buffer.byteLength(JSON.stringify(note), 'utf8') + 1 };
   };

@@ -74,7 +74,7 @@ export function outgoingLinks(ctx: AccessContext, rules: Rules, input: string): 
       if (
         link.target === null ||
         (link.heading === null && link.block === null) ||
-        !isNoteFile(link.target)
+        !isNoteFile(link.target, ctx.vault.ending)
       ) {
         return { ...link, lines: null };
       }

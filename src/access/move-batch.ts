@@ -107,7 +107,7 @@ function requireBatchInScope(
   for (const input of destinations) {
     let name: string;
     try {
-      name = normalizeNoteName(input);
+      name = normalizeNoteName(input, ctx.vault.ending);
     } catch (err) {
       if (err instanceof NotedError) continue;
       throw err;

@@ -12,9 +12,11 @@
  *
  * Hidden notes are neither sources nor targets here (SPEC 4): they are never read, changed or named.
  */
+import { hasEnding, type NoteEnding } from '../common/note-ending.js';
 import type { Work } from '../common/work.js';
+import { formatOf } from '../format/formats.js';
 import { fileNamesForKey, foldName, keysForFile, linkKey } from '../markdown/link-key.js';
-import { type LinkEdit, type LinkInNote, rewriteLinks } from '../markdown/link-rewrite.js';
+import type { LinkEdit, LinkInNote } from '../markdown/link-rewrite.js';
 import { createLinkResolver, type LinkResolver } from '../markdown/resolve.js';
 import { folderOf } from '../vault/names.js';
 import type { StoredNote } from '../vault/vault.js';
@@ -75,10 +77,12 @@ export async function planMove(
   ctx.index.refresh();
   const db = ctx.index.db;
   const visible = rules.visible ?? (() => true);
-  const movedNotes = [...moves.keys()].filter((p) => p.toLowerCase().endsWith('.md'));
+  const ending = ctx.vault.ending;
+  const format = formatOf(ctx.vault);
+  const movedNotes = [...moves.keys()].filter((p) => hasEnding(p, ending));
   const movedKeys = new Set<string>();
   for (const [from, to] of moves) {
-    for (const p of [from, to]) for (const k of keysForFile(foldName(fileName(p)))) movedKeys.add(k);
+    for (const p of [from, to]) for (const k of keysForFile(foldName(fileName(p)), ending)) movedKeys.add(k);
   }
   const sourceNames = updateLinks
     ? [...new Set([...movedNotes, ...notesWithLinkKeys(db, [...movedKeys]).filter(visible)])]
@@ -97,8 +101,8 @@ export async function planMove(
     // link that silently points at the old name.
     if (updateLinks) {
       const moved = moves.has(name);
-      rewriteLinks(stored.text, (l) => {
-        if (l.linkpath !== '' && (moved || movedKeys.has(linkKey(l.linkpath)))) links.push(l);
+      format.rewriteLinks(stored.text, (l) => {
+        if (l.linkpath !== '' && (moved || movedKeys.has(linkKey(l.linkpath, ending)))) links.push(l);
         return null;
       });
     }
@@ -108,40 +112,46 @@ export async function planMove(
   const texts = new Set<string>();
   for (const r of read) {
     for (const l of r.links) {
-      keys.add(linkKey(l.linkpath));
+      keys.add(linkKey(l.linkpath, ending));
       texts.add(foldName(l.linkpath.trim()));
     }
   }
-  const files = filesNamed(db, [...keys].flatMap(fileNamesForKey)).filter(visible);
+  const files = filesNamed(
+    db,
+    [...keys].flatMap((key) => fileNamesForKey(key, ending)),
+  ).filter(visible);
   const owners = new Map([...aliasOwners(db, [...texts])].filter(([p]) => visible(p)));
-  const before = createLinkResolver([...files, ...owners.keys()], owners);
+  const before = createLinkResolver([...files, ...owners.keys()], owners, ending);
   const after = createLinkResolver(
     [...files, ...owners.keys()].map((p) => moves.get(p) ?? p),
     new Map([...owners].map(([p, a]) => [moves.get(p) ?? p, a])),
+    ending,
   );
 
   const nowResolved: NowResolved[] = [];
   const unwritable: LinkProblem[] = [];
-  /** What a link with this linkpath in note `name` must become: the same for every such link. */
-  const settle = (name: string, linkpath: string): Settled => {
+  /** What a link with this linkpath (an `<a href>` or not) in note `name` must become: the same for every such link. */
+  const settle = (name: string, linkpath: string, html: boolean): Settled => {
     const source = moves.get(name) ?? name;
     const was = before.resolve(linkpath, name);
     const want = was === null ? null : (moves.get(was) ?? was);
     const now = after.resolve(linkpath, source);
     if (now === want) return { keep: true };
     if (want === null) return { keep: true, nowResolved: now };
-    return { keep: false, path: linkpathFor(want, source, linkpath, after) };
+    return { keep: false, path: linkpathFor(want, source, linkpath, after, ending, html) };
   };
   const rewrite = (name: string, text: string) => {
     // Why settled once per linkpath: a note may repeat one link 200,000 times, and each resolution
     // looks at every file of that name (issue 25).
     const settled = new Map<string, Settled>();
-    const done = rewriteLinks(text, (l) => {
-      if (l.linkpath === '' || !(moves.has(name) || movedKeys.has(linkKey(l.linkpath)))) return null;
-      let s = settled.get(l.linkpath);
+    const done = format.rewriteLinks(text, (l) => {
+      if (l.linkpath === '' || !(moves.has(name) || movedKeys.has(linkKey(l.linkpath, ending)))) return null;
+      const html = l.kind === 'html';
+      const key = `${html ? 'h' : 'w'}${l.linkpath}`;
+      let s = settled.get(key);
       if (s === undefined) {
-        s = settle(name, l.linkpath);
-        settled.set(l.linkpath, s);
+        s = settle(name, l.linkpath, html);
+        settled.set(key, s);
       }
       if (s.keep) {
         if (s.nowResolved != null)
@@ -185,26 +195,29 @@ export async function planMove(
  * finds the target.
  *
  * @example
- * linkpathFor('b/Plan.md', 'x.md', 'Plan', createLinkResolver(['b/Plan.md', 'c/Plan.md'])) // 'b/Plan'
+ * linkpathFor('b/Plan.md', 'x.md', 'Plan', createLinkResolver(['b/Plan.md', 'c/Plan.md'], undefined, '.md'), '.md') // 'b/Plan'
  */
 export function linkpathFor(
   target: string,
   source: string,
   old: string,
   resolver: LinkResolver,
+  ending: NoteEnding,
+  relative = false,
 ): string | null {
-  const isNote = target.toLowerCase().endsWith('.md');
-  const keepMd = !isNote || /\.md$/i.test(old.trim());
+  const isNote = hasEnding(target, ending);
+  const keepMd = !isNote || hasEnding(old.trim(), ending);
   const finds = (form: string): string | null => {
-    const short = isNote && !keepMd ? form.slice(0, -3) : form;
+    const short = isNote && !keepMd ? form.slice(0, -ending.length) : form;
     if (resolver.resolve(short, source) === target) return short;
-    // Without `.md` a dotted name may find another file first (`My.Note` next to `My.Note.md`).
+    // Without its ending a dotted name may find another file first (`My.Note` next to `My.Note.md`).
     if (short !== form && resolver.resolve(form, source) === target) return form;
     return null;
   };
   const trimmed = old.trim();
   const forms: string[] = [];
-  if (trimmed.startsWith('./') || trimmed.startsWith('../'))
+  // An HTML note's address is read by browsers too, relative to the note's folder (SPEC 11.4).
+  if (relative || trimmed.startsWith('./') || trimmed.startsWith('../'))
     forms.push(relativePath(folderOf(source), target));
   if (trimmed.startsWith('/')) forms.push(`/${target}`);
   const segments = target.split('/');

@@ -84,7 +84,7 @@ export async function moveNote(
   const group = options.group ?? newGroupId(ctx.now());
   const work = options.work ?? unobservedWork();
   const from = resolveExisting(ctx, rules, input.name);
-  const to = normalizeNoteName(input.newName);
+  const to = normalizeNoteName(input.newName, ctx.vault.ending);
   if (to === from) {
     throw new NotedError('validation_error', `"${from}" is already named so; nothing was moved.`, {
       name: from,

@@ -3,6 +3,8 @@
  * A note's outline through the gate (SPEC 12.3): its structure from the stored text, and how many
  * links it has each way as agents may see them (hidden notes count nowhere).
  */
+import { NotedError } from '../common/errors.js';
+import { formatOf } from '../format/formats.js';
 import { backlinks as backlinksOf, outgoingLinks as outgoingLinksOf } from '../index/links-query.js';
 import { type NoteOutline, outlineOf } from '../markdown/outline.js';
 import type { AccessContext } from './context.js';
@@ -21,6 +23,8 @@ export function noteOutline(ctx: AccessContext, rules: Rules, input: string): No
   const name = resolveExisting(ctx, rules, input);
   const stored = ctx.vault.read(name, rules.sight);
   if (stored === null) throw notFound(name);
+  const why = formatOf(ctx.vault).unsupportedEdit('read_part');
+  if (why !== null) throw new NotedError('not_supported', `get_note_outline is not available here: ${why}.`);
   ctx.index.refresh();
   const visible = visibleOption(rules);
   let outgoing = outgoingLinksOf(ctx.index.db, name, visible);

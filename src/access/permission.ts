@@ -18,6 +18,7 @@ import type { StagedResult } from './types.js';
 export function writableAccess(rules: Rules, name: string, action: string): 'read-write' | 'staged' {
   // First: a call limited to a folder learns nothing about what lies outside it.
   requireInScope(rules, name);
+  refuseWhileConverting(rules);
   const access: Access = rules.accessOf(name);
   if (access === 'read-write' || access === 'staged') return access;
   if (access === 'read-only') {
@@ -32,6 +33,16 @@ export function writableAccess(rules: Rules, name: string, action: string): 'rea
     'read_only',
     `Agents may not create notes at "${name}" (vault policy). Nothing was written. Choose another folder.`,
     { name, committed: false },
+  );
+}
+
+/** Refuses every write while `noted-mcp convert` runs on the vault (SPEC 11.5); reads go on. */
+export function refuseWhileConverting(rules: Rules): void {
+  if (rules.converting === undefined || rules.converting === null) return;
+  throw new NotedError(
+    'busy',
+    `The vault is being converted to ${rules.converting === 'html' ? 'HTML' : 'Markdown'} notes (noted-mcp convert); try again in a minute. Nothing was written. Reading and searching still work meanwhile.`,
+    { committed: false },
   );
 }
 

@@ -9,6 +9,8 @@
  */
 import { createHash } from 'node:crypto';
 import { isNotedError, NotedError } from '../common/errors.js';
+import { formatOf } from '../format/formats.js';
+import { fileTitle } from '../markdown/title.js';
 import { isVisible } from '../policy/access.js';
 import { type FileEntry, walkVault } from '../vault/walk.js';
 import { localDay } from './calendar.js';
@@ -22,7 +24,16 @@ export const PROMPTS_FOLDER = 'prompts';
 export interface PromptNote {
   /** Canonical note name, e.g. `prompts/Summarize.md`. */
   readonly name: string;
+  /** Its text; an HTML note's plain text (SPEC 11.2), which is what a prompt can use. */
   readonly text: string;
+  /** The file name without folder and note ending, e.g. `Summarize`. */
+  readonly fileTitle: string;
+}
+
+/** A note as a prompt sees it: Markdown as stored, an HTML note as its plain text. */
+function promptNote(ctx: AccessContext, name: string, text: string): PromptNote {
+  const view = formatOf(ctx.vault).view(text);
+  return { name, text: view.plainText ?? text, fileTitle: fileTitle(name, ctx.vault.ending) };
 }
 
 export interface PromptNotes {
@@ -35,7 +46,7 @@ export interface PromptNotes {
 
 /** Prompt files agents may see, judged at their real location, sorted by name. */
 function visibleFiles(ctx: AccessContext, rules: Rules): FileEntry[] {
-  const walked = walkVault(ctx.vault.root, PROMPTS_FOLDER);
+  const walked = walkVault(ctx.vault.root, ctx.vault.ending, PROMPTS_FOLDER);
   return walked.notes
     .filter((f) => isVisible(rules.policy, walked.linked.get(f.name) ?? f.name))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -68,7 +79,7 @@ export function promptNotes(ctx: AccessContext, rules: Rules): PromptNotes {
       if (isNotedError(err)) continue;
       throw err;
     }
-    if (stored !== null) notes.push({ name: f.name, text: stored.text });
+    if (stored !== null) notes.push(promptNote(ctx, f.name, stored.text));
   }
   return { notes, fingerprint: fingerprintOf(files), today: localDay(ctx.now()) };
 }
@@ -88,5 +99,5 @@ export function noteText(ctx: AccessContext, rules: Rules, input: string): Promp
       { name, sizeBytes: stored.size, maxBytes: MAX_NOTE_BYTES },
     );
   }
-  return { name, text: stored.text };
+  return promptNote(ctx, name, stored.text);
 }

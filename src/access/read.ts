@@ -3,8 +3,8 @@
  * Reading through the gate: listing, and one note (paged when large, or one part of it).
  */
 import { NotedError } from '../common/errors.js';
+import { formatOf } from '../format/formats.js';
 import { listNotes as listRows } from '../index/notes-query.js';
-import { parseFrontmatter } from '../markdown/frontmatter.js';
 import { findBlock, lineRange, outlineOf } from '../markdown/outline.js';
 import { findSection, formatHeading } from '../markdown/sections.js';
 import { normalizeFolderName } from '../vault/names.js';
@@ -64,19 +64,28 @@ export function readNote(
   const name = resolveExisting(ctx, rules, input);
   const stored = ctx.vault.read(name, rules.sight);
   if (stored === null) throw notFound(name);
-  const fm = parseFrontmatter(stored.text);
+  const format = formatOf(ctx.vault);
+  const fm = format.view(stored.text);
+  if (options.section !== undefined || options.block !== undefined) {
+    const why = format.unsupportedEdit('read_part');
+    if (why !== null) throw new NotedError('not_supported', `read_note cannot return a part here: ${why}.`);
+  }
   const part = partOf(stored.text, options);
   const page = textPage(part === null ? fm.body : part.text, options, part === null ? 'body' : 'part');
   return {
     schemaVersion: 2,
     name,
-    format: 'markdown',
-    frontmatter: fm.data,
+    format: format.name,
+    frontmatter: fm.frontmatter,
     // A part is not the note: no raw block that could be put back together with it into a "whole" note.
-    frontmatterRaw: part === null ? fm.raw : '',
-    ...(fm.error === undefined ? {} : { frontmatterError: fm.error }),
+    frontmatterRaw: part === null ? fm.frontmatterRaw : '',
+    ...(fm.frontmatterError === undefined ? {} : { frontmatterError: fm.frontmatterError }),
     ...(stored.lossless ? {} : { encodingError: NOT_UTF8 }),
     body: page.text,
+    // SPEC 11.2: an HTML note's text first, when the whole note is read at once.
+    ...(part !== null || 'offset' in page.paging || fm.plainText === undefined
+      ? {}
+      : { plainText: fm.plainText }),
     etag: stored.etag,
     modified: iso(stored.mtimeMs),
     sizeBytes: stored.size,

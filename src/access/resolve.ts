@@ -14,7 +14,7 @@ import type { Rules } from './rules.js';
  * note is passed over exactly as if it were not there (SPEC 4).
  */
 export function resolveExisting(ctx: AccessContext, rules: Rules, input: string): string {
-  const name = normalizeNoteName(input);
+  const name = normalizeNoteName(input, ctx.vault.ending);
   const seen = (n: string) => ctx.vault.exists(n, rules.sight) && rules.accessOf(n) !== 'hidden';
   if (seen(name)) return name;
   ctx.index.refresh();

@@ -7,6 +7,7 @@
  */
 import { decodeCursor, encodeCursor } from '../common/cursor.js';
 import { NotedError } from '../common/errors.js';
+import { formatOf } from '../format/formats.js';
 import { escapeLike, visibleSql } from '../index/notes-query.js';
 import { lowerPath } from '../index/store.js';
 import { normalizeNoteName } from '../vault/names.js';
@@ -30,7 +31,7 @@ export interface VaultFile {
   readonly kind: 'note' | 'attachment';
   /** A note's title; null for an attachment. */
   readonly title: string | null;
-  /** `text/markdown` for a note; an attachment's by its extension, as reading it gives it. */
+  /** `text/markdown` for a note (`text/html` in an HTML vault); an attachment's by its extension, as reading it gives it. */
   readonly mimeType: string;
   readonly sizeBytes: number;
   readonly modified: string;
@@ -77,7 +78,7 @@ export function listVaultFiles(
       path: r.path,
       kind: r.attachment ? 'attachment' : 'note',
       title: r.attachment ? null : r.title,
-      mimeType: r.attachment ? mimeTypeOf(r.path) : 'text/markdown',
+      mimeType: r.attachment ? mimeTypeOf(r.path) : formatOf(ctx.vault).mimeType,
       sizeBytes: r.size,
       modified: iso(r.mtime_ms),
     }),
@@ -117,25 +118,26 @@ export function completePaths(
 }
 
 export type VaultFileContent =
-  | { readonly kind: 'note'; readonly path: string; readonly text: string }
+  | { readonly kind: 'note'; readonly path: string; readonly mimeType: string; readonly text: string }
   | { readonly kind: 'attachment'; readonly path: string; readonly mimeType: string; readonly bytes: Buffer };
 
 /**
- * One file by its exact vault-relative path: a note (`.md`) as text, anything else as bytes. A path
- * without `.md` that names no attachment is tried as a note (`inbox/idea` = `inbox/idea.md`, as in
+ * One file by its exact vault-relative path: a note (`.md`, `.html` in an HTML vault) as text,
+ * anything else as bytes. A path without the note ending that names no attachment is tried as a note
+ * (`inbox/idea` = `inbox/idea.md`, as in
  * every argument). Missing and hidden answer the same `not_found`.
  */
 export function readVaultFile(ctx: AccessContext, rules: Rules, input: string): VaultFileContent {
-  if (!isNoteFile(input)) {
+  if (!isNoteFile(input, ctx.vault.ending)) {
     const attachment = readAttachment(ctx, rules, normalizeAttachmentName(input));
     if (attachment !== null) return { kind: 'attachment', path: attachment.name, ...attachment };
   }
-  const name = normalizeNoteName(input);
+  const name = normalizeNoteName(input, ctx.vault.ending);
   if (rules.accessOf(name) !== 'hidden') {
     const stored = ctx.vault.read(name, rules.sight);
     if (stored !== null) {
       if (stored.size > MAX_ATTACHMENT_BYTES) throw tooLarge(name, stored.size);
-      return { kind: 'note', path: name, text: stored.text };
+      return { kind: 'note', path: name, mimeType: formatOf(ctx.vault).mimeType, text: stored.text };
     }
   }
   throw new NotedError(

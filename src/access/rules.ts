@@ -16,7 +16,10 @@ import {
 import { type Access, POLICY_FILE_NAME, type Policy, unreadablePolicy } from '../policy/policy.js';
 import { ANYWHERE, type Sight } from '../vault/checked-folder.js';
 import { relativeToRoot } from '../vault/confine.js';
+import { readConversionMarker } from '../vault/conversion-marker.js';
+import type { FormatName } from '../vault/format-choice.js';
 import type { Vault } from '../vault/vault.js';
+import { FormatCheck } from './format-check.js';
 import type { Scope } from './scope.js';
 
 export interface Rules {
@@ -42,19 +45,26 @@ export interface Rules {
   readonly sight: Sight;
   /** Whether agents may write a file at its real place: asked of the folder a write actually opened. */
   readonly writable: Sight;
+  /** The format `noted-mcp convert` is converting the vault to, while it runs (SPEC 11.5). */
+  readonly converting?: FormatName | null;
 }
 
 export class PolicyReader {
   private readonly memo = new PolicyMemo();
+  private readonly formatCheck: FormatCheck;
 
   constructor(
     private readonly vault: Vault,
     /** Indexed notes reached through a symbolic link, by path, with the real path they lead to. */
     private readonly linkedPaths: () => ReadonlyMap<string, string>,
-  ) {}
+  ) {
+    this.formatCheck = new FormatCheck(vault);
+  }
 
   /** The rules for this request; `policy_error` when the file cannot be read or understood. */
   load(): Rules {
+    this.formatCheck.check();
+    const converting = readConversionMarker(this.vault.stateDir)?.to ?? null;
     const policy = this.memo.parse(this.readText());
     const root = this.vault.root;
     const vault = this.vault;
@@ -72,7 +82,7 @@ export class PolicyReader {
     }
     const sight: Sight = policy === null ? ANYWHERE : (real) => accessFor(policy, real) !== 'hidden';
     const writable: Sight = policy === null ? ANYWHERE : (real) => accessFor(policy, real) === 'read-write';
-    return { policy, accessOf, visible, visibility, realPathOf, sight, writable };
+    return { policy, accessOf, visible, visibility, realPathOf, sight, writable, converting };
   }
 
   private readText(): string | null {

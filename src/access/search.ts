@@ -5,6 +5,7 @@
  * and each hit explained: where it matched, on which lines, with an excerpt from there.
  */
 import { NotedError } from '../common/errors.js';
+import { formatOf } from '../format/formats.js';
 import { buildExcerpt } from '../index/excerpt.js';
 import { type CandidateFacts, explainHit } from '../index/search-check.js';
 import { compileSearch } from '../index/search-compile.js';
@@ -100,18 +101,27 @@ function factsOf(
   ctx: AccessContext,
   rules: Rules,
   row: SearchRow,
-): CandidateFacts & { text(): string | null } {
+): CandidateFacts & { text(): string | null; stored(): string | null } {
   const db = ctx.index.db;
+  const format = formatOf(ctx.vault);
+  let stored: string | null | undefined;
   let text: string | null | undefined;
   let regions: NoteRegions | null | undefined;
-  const readText = (): string | null => {
-    if (text === undefined) {
+  const readStored = (): string | null => {
+    if (stored === undefined) {
       try {
         // Security: the text comes from the file opened, judged where it really is (issue 25).
-        text = ctx.vault.readFile(row.path, rules.sight)?.bytes.toString('utf8') ?? null;
+        stored = ctx.vault.readFile(row.path, rules.sight)?.bytes.toString('utf8') ?? null;
       } catch {
-        text = null;
+        stored = null;
       }
+    }
+    return stored;
+  };
+  const readText = (): string | null => {
+    if (text === undefined) {
+      const raw = readStored();
+      text = raw === null ? null : format.scanText(raw);
     }
     return text;
   };
@@ -122,6 +132,7 @@ function factsOf(
     tasks: once(() => noteTasks(db, row.id)),
     properties: once(() => noteProperties(db, row.id)),
     text: readText,
+    stored: readStored,
     regions: () => {
       if (regions === undefined) {
         const t = readText();
@@ -178,13 +189,19 @@ function hitOf(
   terms: string[],
 ): SearchHit {
   const facts = factsOf(ctx, rules, row);
-  const { matched, lines } = explainHit(query, facts);
-  const regions = facts.regions();
-  const body = regions?.bodyText() ?? '';
+  const explained = explainHit(query, facts);
+  const { matched } = explained;
+  const format = formatOf(ctx.vault);
+  // An HTML note is scanned as its Markdown rendition, whose line numbers name no place the agent
+  // can read or edit: only task lines (the stored note's, from the index) are given there.
+  const lines = format.name === 'html' ? explained.lines.filter((l) => l.scope === 'task') : explained.lines;
+  const regions = format.name === 'html' ? null : facts.regions();
   const first = lines[0];
   const place =
     first && regions ? (first.scope === 'task' ? null : regions.clip(first.from, first.to)) : null;
   const task = first?.scope === 'task' ? facts.tasks().find((t) => t.line === first.from) : undefined;
+  const stored = regions === null ? facts.stored() : null;
+  const body = regions?.bodyText() ?? (stored === null ? '' : format.excerptText(stored, terms));
   const excerptText = place?.text ?? task?.text ?? body;
   return {
     name: row.path,

@@ -45,7 +45,7 @@ export async function textFromTemplate(
 export function readTemplate(ctx: AccessContext, rules: Rules, input: string, folder: string): StoredNote {
   let name: string | null = null;
   if (folder !== '' && !/[/\\]/.test(input)) {
-    const inFolder = normalizeNoteName(`${folder}/${input}`);
+    const inFolder = normalizeNoteName(`${folder}/${input}`, ctx.vault.ending);
     if (ctx.vault.exists(inFolder, rules.sight) && rules.accessOf(inFolder) !== 'hidden') name = inFolder;
   }
   try {

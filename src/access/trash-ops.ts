@@ -133,14 +133,14 @@ export async function restoreNote(
  * that only one trashed path has; the latest deletion unless `id` picks one.
  */
 function findTrashed(ctx: AccessContext, rules: Rules, input: string, id: string | undefined): TrashItem {
-  const name = normalizeNoteName(input);
+  const name = normalizeNoteName(input, ctx.vault.ending);
   const all = listTrash(ctx, rules).filter((item) => id === undefined || item.id === id);
   const lower = name.toLowerCase();
   let matches = all.filter((item) => item.name === name);
   if (matches.length === 0) matches = all.filter((item) => item.name.toLowerCase() === lower);
   if (matches.length === 0 && !name.includes('/')) {
-    const base = baseNameOf(name).toLowerCase();
-    matches = all.filter((item) => baseNameOf(item.name).toLowerCase() === base);
+    const base = baseNameOf(name, ctx.vault.ending).toLowerCase();
+    matches = all.filter((item) => baseNameOf(item.name, ctx.vault.ending).toLowerCase() === base);
     const paths = [...new Set(matches.map((m) => m.name))];
     if (paths.length > 1) {
       throw new NotedError(

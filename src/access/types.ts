@@ -30,7 +30,8 @@ export interface NoteListPage {
 export interface NoteContent {
   readonly schemaVersion: 2;
   readonly name: string;
-  readonly format: 'markdown';
+  /** The vault's note format (SPEC 11.2): an HTML note has no frontmatter and its body is the HTML. */
+  readonly format: 'markdown' | 'html';
   readonly frontmatter: Record<string, JsonValue> | null;
   readonly frontmatterRaw: string;
   readonly frontmatterError?: string;
@@ -40,6 +41,11 @@ export interface NoteContent {
    */
   readonly encodingError?: string;
   readonly body: string;
+  /**
+   * An HTML note's plain text (SPEC 11.2), for the text a model reads before the HTML; absent for
+   * Markdown and for a page of a paged read. Not part of structuredContent.
+   */
+  readonly plainText?: string;
   readonly etag: string;
   readonly modified: string;
   readonly sizeBytes: number;

@@ -28,7 +28,7 @@ export interface IndexState {
 }
 
 export interface VaultInfo {
-  readonly vault: { readonly name: string; readonly format: 'markdown' };
+  readonly vault: { readonly name: string; readonly format: 'markdown' | 'html' };
   /** Absent while the index is being built (SPEC 14.1): they are counted from it. */
   readonly counts?: {
     readonly notes: number;
@@ -65,7 +65,7 @@ export function vaultInfo(ctx: AccessContext, rules: Rules, index: IndexState): 
   const summary = describeAccess(rules.policy);
   const journal = ctx.journal.verify();
   return {
-    vault: { name: path.basename(ctx.vault.root), format: 'markdown' },
+    vault: { name: path.basename(ctx.vault.root), format: ctx.vault.format },
     ...(counts === undefined ? {} : { counts }),
     index,
     access: {

@@ -9,6 +9,7 @@
  */
 import { NotedError } from '../common/errors.js';
 import { titleToFileName } from '../markdown/title.js';
+import type { FormatName } from '../vault/format-choice.js';
 import { normalizeFolderName, normalizeNoteName } from '../vault/names.js';
 import { type AccessContext, iso, MAX_NOTE_BYTES, type Writer } from './context.js';
 import { writableAccess } from './permission.js';
@@ -37,7 +38,8 @@ export interface GeneratedNote<T> {
   readonly name?: string;
   readonly title: string;
   readonly folder: string;
-  readonly build: (stamp: Stamp) => Computed<T>;
+  /** `format` is the vault's: an HTML vault's workflow note is HTML (SPEC 11.3). */
+  readonly build: (stamp: Stamp, format: FormatName) => Computed<T>;
 }
 
 export interface NoteRewrite<T> {
@@ -46,7 +48,11 @@ export interface NoteRewrite<T> {
   /** Required: a workflow step computed on a version the agent has not seen would be a lost update. */
   readonly expectedEtag: string;
   /** Computes the new text from the stored one; throws a `NotedError` to refuse (nothing is written). */
-  readonly rewrite: (stored: { readonly name: string; readonly text: string }, stamp: Stamp) => Computed<T>;
+  readonly rewrite: (
+    stored: { readonly name: string; readonly text: string },
+    stamp: Stamp,
+    format: FormatName,
+  ) => Computed<T>;
 }
 
 export type Rewritten<T> = WriteResult & { readonly value: T };
@@ -59,14 +65,14 @@ export async function createGeneratedNote<T>(
 ): Promise<Rewritten<T>> {
   const explicit = input.name !== undefined && input.name.trim() !== '';
   const first = explicit
-    ? normalizeNoteName(input.name as string)
-    : candidateName(input.folder, input.title, 1);
+    ? normalizeNoteName(input.name as string, ctx.vault.ending)
+    : candidateName(ctx, input.folder, input.title, 1);
   // The policy is asked before any probing for free names, so a hidden folder answers the same
   // whatever it holds.
   workflowAccess(rules, first, input.tool, 'created');
   const name = explicit ? first : freeName(ctx, rules, input.folder, input.title);
   requireFree(ctx, rules, name);
-  const computed = input.build(stampOf(ctx, who));
+  const computed = input.build(stampOf(ctx, who), ctx.vault.format);
   checkSize(computed.text);
   const written = await ctx.vault.withNoteLock(name, () => {
     requireFree(ctx, rules, name);
@@ -115,7 +121,7 @@ export async function rewriteGeneratedNote<T>(
         { name, committed: false },
       );
     }
-    const computed = input.rewrite({ name, text: stored.text }, stampOf(ctx, who));
+    const computed = input.rewrite({ name, text: stored.text }, stampOf(ctx, who), ctx.vault.format);
     checkSize(computed.text);
     if (computed.text === stored.text) {
       return {
@@ -153,17 +159,17 @@ function stampOf(ctx: AccessContext, who: Writer): Stamp {
   return { at: ctx.now().toISOString(), actor: who.client ?? 'unnamed client' };
 }
 
-function candidateName(folder: string, title: string, n: number): string {
+function candidateName(ctx: AccessContext, folder: string, title: string, n: number): string {
   const base = titleToFileName(title);
   const dir = normalizeFolderName(folder);
   const file = n === 1 ? base : `${base} ${n}`;
-  return normalizeNoteName(dir === '' ? file : `${dir}/${file}`);
+  return normalizeNoteName(dir === '' ? file : `${dir}/${file}`, ctx.vault.ending);
 }
 
 /** `Title`, then `Title 2`, `Title 3`… in the folder, whichever is free. */
 function freeName(ctx: AccessContext, rules: Rules, folder: string, title: string): string {
   for (let n = 1; n < 10_000; n++) {
-    const name = candidateName(folder, title, n);
+    const name = candidateName(ctx, folder, title, n);
     if (existingCaseVariant(ctx, rules, name) === null) return name;
   }
   throw new NotedError(

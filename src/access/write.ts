@@ -5,14 +5,15 @@
  * atomically and refreshes the index before answering.
  */
 import { isNotedError, NotedError } from '../common/errors.js';
+import { formatOf } from '../format/formats.js';
+import { MARKDOWN_APPEND_SEPARATOR } from '../format/markdown-format.js';
+import type { NoteFormat } from '../format/note-format.js';
 import {
   applyEditWithReport,
   type EditContext,
   type EditOperation,
   type EditReport,
 } from '../markdown/edit.js';
-import { withFrontmatterFields } from '../markdown/frontmatter-edit.js';
-import { htmlToMarkdown, looksLikeHtml } from '../markdown/html.js';
 import { titleToFileName } from '../markdown/title.js';
 import { baseNameOf, normalizeNoteName } from '../vault/names.js';
 import type { StoredNote, WrittenNote } from '../vault/vault.js';
@@ -26,7 +27,7 @@ import { textFromTemplate } from './templates.js';
 import type { StagedResult, WriteResult } from './types.js';
 
 /** What `update_note` puts between the stored text and an appended part (SPEC 2.6). */
-export const APPEND_SEPARATOR = '\n\n---\n\n';
+export const APPEND_SEPARATOR = MARKDOWN_APPEND_SEPARATOR;
 
 export interface CreateInput {
   readonly name?: string;
@@ -47,12 +48,12 @@ export async function createNote(
   const title = input.title?.trim() || undefined;
   let name: string;
   if (input.name !== undefined && input.name.trim() !== '') {
-    name = normalizeNoteName(input.name);
+    name = normalizeNoteName(input.name, ctx.vault.ending);
   } else if (title !== undefined) {
     // Security: the policy is asked before any probing for a free name, so a folder agents may not
     // write answers the same whatever it holds (a hidden "Plan.md" must not turn the name into
     // "Plan 2.md"; issue 25).
-    writableAccess(rules, normalizeNoteName(titleToFileName(title)), 'created');
+    writableAccess(rules, normalizeNoteName(titleToFileName(title), ctx.vault.ending), 'created');
     name = freeNameFromTitle(ctx, rules, title);
   } else {
     throw new NotedError(
@@ -60,20 +61,28 @@ export async function createNote(
       'create_note needs a name (a path such as "inbox/idea") or a title to derive the name from.',
     );
   }
+  const format = formatOf(ctx.vault);
   let text: string;
   if (input.template !== undefined) {
-    const content = input.content === undefined ? '' : incoming(input.content);
-    text = await textFromTemplate(ctx, rules, input.template, title ?? baseNameOf(name), content);
+    const content = input.content === undefined ? '' : format.incoming(input.content);
+    const filled = await textFromTemplate(
+      ctx,
+      rules,
+      input.template,
+      title ?? baseNameOf(name, ctx.vault.ending),
+      content,
+    );
+    text = format.filledTemplate(filled);
   } else if (input.content !== undefined) {
-    text = incoming(input.content);
+    text = format.incoming(input.content);
   } else {
     throw new NotedError(
       'validation_error',
       'create_note needs content (the note\'s text, "" for an empty note) or a template to start from.',
     );
   }
-  const titleField = title !== undefined && title !== baseNameOf(name) ? title : undefined;
-  text = withFrontmatterFields(text, {
+  const titleField = title !== undefined && title !== baseNameOf(name, ctx.vault.ending) ? title : undefined;
+  text = format.withCreateFields(text, {
     ...(titleField === undefined ? {} : { title: titleField }),
     ...(input.tags && input.tags.length > 0 ? { tags: input.tags } : {}),
   });
@@ -129,7 +138,7 @@ export async function createWithText(
 function freeNameFromTitle(ctx: AccessContext, rules: Rules, title: string): string {
   const base = titleToFileName(title);
   for (let n = 1; n < 10_000; n++) {
-    const name = normalizeNoteName(n === 1 ? base : `${base} ${n}`);
+    const name = normalizeNoteName(n === 1 ? base : `${base} ${n}`, ctx.vault.ending);
     if (existingCaseVariant(ctx, rules, name) === null) return name;
   }
   throw new NotedError(
@@ -152,7 +161,8 @@ export async function updateNote(
   input: UpdateInput,
 ): Promise<WriteResult | StagedResult> {
   const name = resolveExisting(ctx, rules, input.name);
-  const addition = incoming(input.content);
+  const format = formatOf(ctx.vault);
+  const addition = format.incoming(input.content);
   return writeExisting(
     ctx,
     rules,
@@ -163,7 +173,7 @@ export async function updateNote(
     (stored) => {
       if (!input.append) return addition;
       requireLossless(stored);
-      return stored.text === '' ? addition : stored.text + APPEND_SEPARATOR + addition;
+      return format.appended(stored.text, addition);
     },
   );
 }
@@ -193,6 +203,8 @@ export async function editNote(
       `${tool} needs expected_etag (the etag read_note returned) or expected_modified, so that an edit never lands on a version you have not seen. Read the note, then call again with its etag.`,
     );
   }
+  const format = formatOf(ctx.vault);
+  refuseUnsupported(format, input.operation.kind);
   const name = resolveExisting(ctx, rules, input.name);
   const context: EditContext =
     input.operation.kind === 'set_properties' ? { propertyTypes: readTypeAssignments(ctx.vault.root) } : {};
@@ -202,7 +214,7 @@ export async function editNote(
     try {
       const applied = applyEditWithReport(stored.text, input.operation, context);
       report = applied.report;
-      return applied.text;
+      return checkedEdit(format, stored.text, applied.text);
     } catch (err) {
       // Found in the text (update_task: the line is no longer a task): the agent gets the note as it
       // is now, as for a stale etag (SPEC 2.2), to redo its change on.
@@ -324,9 +336,35 @@ export function checkExpected(
   }
 }
 
-/** Markdown as given; HTML sanitized and converted (SPEC 2.7). */
-function incoming(content: string): string {
-  return looksLikeHtml(content) ? htmlToMarkdown(content) : content;
+/** Refuses, before anything is read, an edit operation the vault's format cannot apply (SPEC 11.3). */
+export function refuseUnsupported(format: NoteFormat, operation: string): void {
+  const why = format.unsupportedEdit(operation);
+  if (why !== null) {
+    throw new NotedError(
+      'not_supported',
+      `edit_note operation "${operation}" is not available here: ${why}.`,
+      {
+        committed: false,
+      },
+    );
+  }
+}
+
+/**
+ * The edited text, unless the edit added what a stored note may not hold (SPEC 11.3: an HTML note's
+ * `replace` works on its HTML, but may not bring in a script, an event handler or a `javascript:`
+ * URL that a sanitized write could not).
+ */
+export function checkedEdit(format: NoteFormat, before: string, after: string): string {
+  const added = format.unsafeAdditions(before, after);
+  if (added.length > 0) {
+    throw new NotedError(
+      'validation_error',
+      `The edit would add ${[...new Set(added)].slice(0, 5).join(', ')} to the note, which an HTML note may not hold (no script, style, event handler, javascript:/data: URL, iframe, object or form). Nothing was written. Send that part without it.`,
+      { committed: false },
+    );
+  }
+  return after;
 }
 
 function checkSize(text: string): void {

@@ -157,9 +157,10 @@ export const USAGE = `Usage: noted-mcp [serve] [options]
        noted-mcp install claude-desktop   add this server to Claude Desktop's configuration
        noted-mcp ui             a web console on 127.0.0.1: review, activity and undo, access, clients
        noted-mcp doctor         check the installation and the vault, with the fix for each problem
+       noted-mcp convert --to markdown|html   convert the vault's notes to the other format
        (each command has its own --help)
 
-Serves a folder of Markdown notes to AI clients over the Model Context Protocol: over stdio (the
+Serves a folder of Markdown (or HTML) notes to AI clients over the Model Context Protocol: over stdio (the
 default, for a client that starts the server itself) or over Streamable HTTP on 127.0.0.1.
 
 Options:

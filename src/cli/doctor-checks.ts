@@ -14,6 +14,7 @@ import { packDir } from '../journal/files.js';
 import type { JournalKeyState } from '../journal/journal-key.js';
 import { verifyJournal } from '../journal/verify.js';
 import { POLICY_FILE_NAME, parsePolicy } from '../policy/policy.js';
+import { chooseFormat, ENDING_OF } from '../vault/format-choice.js';
 import { STATE_DIR_NAME } from '../vault/vault.js';
 import { walkVault } from '../vault/walk.js';
 
@@ -111,7 +112,8 @@ export function checkIndex(vault: string): CheckResult {
   }
   try {
     const indexed = loadIndexedFiles(db);
-    const walked = walkVault(vault);
+    // Looks only: the format as a server would decide it (config.json, else the files).
+    const walked = walkVault(vault, ENDING_OF[chooseFormat(vault, path.join(vault, '.noted'))]);
     let changed = 0;
     let added = 0;
     for (const file of walked.notes) {

@@ -89,7 +89,9 @@ export async function journalCommand(argv: readonly string[], io: CliIo): Promis
     if (sub === 'verify') return verify(journal, io, usage);
     if (sub === 'prune') return prune(journal, before as string, flags.switches.has('--dry-run'), io, usage);
     if (sub === 'show') return show(journal, rest[0] as string, flags.switches.has('--words'), io);
-    return list(journal, filters, io, usage);
+    // The name's rules were checked above; its ending is the vault's (`.md` or `.html`).
+    const note = filters.note === undefined ? {} : { note: normalizeNoteName(filters.note, vault.ending) };
+    return list(journal, { ...filters, ...note }, io, usage);
   } catch (err) {
     return failure(io, err);
   }
@@ -100,10 +102,10 @@ function listFilters(values: Map<string, string>, errors: string[]): JournalFilt
   if (kind !== undefined && !(JOURNAL_KINDS as readonly string[]).includes(kind)) {
     errors.push(`--kind takes one of ${JOURNAL_KINDS.join(', ')} (got "${kind}")`);
   }
-  let note = values.get('--note');
+  const note = values.get('--note');
   if (note !== undefined) {
     try {
-      note = normalizeNoteName(note);
+      normalizeNoteName(note, '.md');
     } catch (err) {
       errors.push(`--note: ${(err as Error).message}`);
     }

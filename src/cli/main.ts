@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { isParserThread, runParserThread } from '../index/parser-pool.js';
 import { configCommand } from './config-command.js';
+import { convertCommand } from './convert-command.js';
 import { doctorCommand } from './doctor-command.js';
 import { installCommand } from './install-command.js';
 import type { CliIo, ExitCode } from './io.js';
@@ -27,6 +28,7 @@ const COMMANDS: Record<string, Command> = {
   install: installCommand,
   ui: uiCommand,
   doctor: doctorCommand,
+  convert: convertCommand,
 };
 
 async function main(): Promise<void> {

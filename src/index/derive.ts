@@ -7,29 +7,15 @@
  * which limits a build, would otherwise do per row (folding names and task texts).
  */
 
-import { parseFrontmatter } from '../markdown/frontmatter.js';
-import { frontmatterAliases, frontmatterLinks, frontmatterTags } from '../markdown/frontmatter-fields.js';
+import type { NoteFormat, NoteReading, ReadLink } from '../format/note-format.js';
 import { foldName, linkKey } from '../markdown/link-key.js';
 import { inferPropertyType, type PropertyType } from '../markdown/properties.js';
-import { scanBody } from '../markdown/scan.js';
 import { normalizeTag, tagWithParents } from '../markdown/tag-match.js';
-import { noteTitle } from '../markdown/title.js';
 import { segmentCjk } from './cjk.js';
 
 /** One link of a note as written; it is resolved only when asked (links-query.ts). */
-export interface DerivedLink {
-  readonly kind: 'wikilink' | 'markdown' | 'frontmatter';
-  readonly raw: string;
-  readonly linkpath: string;
-  readonly heading: string | null;
-  readonly block: string | null;
-  readonly alias: string | null;
-  readonly embed: boolean;
-  /** 1-based line in the note; for a frontmatter link, the line its value is on. */
-  readonly line: number;
-  /** The dotted frontmatter key of a frontmatter link (`related.0`), else null. */
-  readonly property: string | null;
-  /** `linkKey(linkpath)`. */
+export interface DerivedLink extends ReadLink {
+  /** `linkKey(linkpath, ending)`. */
   readonly key: string;
 }
 
@@ -79,38 +65,36 @@ export interface DerivedNote {
   readonly ftsBody: string | Uint8Array;
 }
 
-export function deriveNote(name: string, text: string): DerivedNote {
-  const fm = parseFrontmatter(text);
-  const lineOffset = fm.raw === '' ? 0 : fm.raw.split('\n').length - 1;
-  const scan = scanBody(fm.body, { lineOffset });
+/** The index record of a note stored in `format`. */
+export function deriveNote(name: string, text: string, format: NoteFormat): DerivedNote {
+  const read = format.read(name, text);
   const seen = new Set<string>();
   const tags: string[] = [];
-  for (const tag of [...frontmatterTags(fm.data), ...scan.tags.map((t) => t.tag)]) {
+  for (const tag of read.tags) {
     const key = tag.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
     tags.push(tag);
   }
-  const title = noteTitle(name, fm.data, text);
   return {
     pathLower: foldName(name),
-    title,
+    title: read.title,
     tags,
     tagPrefixes: tagPrefixes(tags),
-    links: links(fm.raw, fm.data, scan.links),
-    tasks: scan.tasks.map((t) => ({
+    links: read.links.map((link) => ({ ...link, key: linkKey(link.linkpath, format.ending) })),
+    tasks: read.tasks.map((t) => ({
       line: t.line,
       status: t.status,
       text: t.text,
       textFold: foldName(t.text),
       due: t.due,
     })),
-    aliases: [...new Set(frontmatterAliases(fm.data).map(foldName))],
-    properties: properties(fm.data),
-    ftsTitle: segmentCjk(title),
+    aliases: [...new Set(read.aliases.map(foldName))],
+    properties: properties(read.properties),
+    ftsTitle: segmentCjk(read.title),
     // `/` separates nesting levels, so `#project/alpha` is found by `project` and by `alpha`.
     ftsTags: segmentCjk(tags.join(' ')),
-    ftsBody: segmentCjk(fm.body),
+    ftsBody: segmentCjk(read.searchText),
   };
 }
 
@@ -128,62 +112,7 @@ function tagPrefixes(tags: readonly string[]): DerivedTagPrefix[] {
   return out;
 }
 
-type ScannedLinks = ReturnType<typeof scanBody>['links'];
-type Frontmatter = ReturnType<typeof parseFrontmatter>;
-
-function links(raw: string, data: Frontmatter['data'], body: ScannedLinks): DerivedLink[] {
-  const out: DerivedLink[] = [];
-  // The YAML parser keeps no positions in the plain data, so the line of a frontmatter link is found
-  // by looking for its text in the block, in key order; a value written with escapes that cannot be
-  // found that way gets line 1 (the opening `---`).
-  let from = 0;
-  let line = 1;
-  let lineAt = 0;
-  for (const link of frontmatterLinks(data)) {
-    let at = raw.indexOf(link.raw, from);
-    if (at === -1) at = raw.indexOf(link.raw);
-    let linkLine = 1;
-    if (at !== -1) {
-      if (at < lineAt) {
-        line = 1;
-        lineAt = 0;
-      }
-      for (let i = raw.indexOf('\n', lineAt); i !== -1 && i < at; i = raw.indexOf('\n', i + 1)) line++;
-      lineAt = at;
-      linkLine = line;
-      from = at + link.raw.length;
-    }
-    out.push({
-      kind: 'frontmatter',
-      raw: link.raw,
-      linkpath: link.linkpath,
-      heading: link.heading,
-      block: link.block,
-      alias: link.alias,
-      embed: false,
-      line: linkLine,
-      property: link.key,
-      key: linkKey(link.linkpath),
-    });
-  }
-  for (const link of body) {
-    out.push({
-      kind: link.kind,
-      raw: link.raw,
-      linkpath: link.linkpath,
-      heading: link.heading,
-      block: link.block,
-      alias: link.alias,
-      embed: link.embed,
-      line: link.line,
-      property: null,
-      key: linkKey(link.linkpath),
-    });
-  }
-  return out;
-}
-
-function properties(data: Frontmatter['data']): DerivedProperty[] {
+function properties(data: NoteReading['properties']): DerivedProperty[] {
   if (!data) return [];
   return Object.entries(data).map(([key, value]) => ({
     key,

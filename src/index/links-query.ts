@@ -10,9 +10,12 @@
  * among its backlinks, nor in `linkingNoteIds`.
  */
 
+import { withoutEnding } from '../common/note-ending.js';
+import type { LinkKind } from '../format/note-format.js';
 import { fileNamesForKey, foldName, keysForFile, linkKey } from '../markdown/link-key.js';
 import { createLinkResolver, type LinkResolver } from '../markdown/resolve.js';
 import type { Db } from './database.js';
+import { indexEnding } from './index-format.js';
 import type { VisibilityOption, Visible } from './visibility.js';
 
 /** One link of a note (SPEC 10, get_outgoing_links), with where it points now. */
@@ -24,7 +27,7 @@ export interface OutgoingLink {
   readonly block: string | null;
   readonly alias: string | null;
   readonly embed: boolean;
-  readonly kind: 'wikilink' | 'markdown' | 'frontmatter';
+  readonly kind: LinkKind;
   readonly line: number;
   /** The frontmatter key a frontmatter link sits at (`related.0`), else null. */
   readonly property: string | null;
@@ -120,19 +123,20 @@ export function linkingNoteIds(db: Db, targetPath: string, visible?: Visible): S
 
 /**
  * Ids of the notes holding a link that resolves to nothing and names `linkText` (case-insensitive,
- * NFC, a trailing `.md` ignored, as Obsidian keys unresolved links, LNK-24). Lets `has_link` ask
+ * NFC, a trailing note ending ignored, as Obsidian keys unresolved links, LNK-24). Lets `has_link` ask
  * which notes point at a note that does not exist yet.
  */
 export function unresolvedLinkerIds(db: Db, linkText: string, visible?: Visible): Set<number> {
-  const wanted = stripMd(foldName(linkText.trim()));
-  const key = linkKey(linkText.trim());
+  const ending = indexEnding(db);
+  const wanted = withoutEnding(foldName(linkText.trim()), ending);
+  const key = linkKey(linkText.trim(), ending);
   const rows = db
     .prepare<[string], IncomingLink>(
       `SELECT l.note_id, n.path AS source, l.linkpath, l.key_lower
        FROM note_links l JOIN notes n ON n.id = l.note_id WHERE l.key_lower = ?`,
     )
     .all(key)
-    .filter((r) => stripMd(foldName(r.linkpath)) === wanted && (!visible || visible(r.source)));
+    .filter((r) => withoutEnding(foldName(r.linkpath), ending) === wanted && (!visible || visible(r.source)));
   const targets = new LinkTargets(db, visible);
   targets.prepare(rows.map((r) => ({ key: r.key_lower, linkpath: r.linkpath })));
   const ids = new Set<number>();
@@ -153,7 +157,7 @@ export function resolveLinkTarget(
   sourcePath: string,
   options: VisibilityOption = {},
 ): string | null {
-  const key = linkKey(linkpath);
+  const key = linkKey(linkpath, indexEnding(db));
   const targets = new LinkTargets(db, options.visible);
   targets.prepare([{ key, linkpath }]);
   return targets.resolve(key, linkpath, sourcePath);
@@ -171,7 +175,8 @@ export function linkingNoteCounts(
   visible?: Visible,
 ): Map<string, number> {
   const sources = new Map<string, Set<string>>(targets.map((t) => [t.path, new Set<string>()]));
-  const keys = new Set(targets.flatMap((t) => keysForFile(t.file_lower)));
+  const ending = indexEnding(db);
+  const keys = new Set(targets.flatMap((t) => keysForFile(t.file_lower, ending)));
   if (keys.size === 0) return new Map();
   const rows = linksFiledUnder(db, keys, visible);
   const resolved = new LinkTargets(db, visible);
@@ -207,12 +212,13 @@ function incomingLinks(db: Db, targetPath: string, visible: Visible | undefined)
       .prepare<[string], { file_lower: string }>('SELECT file_lower FROM attachments WHERE path = ?')
       .get(targetPath);
   if (!file) return null;
-  const keys = new Set(keysForFile(file.file_lower));
+  const ending = indexEnding(db);
+  const keys = new Set(keysForFile(file.file_lower, ending));
   if (note) {
     const aliases = db
       .prepare<[number], { alias_lower: string }>('SELECT alias_lower FROM note_aliases WHERE note_id = ?')
       .all(note.id);
-    for (const a of aliases) keys.add(linkKey(a.alias_lower));
+    for (const a of aliases) keys.add(linkKey(a.alias_lower, ending));
   }
   const rows = linksFiledUnder(db, keys, visible).filter((r) => r.source !== targetPath);
   const targets = new LinkTargets(db, visible);
@@ -258,7 +264,8 @@ class LinkTargets {
       texts.add(foldName(linkpath.trim()));
     }
     if (byKey.size === 0) return;
-    const names = [...byKey.keys()].flatMap(fileNamesForKey);
+    const ending = indexEnding(this.db);
+    const names = [...byKey.keys()].flatMap((key) => fileNamesForKey(key, ending));
     const files = this.db
       .prepare<[string, string], { path: string; file_lower: string }>(
         `SELECT path, file_lower FROM notes WHERE file_lower IN (SELECT value FROM json_each(?))
@@ -280,7 +287,9 @@ class LinkTargets {
       (o) => o.alias_lower,
     );
     for (const [key, texts] of byKey) {
-      const paths = fileNamesForKey(key).flatMap((name) => (filesByName.get(name) ?? []).map((f) => f.path));
+      const paths = fileNamesForKey(key, ending).flatMap((name) =>
+        (filesByName.get(name) ?? []).map((f) => f.path),
+      );
       const aliases = new Map<string, string[]>();
       for (const text of texts) {
         for (const owner of ownersByAlias.get(text) ?? []) {
@@ -289,7 +298,7 @@ class LinkTargets {
       }
       // An alias owner must be among the resolver's files for its aliases to count; it sits in its own
       // name bucket, so it cannot change how the link resolves by name.
-      this.resolvers.set(key, createLinkResolver([...paths, ...aliases.keys()], aliases));
+      this.resolvers.set(key, createLinkResolver([...paths, ...aliases.keys()], aliases, ending));
     }
   }
 
@@ -310,10 +319,6 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
     else out.set(key, [item]);
   }
   return out;
-}
-
-function stripMd(text: string): string {
-  return text.endsWith('.md') ? text.slice(0, -3) : text;
 }
 
 function compareText(a: string, b: string): number {

@@ -7,6 +7,7 @@
 import os from 'node:os';
 import { NotedError } from '../common/errors.js';
 import { createWork } from '../common/work.js';
+import { formatOf } from '../format/formats.js';
 import type { Vault } from '../vault/vault.js';
 import { type VaultWatcher, watchVault } from '../vault/watcher.js';
 import { type Db, openIndexDatabase } from './database.js';
@@ -14,6 +15,7 @@ import { attachFeed, type ChangeClaim, pruneFeed, recordClaims, startFeed } from
 import { mergeStep, restoreFtsDefaults } from './fts-merge.js';
 import { repairFtsTotals } from './fts-totals.js';
 import { ChangeAnnouncer, type IndexChangesListener } from './index-changes.js';
+import { setIndexFormat } from './index-format.js';
 import { ParserPool } from './parser-pool.js';
 import { applyVisibility, type PartitionResult } from './partition.js';
 import { ensureSecondaryIndexes } from './secondary-indexes.js';
@@ -103,7 +105,9 @@ export class NoteIndex {
   private readonly rebuiltBecause: string | null;
 
   static open(vault: Vault, log: IndexLogger, options: IndexOptions = {}): NoteIndex {
-    return new NoteIndex(vault, openIndexDatabase(vault.statePath('index.sqlite')), log, options);
+    const opened = openIndexDatabase(vault.statePath('index.sqlite'));
+    setIndexFormat(opened.db, formatOf(vault));
+    return new NoteIndex(vault, opened, log, options);
   }
 
   /**

@@ -2,6 +2,7 @@
  * @module
  * Reads one note file and derives its index record: the work a parser thread does.
  */
+import type { NoteFormat } from '../format/note-format.js';
 import { type CheckedFile, readInside } from '../vault/confine.js';
 import { etagOf } from '../vault/etag.js';
 import type { FileEntry } from '../vault/walk.js';
@@ -17,7 +18,7 @@ export interface ParsedNote {
  * Null when the file vanished, is out of sight by now, is no longer where the walk found it, or cannot
  * be read (it is then left out of the index). `root` is the vault's real root.
  */
-export function parseNoteFile(root: string, file: FileEntry): ParsedNote | null {
+export function parseNoteFile(root: string, file: FileEntry, format: NoteFormat): ParsedNote | null {
   let read: CheckedFile | null;
   try {
     read = readInside(root, file.name);
@@ -28,5 +29,5 @@ export function parseNoteFile(root: string, file: FileEntry): ParsedNote | null 
   // a file read from anywhere else (a folder swapped for a link since) is not this note (issue 25).
   if (read === null || read.real !== (file.real ?? file.name)) return null;
   const { bytes } = read;
-  return { file, etag: etagOf(bytes), derived: deriveNote(file.name, bytes.toString('utf8')) };
+  return { file, etag: etagOf(bytes), derived: deriveNote(file.name, bytes.toString('utf8'), format) };
 }

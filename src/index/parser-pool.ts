@@ -14,6 +14,10 @@ import {
   Worker,
   workerData,
 } from 'node:worker_threads';
+import { formatNamed } from '../format/formats.js';
+import { markdownFormat } from '../format/markdown-format.js';
+import type { NoteFormat } from '../format/note-format.js';
+import type { FormatName } from '../vault/format-choice.js';
 import type { FileEntry } from '../vault/walk.js';
 import { type ParsedNote, parseNoteFile } from './parse-note.js';
 
@@ -23,6 +27,7 @@ interface Request {
   readonly id: number;
   readonly root: string;
   readonly files: FileEntry[];
+  readonly format: FormatName;
 }
 
 /** On the thread's own channel: a batch is ready on the replies port, or it failed. */
@@ -102,8 +107,12 @@ function bodiesAsBytes(parsed: (ParsedNote | null)[]): ArrayBuffer | null {
 }
 
 /** A batch parsed on the calling thread, bodies as bytes as a parser thread hands them: for tests. */
-export function parseHere(root: string, files: FileEntry[]): ParsedBatch {
-  const parsed = files.map((file) => parseNoteFile(root, file));
+export function parseHere(
+  root: string,
+  files: FileEntry[],
+  format: NoteFormat = markdownFormat,
+): ParsedBatch {
+  const parsed = files.map((file) => parseNoteFile(root, file, format));
   bodiesAsBytes(parsed);
   return { notes: () => parsed };
 }
@@ -115,7 +124,8 @@ export function runParserThread(): void {
   const { replies } = workerData as ParserThreadData;
   port.on('message', (req: Request) => {
     try {
-      const parsed = req.files.map((file) => parseNoteFile(req.root, file));
+      const format = formatNamed(req.format);
+      const parsed = req.files.map((file) => parseNoteFile(req.root, file, format));
       const bytes = bodiesAsBytes(parsed);
       // The batch is on the replies port before the notice that it is there.
       replies.postMessage({ id: req.id, parsed } satisfies Reply, bytes === null ? [] : [bytes]);
@@ -160,15 +170,15 @@ export class ParserPool {
     }
   }
 
-  /** Parses a batch on the next thread in turn. */
-  parse(root: string, files: FileEntry[]): Promise<ParsedBatch> {
+  /** Parses a batch of notes stored in `format` on the next thread in turn. */
+  parse(root: string, files: FileEntry[], format: FormatName): Promise<ParsedBatch> {
     const id = this.nextId++;
     const { worker, replies } = this.workers[
       this.turn++ % this.workers.length
     ] as ParserPool['workers'][number];
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, replies });
-      worker.postMessage({ id, root, files } satisfies Request);
+      worker.postMessage({ id, root, files, format } satisfies Request);
     });
   }
 

@@ -6,9 +6,11 @@
  */
 
 import { NotedError } from '../common/errors.js';
+import { hasEnding } from '../common/note-ending.js';
 import type { JsonValue } from '../markdown/frontmatter.js';
 import { foldName } from '../markdown/link-key.js';
 import type { Db } from './database.js';
+import { indexEnding } from './index-format.js';
 import { linkingNoteIds, resolveLinkTarget, unresolvedLinkerIds } from './links-query.js';
 import { nameCandidates } from './notes-query.js';
 import type { FilterNode, QueryPlan } from './query-spec.js';
@@ -237,14 +239,15 @@ export function loadTags(db: Db, ids: ReadonlySet<number>): Map<number, string[]
 }
 
 /**
- * `has_link`: the value names a note as every name argument does (SPEC 1.3/1.4: `.md` optional, an
+ * `has_link`: the value names a note as every name argument does (SPEC 1.3/1.4: the note ending optional, an
  * exact path first, else a bare name or partial path that must match one note); failing that, it is
  * read as a link written at the vault root would be (an attachment by name, an alias); and when it
  * reaches no file at all, the notes whose unresolved links name it.
  */
 function linkingIds(db: Db, name: string, at: string, visible: Visible | undefined): Set<number> {
-  const withMd = /\.md$/i.test(name) ? name : `${name}.md`;
-  const notes = nameCandidates(db, foldName(withMd)).filter((p) => !visible || visible(p));
+  const ending = indexEnding(db);
+  const withEnding = hasEnding(name, ending) ? name : `${name}${ending}`;
+  const notes = nameCandidates(db, foldName(withEnding)).filter((p) => !visible || visible(p));
   if (notes.length > 1) {
     throw new NotedError(
       'ambiguous',

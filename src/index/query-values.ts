@@ -190,8 +190,9 @@ export function compareSortPlaces(a: SortPlace, b: SortPlace): number {
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
+/** A `$name` compares with or without its note ending, whichever format the vault has (SPEC 11.1). */
 function stripMd(text: string): string {
-  return text.endsWith('.md') ? text.slice(0, -3) : text;
+  return text.replace(/\.(?:md|html)$/, '');
 }
 
 function stripHash(text: string): string {

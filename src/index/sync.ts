@@ -11,9 +11,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isCancelled, unobservedWork, type Work } from '../common/work.js';
+import type { NoteFormat } from '../format/note-format.js';
 import { type FileEntry, isNoteFile, type WalkResult, walkVault, walkVaultAsync } from '../vault/walk.js';
 import type { Db } from './database.js';
 import { bulkLoadSettings, withoutAutomerge } from './fts-merge.js';
+import { indexFormat } from './index-format.js';
 import { type ParsedNote, parseNoteFile } from './parse-note.js';
 import type { ParsedBatch, ParserPool } from './parser-pool.js';
 import { dropSecondaryIndexes, ensureSecondaryIndexes } from './secondary-indexes.js';
@@ -35,8 +37,14 @@ export interface SyncStats {
 const BATCH = 500;
 
 /** Reads and indexes one note file; returns false when it vanished or cannot be read. */
-function indexFile(root: string, writer: IndexWriter, file: FileEntry, visible: boolean): boolean {
-  return putParsed(writer, file, parseNoteFile(root, file), visible);
+function indexFile(
+  root: string,
+  writer: IndexWriter,
+  file: FileEntry,
+  visible: boolean,
+  format: NoteFormat,
+): boolean {
+  return putParsed(writer, file, parseNoteFile(root, file, format), visible);
 }
 
 /**
@@ -107,7 +115,12 @@ function planSync(
   indexed: Map<string, IndexedFile> | undefined,
   visibility: IndexVisibility,
 ): SyncPlan {
-  return planOf(indexed ?? loadIndexedFiles(db, sub), walkVault(root, sub), sub, visibility);
+  return planOf(
+    indexed ?? loadIndexedFiles(db, sub),
+    walkVault(root, indexFormat(db).ending, sub),
+    sub,
+    visibility,
+  );
 }
 
 function planOf(
@@ -163,7 +176,8 @@ export function syncAll(
   for (let i = 0; i < plan.stale.length; i += BATCH) {
     const batch = plan.stale.slice(i, i + BATCH);
     writer.write(() => {
-      for (const file of batch) if (indexFile(root, writer, file, plan.visible(file.name))) reindexed++;
+      for (const file of batch)
+        if (indexFile(root, writer, file, plan.visible(file.name), indexFormat(db))) reindexed++;
     });
   }
   return finishSync(db, writer, plan, reindexed, started);
@@ -204,13 +218,19 @@ export async function syncAllParallel(
   const started = performance.now();
   work.report(0, undefined, "listing the vault's files");
   const rows = indexed ?? loadIndexedFiles(db, '');
-  const plan = planOf(rows, await walkVaultAsync(root, '', () => work.checkpoint()), '', visibility);
+  const plan = planOf(
+    rows,
+    await walkVaultAsync(root, indexFormat(db).ending, '', () => work.checkpoint()),
+    '',
+    visibility,
+  );
   work.report(0, plan.stale.length, 'reading notes');
   if (plan.stale.length < PARALLEL_THRESHOLD) {
     const writer = new IndexWriter(db, visibility.key, onChange);
     let reindexed = 0;
     writer.write(() => {
-      for (const file of plan.stale) if (indexFile(root, writer, file, plan.visible(file.name))) reindexed++;
+      for (const file of plan.stale)
+        if (indexFile(root, writer, file, plan.visible(file.name), indexFormat(db))) reindexed++;
     });
     return finishSync(db, writer, plan, reindexed, started);
   }
@@ -239,7 +259,7 @@ async function parseAndWrite(
   const dispatch = () => {
     while (next < batches.length && inFlight.length < IN_FLIGHT) {
       const files = batches[next++] as FileEntry[];
-      const parsed = pool.parse(root, files);
+      const parsed = pool.parse(root, files, indexFormat(db).name);
       // Awaited in order below; one that fails while an earlier one is awaited (or the build stops
       // first) is not an unhandled rejection meanwhile.
       parsed.catch(() => undefined);
@@ -341,6 +361,7 @@ export function syncPaths(
   const linked = new Map<string, string>();
   const onChange = options.onChange ?? (() => undefined);
   const writer = new IndexWriter(db, visibility.key, onChange);
+  const format = indexFormat(db);
   const selectOne = db.prepare<[string], IndexedFile & { etag: string }>(
     'SELECT id, path, size, mtime_ms, ino, visible, etag FROM notes WHERE path = ?',
   );
@@ -355,7 +376,7 @@ export function syncPaths(
   const gone = (rel: string) => {
     if (writer.removeNoteByPath(rel)) changed++;
     // Already out of the index: another process took it out first, or it was never a note.
-    else if (isNoteFile(rel) && !hasHiddenSegment(rel))
+    else if (isNoteFile(rel, format.ending) && !hasHiddenSegment(rel))
       onChange({ path: rel, kind: 'removed', etag: null, echo: true });
     writer.removeAttachment(rel);
     for (const row of selectUnder.all({ p: `${rel}/` })) {
@@ -392,7 +413,7 @@ export function syncPaths(
         ino: st.ino,
         ...(real === rel ? {} : { real }),
       };
-      if (!isNoteFile(rel)) {
+      if (!isNoteFile(rel, format.ending)) {
         writer.putAttachment(file);
         continue;
       }
@@ -404,7 +425,7 @@ export function syncPaths(
         if (row !== undefined) onChange({ path: rel, kind: 'changed', etag: row.etag, echo: true });
         continue;
       }
-      if (indexFile(root, writer, file, visible)) changed++;
+      if (indexFile(root, writer, file, visible, format)) changed++;
     }
     // In the same transaction: a folder renamed (old path gone, new path walked) is one set of moves
     // in the change feed, not deletions then creations (feed.ts).

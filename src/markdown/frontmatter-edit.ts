@@ -92,7 +92,7 @@ export function withFrontmatterFields(text: string, fields: FrontmatterFields): 
   return splice(withEol(doc.toString(), blockEol));
 }
 
-function normalizeNewTags(tags: readonly string[]): string[] {
+export function normalizeNewTags(tags: readonly string[]): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   for (const tag of tags) {

@@ -111,8 +111,8 @@ function withoutRawText(html: string): string {
  * @example
  * htmlToMarkdown('<h1>Hi</h1><p onclick="x()">see <a href="javascript:x()">this</a></p>') // '# Hi\n\nsee this\n'
  */
-export function htmlToMarkdown(html: string): string {
-  const markdown = createConverter().turndown(html).trim();
+export function htmlToMarkdown(html: string, options: ConvertOptions = {}): string {
+  const markdown = createConverter(options).turndown(html).trim();
   return markdown === '' ? '' : `${markdown}\n`;
 }
 
@@ -125,7 +125,55 @@ interface DomElement {
   getAttribute(name: string): string | null;
 }
 
-function createConverter(): TurndownService {
+/** `[[wikilinks]]` and `#tags` in text: links and tags in both formats, so never escaped. */
+const KEPT_AS_WRITTEN = /!?\[\[[^\]\n]*\]\]|(?<![\p{L}\p{N}_&])#[\p{L}\p{N}_/-]*[\p{L}_/-][\p{L}\p{N}_/-]*/gu;
+
+/** The checkbox of a task list item (SPEC 11.4): `<input type="checkbox">` in it, or `data-checked`. */
+function taskBox(item: DomElement): string | null {
+  const state = item.getAttribute('data-checked');
+  if (state === 'true') return '[x] ';
+  if (state === 'false') return '[ ] ';
+  for (const child of Array.from(item.children) as DomElement[]) {
+    if (child.nodeName === 'INPUT' && (child.getAttribute('type') ?? '').toLowerCase() === 'checkbox') {
+      return child.getAttribute('checked') === null ? '[ ] ' : '[x] ';
+    }
+    // A checkbox wrapped in the item's first paragraph or label (`<li><p><input …> text</p></li>`).
+    if (child.nodeName === 'P' || child.nodeName === 'LABEL') {
+      const first = child.children[0] as DomElement | undefined;
+      if (first?.nodeName === 'INPUT' && (first.getAttribute('type') ?? '').toLowerCase() === 'checkbox') {
+        return first.getAttribute('checked') === null ? '[ ] ' : '[x] ';
+      }
+    }
+  }
+  return null;
+}
+
+/** A table cell's text on one line: a `|` inside would end the cell. */
+function cellText(content: string): string {
+  return content.replace(/\n+/g, ' ').replace(/\|/g, '\\|').trim();
+}
+
+function isHeaderRow(row: DomElement): boolean {
+  const parent = row.parentNode;
+  if (parent?.nodeName === 'THEAD') return true;
+  const cells = Array.from(row.children) as DomElement[];
+  const table = parent?.nodeName === 'TABLE' ? parent : parent?.parentNode;
+  const firstRow =
+    (table?.children[0] as DomElement | undefined)?.nodeName === 'TR'
+      ? (table?.children[0] as DomElement)
+      : ((table?.children[0] as DomElement | undefined)?.children[0] as DomElement | undefined);
+  return firstRow === row && cells.length > 0 && cells.every((c) => c.nodeName === 'TH');
+}
+
+export interface ConvertOptions {
+  /**
+   * Keep `[[wikilinks]]` and `#tags` in the text as written instead of escaping them: an HTML vault's
+   * notes hold them as text (SPEC 11.4), and converting such a vault must keep them links and tags.
+   */
+  readonly keepWikilinksAndTags?: boolean;
+}
+
+function createConverter(options: ConvertOptions): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
     codeBlockStyle: 'fenced',
@@ -140,7 +188,19 @@ function createConverter(): TurndownService {
   // Security: `&lt;script&gt;` in the HTML is text, but written out as `<script>` it would become a
   // tag when the Markdown is rendered; a backslash keeps it text.
   const escapeText = service.escape.bind(service);
-  service.escape = (text: string) => escapeText(text).replace(/<(?=[A-Za-z/!?])/g, '\\<');
+  const escapePart = (text: string) => escapeText(text).replace(/<(?=[A-Za-z/!?])/g, '\\<');
+  const escapeKeeping = (text: string) => {
+    if (options.keepWikilinksAndTags !== true) return escapePart(text);
+    let out = '';
+    let at = 0;
+    for (const m of text.matchAll(KEPT_AS_WRITTEN)) {
+      out += escapePart(text.slice(at, m.index)) + m[0];
+      at = (m.index ?? 0) + m[0].length;
+    }
+    return out + escapePart(text.slice(at));
+  };
+  const plainEscape = escapeText;
+  service.escape = escapeKeeping;
 
   service.addRule('safeLink', {
     filter: (node) => node.nodeName === 'A' && node.getAttribute('href') !== null,
@@ -156,7 +216,7 @@ function createConverter(): TurndownService {
       const img = node as DomElement;
       const src = img.getAttribute('src') ?? '';
       if (src.trim() === '' || isUnsafeUrl(src)) return '';
-      const alt = service.escape((img.getAttribute('alt') ?? '').replace(/\s+/g, ' ').trim());
+      const alt = plainEscape((img.getAttribute('alt') ?? '').replace(/\s+/g, ' ').trim());
       return `![${alt}](${linkDestination(src)}${linkTitle(img)})`;
     },
   });
@@ -171,11 +231,47 @@ function createConverter(): TurndownService {
         const index = Array.prototype.indexOf.call(parent.children, item);
         prefix = `${(Number.isFinite(start) ? start : 1) + index}. `;
       }
-      const body = content
+      const box = taskBox(item) ?? '';
+      const body = (box === '' ? content : box + content.replace(/^\s+/, ''))
         .replace(/^\n+/, '')
         .replace(/\n+$/, '\n')
         .replace(/\n(?!$)/g, `\n${' '.repeat(prefix.length)}`);
       return prefix + body + (item.nextSibling && !body.endsWith('\n') ? '\n' : '');
+    },
+  });
+  service.addRule('strikethrough', {
+    filter: ['del', 's'],
+    replacement: (content) => (content.trim() === '' ? content : `~~${content}~~`),
+  });
+  // GFM tables (OBSIDIAN.md): one line per row, a separator after the header row.
+  service.addRule('tableCell', {
+    filter: ['th', 'td'],
+    replacement: (content) => ` ${cellText(content)} |`,
+  });
+  service.addRule('tableRow', {
+    filter: 'tr',
+    replacement: (content, node) => {
+      const row = node as unknown as DomElement;
+      const line = `|${content}\n`;
+      if (!isHeaderRow(row)) return line;
+      return `${line}|${' --- |'.repeat(row.children.length)}\n`;
+    },
+  });
+  service.addRule('tableSection', {
+    filter: ['thead', 'tbody', 'tfoot'],
+    replacement: (content) => content,
+  });
+  service.addRule('table', {
+    filter: 'table',
+    replacement: (content) => {
+      const rows = content.replace(/\n+$/, '').split('\n');
+      // A table without a header row gets an empty one: GFM needs it.
+      const hasHeader = rows.length > 1 && /^\|( --- \|)+$/.test(rows[1] ?? '');
+      if (!hasHeader && rows[0] !== undefined) {
+        const cells = (rows[0].match(/(?<!\\)\|/g)?.length ?? 1) - 1;
+        rows.unshift(`|${'  |'.repeat(cells)}`, `|${' --- |'.repeat(cells)}`);
+      }
+      return `\n\n${rows.join('\n')}\n\n`;
     },
   });
   return service;

@@ -2,8 +2,10 @@
  * @module
  * The lookup keys that let an index find, with one or two indexed look-ups, every file a link could
  * resolve to and every link that could resolve to a file (OBSIDIAN.md §1.2 rule 2). Resolution itself
- * stays in `resolve.ts`; these keys only narrow the candidates handed to it.
+ * stays in `resolve.ts`; these keys only narrow the candidates handed to it. `ending` is the vault's
+ * note ending (`.md`, or `.html` in an HTML vault), which rule 2 appends to a name without a dot.
  */
+import type { NoteEnding } from '../common/note-ending.js';
 
 /**
  * NFC and lower case, the form every file-name comparison of §1.2 uses; ASCII text skips the
@@ -26,15 +28,15 @@ export function foldName(text: string): string {
  * the key or the key plus `.md`. `''` for an empty linkpath (`[[#Heading]]`, the note itself).
  *
  * @example
- * linkKey('Projects/Plan') // 'plan.md'
- * linkKey('My.Note') // 'my.note' (finds `My.Note` first, then `My.Note.md`)
- * linkKey('img/Photo.PNG') // 'photo.png'
+ * linkKey('Projects/Plan', '.md') // 'plan.md'
+ * linkKey('My.Note', '.md') // 'my.note' (finds `My.Note` first, then `My.Note.md`)
+ * linkKey('img/Photo.PNG', '.md') // 'photo.png'
  */
-export function linkKey(linkpath: string): string {
+export function linkKey(linkpath: string, ending: NoteEnding): string {
   if (linkpath === '') return '';
   const folded = foldName(linkpath);
   const name = folded.slice(folded.lastIndexOf('/') + 1);
-  return name.includes('.') ? name : `${name}.md`;
+  return name.includes('.') ? name : `${name}${ending}`;
 }
 
 /**
@@ -43,12 +45,12 @@ export function linkKey(linkpath: string): string {
  * when that still holds a `.` (`[[My.Note]]` is filed under `my.note` and reaches `My.Note.md`).
  *
  * @example
- * keysForFile('my.note.md') // ['my.note.md', 'my.note']
- * keysForFile('note.md') // ['note.md']
+ * keysForFile('my.note.md', '.md') // ['my.note.md', 'my.note']
+ * keysForFile('note.md', '.md') // ['note.md']
  */
-export function keysForFile(fileLower: string): string[] {
-  if (!fileLower.endsWith('.md')) return [fileLower];
-  const stem = fileLower.slice(0, -3);
+export function keysForFile(fileLower: string, ending: NoteEnding): string[] {
+  if (!fileLower.endsWith(ending)) return [fileLower];
+  const stem = fileLower.slice(0, -ending.length);
   return stem.includes('.') ? [fileLower, stem] : [fileLower];
 }
 
@@ -56,8 +58,8 @@ export function keysForFile(fileLower: string): string[] {
  * The folded file names a link filed under `key` may reach: the key, and the key plus `.md`.
  *
  * @example
- * fileNamesForKey('my.note') // ['my.note', 'my.note.md']
+ * fileNamesForKey('my.note', '.md') // ['my.note', 'my.note.md']
  */
-export function fileNamesForKey(key: string): string[] {
-  return key === '' ? [] : [key, `${key}.md`];
+export function fileNamesForKey(key: string, ending: NoteEnding): string[] {
+  return key === '' ? [] : [key, `${key}${ending}`];
 }

@@ -23,7 +23,8 @@ import { scanBody } from './scan.js';
 
 /** One link as the callback sees it. */
 export interface LinkInNote {
-  readonly kind: 'wikilink' | 'markdown' | 'frontmatter';
+  /** `html`: an `<a href>` or `<img src>` of an HTML note (format/html-links.ts). */
+  readonly kind: 'wikilink' | 'markdown' | 'frontmatter' | 'html';
   /** The link as written (for a frontmatter link: the value, `[[…]]` included). */
   readonly raw: string;
   /** The cleaned file part the resolver reads; `''` for a link into the note itself. */

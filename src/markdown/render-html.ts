@@ -29,6 +29,13 @@ export interface RenderOptions {
   readonly linkHref?: (link: RenderedLink) => string | null;
   /** The id each heading gets (e.g. to be a link's target in a document of several notes). */
   readonly headingId?: (text: string) => string | null;
+  /**
+   * Leave `[[wikilinks]]` in the text as written (an HTML vault reads them there, SPEC 11.4) instead
+   * of turning them into links or plain text; `linkHref` then only sees Markdown links.
+   */
+  readonly keepWikilinks?: boolean;
+  /** The sanitizer configuration (default SANITIZE_OPTIONS; STORED_NOTE_SANITIZE_OPTIONS for notes). */
+  readonly sanitize?: sanitize.IOptions;
 }
 
 /** The sanitizer configuration: what may remain of any HTML the server renders or stores. */
@@ -59,9 +66,28 @@ export const SANITIZE_OPTIONS: sanitize.IOptions = {
   disallowedTagsMode: 'discard',
 };
 
-/** HTML with everything SANITIZE_OPTIONS does not allow removed. */
-export function sanitizeHtml(html: string): string {
-  return sanitize(html, SANITIZE_OPTIONS);
+/**
+ * What a note stored in an HTML vault may also hold (SPEC 11.3, 11.4): its `<title>`, and task
+ * checkboxes (`<input type="checkbox">`, the one kind of input kept, and `<li data-checked>`).
+ * Everything SANITIZE_OPTIONS refuses stays refused: no script, style, event handler,
+ * `javascript:`/`data:` URL, iframe, object or form.
+ */
+export const STORED_NOTE_SANITIZE_OPTIONS: sanitize.IOptions = {
+  ...SANITIZE_OPTIONS,
+  allowedTags: [...(SANITIZE_OPTIONS.allowedTags as string[]), 'title', 'input'],
+  allowedAttributes: {
+    ...(SANITIZE_OPTIONS.allowedAttributes as Record<string, string[]>),
+    input: ['type', 'checked', 'disabled'],
+    li: ['data-checked'],
+  },
+  // Security: only a checkbox survives of every kind of input (no text fields, buttons, files).
+  exclusiveFilter: (frame) =>
+    frame.tag === 'input' && (frame.attribs.type ?? '').toLowerCase() !== 'checkbox',
+};
+
+/** HTML with everything SANITIZE_OPTIONS (or the options given) does not allow removed. */
+export function sanitizeHtml(html: string, options: sanitize.IOptions = SANITIZE_OPTIONS): string {
+  return sanitize(html, options);
 }
 
 export function escapeHtml(text: string): string {
@@ -79,7 +105,8 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
  */
 export function markdownToHtml(markdown: string, options: RenderOptions = {}): string {
   const env: RenderEnv = { options };
-  return sanitizeHtml(renderer().render(withWikilinks(markdown, options.linkHref), env));
+  const source = options.keepWikilinks === true ? markdown : withWikilinks(markdown, options.linkHref);
+  return sanitizeHtml(renderer().render(source, env), options.sanitize);
 }
 
 interface RenderEnv {
@@ -107,6 +134,23 @@ function renderer(): MarkdownIt {
     }
     return defaultLinkOpen(tokens, idx, opts, env, self);
   };
+  md.core.ruler.push('task_items', (state) => {
+    const tokens = state.tokens;
+    for (let i = 2; i < tokens.length; i++) {
+      const inline = tokens[i];
+      if (inline?.type !== 'inline' || tokens[i - 1]?.type !== 'paragraph_open') continue;
+      const item = tokens[i - 2];
+      if (item?.type !== 'list_item_open') continue;
+      const first = inline.children?.[0];
+      const box = first?.type === 'text' ? /^\[([^\]\n])\][ \t]/.exec(first.content) : null;
+      if (first === undefined || box === null) continue;
+      // GFM task list items (OBSIDIAN.md TSK-01): the box becomes a checkbox, the text stays.
+      first.content = first.content.slice(box[0].length);
+      const input = new state.Token('html_inline', '', 0);
+      input.content = `<input type="checkbox" disabled${box[1] === ' ' ? '' : ' checked'}> `;
+      inline.children?.unshift(input);
+    }
+  });
   md.core.ruler.push('heading_ids', (state) => {
     const headingId = (state.env as RenderEnv).options.headingId;
     if (headingId === undefined) return;

@@ -3,7 +3,9 @@
  * The link resolver of OBSIDIAN.md §1.2 (`getLinkpathDest`) as a pure index over vault paths, plus
  * Noted's one difference: when no file matches, a unique alias does. Also the inverse, the
  * shortest link text that finds a file again (LNK-28), used when links are rewritten on a move.
+ * `ending` is the vault's note ending: `.md`, or `.html` in an HTML vault (SPEC 11.1).
  */
+import { hasEnding, type NoteEnding } from '../common/note-ending.js';
 
 /** Answers which file a linkpath (subpath already removed) points to, from a given source note. */
 export interface LinkResolver {
@@ -33,7 +35,7 @@ interface Entry {
  * The rules, first match wins (§1.2):
  * 1. empty linkpath → the source itself;
  * 2. candidates by lower-cased file name: with a `.` in the name as written, else (or when nothing
- *    matches) with `.md` appended; none → unresolved;
+ *    matches) with the note ending (`.md`) appended; none → unresolved;
  * 3. a bare name (no `/`) with exactly one candidate → it;
  * 4. `./…` or `../…` → the candidate at that path relative to the source's folder, else unresolved;
  * 5. one leading `/` stripped, a candidate whose whole path equals the linkpath → it (a bare name
@@ -47,13 +49,14 @@ interface Entry {
  * (case-insensitive, NFC) is the target; two or more such files leave the link unresolved.
  *
  * @example
- * const r = createLinkResolver(['a/Note.md', 'Note.md', 'img/Photo.png']);
+ * const r = createLinkResolver(['a/Note.md', 'Note.md', 'img/Photo.png'], undefined, '.md');
  * r.resolve('note', 'a/x.md') // 'Note.md' (rule 5: the vault root wins)
  * r.resolve('Photo', 'x.md') // null (rule 2: attachments need their extension)
  */
 export function createLinkResolver(
   files: readonly string[],
-  aliases?: ReadonlyMap<string, readonly string[]>,
+  aliases: ReadonlyMap<string, readonly string[]> | undefined,
+  ending: NoteEnding,
 ): LinkResolver {
   const byName = new Map<string, Entry[]>();
   const known = new Set<string>();
@@ -101,7 +104,7 @@ export function createLinkResolver(
   return {
     resolve(linkpath, sourcePath) {
       if (linkpath === '') return sourcePath;
-      return resolveByName(byName, linkpath, sourcePath) ?? byAliasFallback(linkpath);
+      return resolveByName(byName, linkpath, sourcePath, ending) ?? byAliasFallback(linkpath);
     },
     filesNamed(fileName) {
       return (byName.get(fold(fileName)) ?? []).map((e) => e.path);
@@ -130,13 +133,14 @@ function resolveByName(
   byName: ReadonlyMap<string, Entry[]>,
   linkpath: string,
   sourcePath: string,
+  ending: NoteEnding,
 ): string | null {
   let lower = fold(linkpath);
   let name = lower.slice(lower.lastIndexOf('/') + 1);
   let candidates = name.includes('.') ? byName.get(name) : undefined;
   if (!candidates) {
-    name += '.md';
-    lower += '.md';
+    name += ending;
+    lower += ending;
     candidates = byName.get(name);
   }
   if (!candidates || candidates.length === 0) return null;
@@ -215,17 +219,17 @@ function insertionPoint(bucket: readonly Entry[], path: string): number {
  * (`My.Note.md` next to a file called `My.Note`).
  *
  * @example
- * linkTextFor('a/Plans.md', createLinkResolver(['a/Plans.md', 'b/Plans.md'])) // 'a/Plans'
+ * linkTextFor('a/Plans.md', createLinkResolver(['a/Plans.md', 'b/Plans.md'], undefined, '.md'), '.md') // 'a/Plans'
  */
-export function linkTextFor(targetPath: string, resolver: LinkResolver): string {
+export function linkTextFor(targetPath: string, resolver: LinkResolver, ending: NoteEnding): string {
   const fileName = targetPath.slice(targetPath.lastIndexOf('/') + 1);
-  const isNote = fileName.toLowerCase().endsWith('.md');
+  const cut = hasEnding(fileName, ending) ? ending.length : 0;
   const unique = resolver.filesNamed(fileName).length === 1;
   const forms = unique ? [fileName, targetPath] : [targetPath];
   for (const form of forms) {
-    const short = isNote ? form.slice(0, -3) : form;
+    const short = form.slice(0, form.length - cut);
     if (resolver.resolve(short, targetPath) === targetPath) return short;
     if (short !== form && resolver.resolve(form, targetPath) === targetPath) return form;
   }
-  return isNote ? targetPath.slice(0, -3) : targetPath;
+  return targetPath.slice(0, targetPath.length - cut);
 }

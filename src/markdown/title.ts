@@ -4,27 +4,37 @@
  */
 
 import { NotedError } from '../common/errors.js';
+import { type NoteEnding, withoutEnding } from '../common/note-ending.js';
 import type { JsonValue } from './frontmatter.js';
 import { findHeadings } from './headings.js';
 
-/** Room for a ` 99` suffix and `.md` within the 255-byte segment limit (SPEC 1.3). */
+/** Room for a ` 99` suffix and the note ending within the 255-byte segment limit (SPEC 1.3). */
 const MAX_FILE_NAME_BYTES = 200;
 
 /**
  * The title of a note: the frontmatter `title` (a non-empty string, or a number), else the text of the
- * first level-1 heading, else the file name without its folder and `.md`. The `title` key is matched
+ * first level-1 heading, else the file name without its folder and its note ending. The `title` key is matched
  * exactly first, then case-insensitively (Obsidian treats property names case-insensitively, PROP-14).
  *
  * @example
- * noteTitle('inbox/My idea.md', null, 'no heading here') // 'My idea'
+ * noteTitle('inbox/My idea.md', null, 'no heading here', '.md') // 'My idea'
  */
-export function noteTitle(name: string, frontmatter: Record<string, JsonValue> | null, text: string): string {
+export function noteTitle(
+  name: string,
+  frontmatter: Record<string, JsonValue> | null,
+  text: string,
+  ending: NoteEnding,
+): string {
   const fromProperty = frontmatter ? titleProperty(frontmatter) : null;
   if (fromProperty !== null) return fromProperty;
   const h1 = findHeadings(text).find((h) => h.level === 1 && h.text !== '');
   if (h1) return h1.text;
-  const base = name.slice(name.lastIndexOf('/') + 1);
-  return base.replace(/\.md$/i, '');
+  return fileTitle(name, ending);
+}
+
+/** The file name without its folder and note ending: the title of a note that names none. */
+export function fileTitle(name: string, ending: NoteEnding): string {
+  return withoutEnding(name.slice(name.lastIndexOf('/') + 1), ending);
 }
 
 function titleProperty(frontmatter: Record<string, JsonValue>): string | null {

@@ -30,16 +30,23 @@ export interface PromptArgumentInfo {
   readonly required: boolean;
 }
 
+/** A prompt note as the gate gives it. */
+export interface PromptSource {
+  readonly name: string;
+  readonly text: string;
+  /** The file name without folder and note ending. */
+  readonly fileTitle: string;
+}
+
 /**
- * The prompt name a note's file name gives: lower-cased, every run of characters that are not
- * letters or digits (any script) becomes one dash, dashes trimmed.
+ * The prompt name a note's file name (without folder and ending) gives: lower-cased, every run of
+ * characters that are not letters or digits (any script) becomes one dash, dashes trimmed.
  *
  * @example
- * promptNameOf('prompts/Fix Grammar (short).md') // 'fix-grammar-short'
+ * promptNameOf('Fix Grammar (short)') // 'fix-grammar-short'
  */
-export function promptNameOf(path: string): string {
-  const file = path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
-  const words = file
+export function promptNameOf(fileTitle: string): string {
+  const words = fileTitle
     .normalize('NFC')
     .toLowerCase()
     .split(/[^\p{L}\p{N}\p{M}]+/u)
@@ -52,10 +59,10 @@ export function promptNameOf(path: string): string {
  * order; the repeats then get `-2`, `-3`… in path order, skipping any name already taken — so a note
  * literally named "x 2" keeps "x-2" and the second "x" becomes "x-3".
  */
-export function buildPrompts(notes: readonly { name: string; text: string }[]): VaultPrompt[] {
+export function buildPrompts(notes: readonly PromptSource[]): VaultPrompt[] {
   const used = new Set<string>();
   const names: (string | undefined)[] = notes.map((note) => {
-    const base = promptNameOf(note.name);
+    const base = promptNameOf(note.fileTitle);
     if (used.has(base)) return undefined;
     used.add(base);
     return base;
@@ -63,7 +70,7 @@ export function buildPrompts(notes: readonly { name: string; text: string }[]): 
   return notes.map((note, i) => {
     let name = names[i];
     if (name === undefined) {
-      const base = promptNameOf(note.name);
+      const base = promptNameOf(note.fileTitle);
       let n = 2;
       while (used.has(`${base}-${n}`)) n++;
       name = `${base}-${n}`;
@@ -73,11 +80,10 @@ export function buildPrompts(notes: readonly { name: string; text: string }[]): 
   });
 }
 
-function promptOf(note: { name: string; text: string }, name: string): VaultPrompt {
+function promptOf(note: PromptSource, name: string): VaultPrompt {
   const fm = parseFrontmatter(note.text);
   const data = fm.data ?? {};
-  const fileTitle = note.name.slice(note.name.lastIndexOf('/') + 1).replace(/\.md$/i, '');
-  const title = textOf(data.title) ?? fileTitle;
+  const title = textOf(data.title) ?? note.fileTitle;
   const scopeWord = textOf(data.scope)?.toLowerCase();
   const scope = SCOPES.find((s) => s === scopeWord) ?? 'text';
   const description = textOf(data.description) ?? `The prompt in the note ${note.name}.`;
@@ -95,7 +101,7 @@ export function promptArguments(scope: PromptScope): PromptArgumentInfo[] {
   const note = (required: boolean, what: string): PromptArgumentInfo => ({
     name: 'note',
     required,
-    description: `${what} (its path, e.g. "inbox/idea"; .md optional)`,
+    description: `${what} (its path, e.g. "inbox/idea"; the ending is optional)`,
   });
   if (scope === 'selection') {
     return [

@@ -2,7 +2,7 @@
  * @module
  * Every readable note and attachment as an MCP resource (SPEC 9.2): `noted://note/<path>`, each path
  * segment URL-encoded; resources/list in path order with cursors; the template `noted://note/{path}`;
- * resources/read (notes as `text/markdown`, attachments as base64 blobs up to 5 MB).
+ * resources/read (notes as `text/markdown`, or `text/html` in an HTML vault, attachments as base64 blobs up to 5 MB).
  *
  * Why not McpServer#registerResource with a ResourceTemplate: its resources/list passes no cursor to
  * the template's list callback (a 100k-note vault would be one message), and its resources/read parses
@@ -102,7 +102,7 @@ export function registerResources(
         name: 'vault-file',
         title: 'A note or attachment in the vault',
         description:
-          'A note (text/markdown) or attachment (base64, up to 5 MB) by its vault-relative path, each segment URL-encoded, e.g. noted://note/inbox/idea.md. Paths complete.',
+          'A note (text/markdown; text/html in an HTML vault) or attachment (base64, up to 5 MB) by its vault-relative path, each segment URL-encoded, e.g. noted://note/inbox/idea.md. Paths complete.',
       },
     ],
   }));
@@ -114,7 +114,7 @@ export function registerResources(
       await indexReady(access, ctx, indexWaitMs);
       const file = access.readVaultFile(session, path);
       if (file.kind === 'note') {
-        return { contents: [{ uri, mimeType: 'text/markdown', text: file.text }] };
+        return { contents: [{ uri, mimeType: file.mimeType, text: file.text }] };
       }
       return { contents: [{ uri, mimeType: file.mimeType, blob: file.bytes.toString('base64') }] };
     } catch (err) {

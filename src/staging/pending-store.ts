@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NotedError } from '../common/errors.js';
+import type { NoteEnding } from '../common/note-ending.js';
 import { createFileAtomic } from '../vault/atomic-write.js';
 import { normalizeNoteName } from '../vault/names.js';
 import type { Vault } from '../vault/vault.js';
@@ -51,7 +52,7 @@ export class PendingStore {
    * inside a note's lock.
    */
   add(change: NewPendingChange): PendingChange {
-    checkShape(change);
+    checkShape(change, this.vault.ending);
     for (const [field, text] of [
       ['new text', change.newText],
       ['text it replaces', change.baseText],
@@ -113,7 +114,7 @@ export class PendingStore {
   /** One change with its texts. `not_found` for an unknown id, `validation_error` for a damaged file. */
   get(id: string): PendingChange {
     const data = this.parse(id, () => fs.readFileSync(this.fileOf(id), 'utf8'));
-    return toChange(id, data, true) as PendingChange;
+    return toChange(id, data, true, this.vault.ending) as PendingChange;
   }
 
   /** One change without its texts, reading only the head of its file. */
@@ -126,7 +127,7 @@ export class PendingStore {
         ? `${head.slice(0, end - 1)}}`
         : fs.readFileSync(this.fileOf(id), 'utf8');
     });
-    return toChange(id, data, false);
+    return toChange(id, data, false, this.vault.ending);
   }
 
   /**
@@ -230,12 +231,17 @@ function readHead(file: string): string {
 }
 
 /** A change as the gate must hand it over; anything else is a bug in the caller, so it throws plainly. */
-function checkShape(change: NewPendingChange): void {
-  const problem = shapeProblem(change as unknown as Record<string, unknown>, true);
+function checkShape(change: NewPendingChange, ending: NoteEnding): void {
+  const problem = shapeProblem(change as unknown as Record<string, unknown>, true, ending);
   if (problem !== null) throw new Error(`PendingStore.add: ${problem}`);
 }
 
-function toChange(id: string, data: unknown, withTexts: boolean): PendingSummary | PendingChange {
+function toChange(
+  id: string,
+  data: unknown,
+  withTexts: boolean,
+  ending: NoteEnding,
+): PendingSummary | PendingChange {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw damagedChange(id, 'it does not hold a JSON object');
   }
@@ -244,7 +250,7 @@ function toChange(id: string, data: unknown, withTexts: boolean): PendingSummary
     throw damagedChange(id, `its format is ${String(record.format)}, not ${FORMAT}`);
   if (record.id !== id) throw damagedChange(id, 'the id inside does not match its file name');
   if (typeof record.createdAt !== 'string') throw damagedChange(id, 'createdAt is missing');
-  const problem = shapeProblem(record, withTexts);
+  const problem = shapeProblem(record, withTexts, ending);
   if (problem !== null) throw damagedChange(id, problem);
   const { note, kind, baseEtag, session, client, tool, createdAt } = record as unknown as PendingChange;
   const summary: PendingSummary = { id, note, kind, baseEtag, session, client, tool, createdAt };
@@ -254,13 +260,13 @@ function toChange(id: string, data: unknown, withTexts: boolean): PendingSummary
 }
 
 /** What is wrong with the fields of a change, or null. Texts are only checked when present. */
-function shapeProblem(r: Record<string, unknown>, withTexts: boolean): string | null {
+function shapeProblem(r: Record<string, unknown>, withTexts: boolean, ending: NoteEnding): string | null {
   for (const field of ['note', 'session', 'client', 'tool'] as const) {
     if (typeof r[field] !== 'string') return `${field} must be a string`;
   }
   let canonical: string | null = null;
   try {
-    canonical = normalizeNoteName(r.note as string);
+    canonical = normalizeNoteName(r.note as string, ending);
   } catch {
     // reported below
   }

@@ -15,6 +15,7 @@
 
 import { Buffer } from 'node:buffer';
 import { NotedError } from '../common/errors.js';
+import { hasEnding, type NoteEnding, withoutEnding } from '../common/note-ending.js';
 
 /** Notes may be nested at most this many folders deep (SPEC 1.1). */
 export const MAX_FOLDER_DEPTH = 16;
@@ -23,7 +24,8 @@ export const MAX_SEGMENT_BYTES = 255;
 
 type Kind = 'note' | 'folder';
 
-const NOTE_HINT = 'name notes by their path inside the vault, like "projects/plan.md".';
+const noteHint = (ending: NoteEnding) =>
+  `name notes by their path inside the vault, like "projects/plan${ending}".`;
 const FOLDER_HINT =
   'name folders by their path inside the vault, like "projects/2024", or "" for the vault root.';
 
@@ -32,25 +34,26 @@ const CONTROL_CHAR = /[\u0000-\u001f\u007f-\u009f]/;
 // With the `u` flag a well-formed surrogate pair is one code point, so this only finds lone halves.
 const LONE_SURROGATE = /\p{Cs}/u;
 const WINDOWS_DRIVE = /^[A-Za-z]:/;
-const MD_ENDING = /\.md$/i;
 const QUOTE_LIMIT = 200;
 
 /**
- * The canonical vault-relative name of a note: `/` separators, ending in `.md`. Throws
- * `NotedError('invalid_name')` naming the broken rule; nothing touches the file system.
+ * The canonical vault-relative name of a note: `/` separators, ending in the vault's note ending
+ * (`.md`, or `.html` in an HTML vault). Throws `NotedError('invalid_name')` naming the broken rule;
+ * nothing touches the file system.
  *
  * @example
- * normalizeNoteName('inbox\\idea') // 'inbox/idea.md'
- * normalizeNoteName('v1.2 notes') // 'v1.2 notes.md'
- * normalizeNoteName('Note.MD') // 'Note.MD'
- * normalizeNoteName('a/../b') // throws invalid_name: ".." segments are not allowed
+ * normalizeNoteName('inbox\\idea', '.md') // 'inbox/idea.md'
+ * normalizeNoteName('v1.2 notes', '.md') // 'v1.2 notes.md'
+ * normalizeNoteName('Note.MD', '.md') // 'Note.MD'
+ * normalizeNoteName('Note.md', '.html') // 'Note.md.html'
+ * normalizeNoteName('a/../b', '.md') // throws invalid_name: ".." segments are not allowed
  */
-export function normalizeNoteName(input: string): string {
-  const raw = checkText('note', input);
-  const segments = splitSegments('note', input, raw);
+export function normalizeNoteName(input: string, ending: NoteEnding): string {
+  const raw = checkText('note', input, ending);
+  const segments = splitSegments('note', input, raw, ending);
   const last = segments.length - 1;
-  if (!MD_ENDING.test(segments[last]!)) segments[last] = `${segments[last]}.md`;
-  checkLimits('note', input, segments, last);
+  if (!hasEnding(segments[last]!, ending)) segments[last] = `${segments[last]}${ending}`;
+  checkLimits('note', input, segments, last, ending);
   return segments.join('/');
 }
 
@@ -64,10 +67,10 @@ export function normalizeNoteName(input: string): string {
  */
 export function normalizeFolderName(input: string): string {
   if (input === '' || input === '/' || input === '.' || input === '\\') return '';
-  const raw = checkText('folder', input);
+  const raw = checkText('folder', input, '.md');
   const trimmed = raw.endsWith('/') ? raw.slice(0, -1) : raw;
-  const segments = splitSegments('folder', input, trimmed);
-  checkLimits('folder', input, segments, segments.length);
+  const segments = splitSegments('folder', input, trimmed, '.md');
+  checkLimits('folder', input, segments, segments.length, '.md');
   return segments.join('/');
 }
 
@@ -85,19 +88,19 @@ export function folderOf(name: string): string {
   return slash < 0 ? '' : name.slice(0, slash);
 }
 
-/** The file name without `.md`: `baseNameOf('a/b/Plan.MD')` is `'Plan'`. */
-export function baseNameOf(name: string): string {
-  const file = name.slice(name.lastIndexOf('/') + 1);
-  return file.replace(MD_ENDING, '');
+/** The file name without its note ending: `baseNameOf('a/b/Plan.MD', '.md')` is `'Plan'`. */
+export function baseNameOf(name: string, ending: NoteEnding): string {
+  return withoutEnding(name.slice(name.lastIndexOf('/') + 1), ending);
 }
 
 /** Checks the whole text and returns it with `\` read as `/`; refuses absolute paths. */
-function checkText(kind: Kind, input: unknown): string {
+function checkText(kind: Kind, input: unknown, ending: NoteEnding): string {
+  const fail = (k: Kind, i: string, rule: string) => failWith(k, i, rule, ending);
   if (typeof input !== 'string') {
     const got = input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input;
     throw new NotedError(
       'invalid_name',
-      `Invalid ${kind} name: expected a string but got ${got}; ${hint(kind)}`,
+      `Invalid ${kind} name: expected a string but got ${got}; ${hint(kind, ending)}`,
     );
   }
   if (input === '') fail(kind, input, 'the name is empty');
@@ -139,8 +142,9 @@ function checkText(kind: Kind, input: unknown): string {
   return text;
 }
 
-/** Splits on `/` and applies the per-segment rules that do not depend on the `.md` ending. */
-function splitSegments(kind: Kind, input: string, text: string): string[] {
+/** Splits on `/` and applies the per-segment rules that do not depend on the note ending. */
+function splitSegments(kind: Kind, input: string, text: string, ending: NoteEnding): string[] {
+  const fail = (k: Kind, i: string, rule: string) => failWith(k, i, rule, ending);
   const segments = text.split('/');
   segments.forEach((segment, i) => {
     if (segment === '') {
@@ -168,15 +172,22 @@ function splitSegments(kind: Kind, input: string, text: string): string[] {
   return segments;
 }
 
-/** Byte length of every segment (after `.md` was added) and the folder depth. */
-function checkLimits(kind: Kind, input: string, segments: readonly string[], depth: number): void {
+/** Byte length of every segment (after the note ending was added) and the folder depth. */
+function checkLimits(
+  kind: Kind,
+  input: string,
+  segments: readonly string[],
+  depth: number,
+  ending: NoteEnding,
+): void {
+  const fail = (k: Kind, i: string, rule: string) => failWith(k, i, rule, ending);
   for (const segment of segments) {
     const bytes = Buffer.byteLength(segment, 'utf8');
     if (bytes > MAX_SEGMENT_BYTES) {
       fail(
         kind,
         input,
-        `the segment ${quoteName(segment)} is ${bytes} bytes in UTF-8, more than the ${MAX_SEGMENT_BYTES} bytes a file or folder name may have${kind === 'note' ? ' (the ".md" ending counts)' : ''}; shorten it`,
+        `the segment ${quoteName(segment)} is ${bytes} bytes in UTF-8, more than the ${MAX_SEGMENT_BYTES} bytes a file or folder name may have${kind === 'note' ? ` (the "${ending}" ending counts)` : ''}; shorten it`,
       );
     }
   }
@@ -189,14 +200,16 @@ function checkLimits(kind: Kind, input: string, segments: readonly string[], dep
   }
 }
 
-function hint(kind: Kind): string {
-  return kind === 'note' ? NOTE_HINT : FOLDER_HINT;
+function hint(kind: Kind, ending: NoteEnding): string {
+  return kind === 'note' ? noteHint(ending) : FOLDER_HINT;
 }
 
-function fail(kind: Kind, input: string, rule: string): never {
-  throw new NotedError('invalid_name', `Invalid ${kind} name ${quoteName(input)}: ${rule}; ${hint(kind)}`, {
-    name: input,
-  });
+function failWith(kind: Kind, input: string, rule: string, ending: NoteEnding): never {
+  throw new NotedError(
+    'invalid_name',
+    `Invalid ${kind} name ${quoteName(input)}: ${rule}; ${hint(kind, ending)}`,
+    { name: input },
+  );
 }
 
 /**

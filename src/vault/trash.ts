@@ -79,7 +79,7 @@ export function listTrash(vault: Vault): TrashItem[] {
   for (const id of ids) {
     const at = deletedAtOf(id);
     if (!at) continue;
-    const walked = walkVault(path.join(root, id));
+    const walked = walkVault(path.join(root, id), vault.ending);
     for (const note of walked.notes) items.push({ id, name: note.name, deletedAt: at.toISOString() });
   }
   items.sort(newestFirst);
@@ -143,7 +143,7 @@ function alreadyThere(name: string): NotedError {
 
 function removeEmptyDeletion(vault: Vault, id: string): void {
   const dir = path.join(trashRoot(vault), id);
-  if (walkVault(dir).notes.length === 0) fs.rmSync(dir, { recursive: true, force: true });
+  if (walkVault(dir, vault.ending).notes.length === 0) fs.rmSync(dir, { recursive: true, force: true });
 }
 
 /** Removes deletions older than `retentionDays` (0 keeps everything). Returns how many were purged. */

@@ -1,12 +1,13 @@
 /**
  * @module
- * The vault: a folder of Markdown files and the server's state folder inside it. Reads and writes
+ * The vault: a folder of notes (Markdown, or HTML, SPEC 11) and the server's state folder inside it. Reads and writes
  * whole notes by canonical name, confined to the vault, atomically, under a per-note lock shared by
  * every server process. Knows nothing of MCP, policy or the index.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { NotedError } from '../common/errors.js';
+import type { NoteEnding } from '../common/note-ending.js';
 import { ANYWHERE, openFolder, type Sight } from './checked-folder.js';
 import { createNoteChecked, moveNoteChecked, removeNoteChecked, writeNotesChecked } from './checked-write.js';
 import {
@@ -19,6 +20,7 @@ import {
   statChecked,
 } from './confine.js';
 import { etagOf } from './etag.js';
+import { chooseFormat, ENDING_OF, type FormatName } from './format-choice.js';
 import { excludeStateFromGit } from './git-exclude.js';
 import { LockDir } from './locks.js';
 import { isHiddenPath } from './names.js';
@@ -55,20 +57,30 @@ export class Vault {
   readonly root: string;
   /** `<root>/.noted` */
   readonly stateDir: string;
+  /** The format the vault's notes are stored in (SPEC 11.1), decided when it was opened. */
+  readonly format: FormatName;
+  /** The file ending of its notes: `.md`, or `.html` in an HTML vault. */
+  readonly ending: NoteEnding;
   private readonly locks: LockDir;
 
-  private constructor(root: string) {
+  private constructor(root: string, format: FormatName) {
     this.root = root;
     this.stateDir = path.join(root, STATE_DIR_NAME);
+    this.format = format;
+    this.ending = ENDING_OF[format];
     this.locks = new LockDir(path.join(this.stateDir, 'locks'));
   }
 
-  /** Opens the vault at `dir`, creating the folder and its state folder when missing. */
-  static open(dir: string): Vault {
+  /**
+   * Opens the vault at `dir`, creating the folder and its state folder when missing. Its format is
+   * `options.format` when given, else config.json's `"format"`, else what its files show.
+   */
+  static open(dir: string, options: { format?: FormatName } = {}): Vault {
     fs.mkdirSync(dir, { recursive: true });
     const root = realVaultRoot(dir);
     if (!fs.statSync(root).isDirectory()) throw new Error(`The vault ${dir} is not a folder.`);
-    const vault = new Vault(root);
+    const stateDir = path.join(root, STATE_DIR_NAME);
+    const vault = new Vault(root, chooseFormat(root, stateDir, options.format));
     fs.mkdirSync(vault.stateDir, { recursive: true });
     excludeStateFromGit(root);
     return vault;

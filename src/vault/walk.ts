@@ -1,11 +1,12 @@
 /**
  * @module
- * Lists the vault's files: notes (`.md`) and attachments, skipping every path segment that starts
+ * Lists the vault's files: notes (files with the vault's note ending) and attachments, skipping every path segment that starts
  * with `.` (the server's own `.noted/`, `.obsidian/`, `.git/`, temporary files). Symbolic links are
  * followed only while they stay inside the vault, and each real folder is visited once.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { hasEnding, type NoteEnding } from '../common/note-ending.js';
 import { isOrphanTemp } from './atomic-write.js';
 import { openedPath } from './confine.js';
 import { isHiddenPath, MAX_FOLDER_DEPTH } from './names.js';
@@ -37,17 +38,19 @@ export interface WalkResult {
   readonly skipped: { name: string; reason: string }[];
 }
 
-export function isNoteFile(name: string): boolean {
-  return name.length > 3 && name.slice(-3).toLowerCase() === '.md';
+/** True when a file of that name is a note of a vault whose notes end in `ending`. */
+export function isNoteFile(name: string, ending: NoteEnding): boolean {
+  return hasEnding(name, ending);
 }
 
 /**
  * Walks `root` (a real path) or one folder of it. `sub` is a vault-relative folder ('' for all).
- * Orphaned temporary files from crashed writers are removed on the way.
+ * Files ending in `ending` are notes. Orphaned temporary files from crashed writers are removed on
+ * the way.
  */
-export function walkVault(root: string, sub = ''): WalkResult {
+export function walkVault(root: string, ending: NoteEnding, sub = ''): WalkResult {
   const result = emptyWalk();
-  const steps = walkSteps(root, sub, result);
+  const steps = walkSteps(root, ending, sub, result);
   while (steps.next().done !== true);
   return result;
 }
@@ -58,11 +61,12 @@ export function walkVault(root: string, sub = ''): WalkResult {
  */
 export async function walkVaultAsync(
   root: string,
+  ending: NoteEnding,
   sub: string,
   pause: () => Promise<void>,
 ): Promise<WalkResult> {
   const result = emptyWalk();
-  const steps = walkSteps(root, sub, result);
+  const steps = walkSteps(root, ending, sub, result);
   while (steps.next().done !== true) await pause();
   return result;
 }
@@ -72,7 +76,7 @@ function emptyWalk(): WalkResult {
 }
 
 /** The walk, one folder per step, in the same order as a recursive walk. */
-function* walkSteps(root: string, sub: string, result: WalkResult): Generator<void> {
+function* walkSteps(root: string, ending: NoteEnding, sub: string, result: WalkResult): Generator<void> {
   const seen = new Set<string>();
   const rootPrefix = root.endsWith(path.sep) ? root : root + path.sep;
   const inside = (real: string) => real === root || real.startsWith(rootPrefix);
@@ -157,7 +161,7 @@ function* walkSteps(root: string, sub: string, result: WalkResult): Generator<vo
         ino: st.ino,
         ...(realName === rel ? {} : { real: realName }),
       };
-      (isNoteFile(fileName) ? result.notes : result.attachments).push(item);
+      (isNoteFile(fileName, ending) ? result.notes : result.attachments).push(item);
       if (realName !== rel) result.linked.set(rel, realName);
     }
     yield;

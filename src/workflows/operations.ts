@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Computed, Stamp } from '../access/workflows.js';
+import type { FormatName } from '../vault/format-choice.js';
 import { advance, appendEvent, decideGate, newWorkflow, type Step } from './machine.js';
 import type { Workflow } from './model.js';
 import { newWorkflowNote, parseWorkflowNote, renderWorkflowNote } from './note-format.js';
@@ -25,8 +26,8 @@ export interface CreateWorkflowInput {
 }
 
 /** Builds a new workflow note. */
-export function createStep(input: CreateWorkflowInput): (stamp: Stamp) => Computed<Step> {
-  return (stamp) => {
+export function createStep(input: CreateWorkflowInput): (stamp: Stamp, format: FormatName) => Computed<Step> {
+  return (stamp, format) => {
     const step = newWorkflow(
       {
         id: `wf-${randomUUID()}`,
@@ -36,7 +37,7 @@ export function createStep(input: CreateWorkflowInput): (stamp: Stamp) => Comput
       },
       stamp,
     );
-    return { text: newWorkflowNote(step.workflow, input.description), value: step };
+    return { text: newWorkflowNote(step.workflow, input.description, format), value: step };
   };
 }
 
@@ -52,13 +53,17 @@ export function gateStep(state: string, decision: 'approved' | 'rejected', reaso
   return rewriteWith((workflow, stamp) => decideGate(workflow, stamp, state, decision, reason));
 }
 
-type Rewrite = (stored: { readonly name: string; readonly text: string }, stamp: Stamp) => Computed<Step>;
+type Rewrite = (
+  stored: { readonly name: string; readonly text: string },
+  stamp: Stamp,
+  format: FormatName,
+) => Computed<Step>;
 
 /** Parse, step, render: the person's text around the generated block is carried over unchanged. */
 function rewriteWith(step: (workflow: Workflow, stamp: Stamp) => Step): Rewrite {
-  return (stored, stamp) => {
-    const note = parseWorkflowNote(stored.name, stored.text);
+  return (stored, stamp, format) => {
+    const note = parseWorkflowNote(stored.name, stored.text, format);
     const result = step(note.workflow, stamp);
-    return { text: renderWorkflowNote(note, result.workflow), value: result };
+    return { text: renderWorkflowNote(note, result.workflow, format), value: result };
   };
 }

@@ -11,6 +11,8 @@ const RANK: Record<string, number> = {
   common: 0,
   markdown: 1,
   vault: 2,
+  // Note formats (SPEC 11) read and write notes for the index and the gate, above the files.
+  format: 2.5,
   index: 3,
   policy: 4,
   journal: 4,
@@ -22,7 +24,7 @@ const RANK: Record<string, number> = {
   transport: 9,
   cli: 10,
 };
-const PURE = new Set(['common', 'markdown', 'policy']);
+const PURE = new Set(['common', 'markdown', 'policy', 'format']);
 const IO_MODULES = /^(node:)?(fs|fs\/promises|child_process|net|http|https|dgram|worker_threads)$/;
 
 const SRC = path.resolve(__dirname, '../../src');

@@ -4,10 +4,12 @@
  * Real threads (the built bundle is their script) answer the same, and their batches wait on their
  * ports, in order, until taken.
  */
+
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, expect, it } from 'vitest';
+import { markdownFormat } from '../../src/format/markdown-format.js';
 import { type ParsedNote, parseNoteFile } from '../../src/index/parse-note.js';
 import { type ParsedBatch, ParserPool, parseHere } from '../../src/index/parser-pool.js';
 import type { FileEntry } from '../../src/vault/walk.js';
@@ -60,7 +62,7 @@ it('gives the records parsing gives, with each body as its own UTF-8 bytes in on
   );
   const root = dir as string;
   const unpacked = parseHere(root, files).notes();
-  const direct = files.map((file) => parseNoteFile(root, file));
+  const direct = files.map((file) => parseNoteFile(root, file, markdownFormat));
   expect(unpacked.map(asText)).toEqual(direct.map(asText));
   expect(unpacked[4]).toBeNull();
   // Bodies arrive as bytes: one buffer shared by the batch, each note a view of its own part.
@@ -92,7 +94,9 @@ it('real parser threads answer as this thread parses; every batch waits on its p
   const pool = new ParserPool(DIST, 2);
   try {
     // All four are ready (the two threads took turns) before the first is taken.
-    const ready: ParsedBatch[] = await Promise.all(batches.map((files) => pool.parse(root, files)));
+    const ready: ParsedBatch[] = await Promise.all(
+      batches.map((files) => pool.parse(root, files, 'markdown')),
+    );
     for (const [i, batch] of ready.entries()) {
       const expected = parseHere(root, batches[i] as FileEntry[]).notes();
       expect(batch.notes().map(asText)).toEqual(expected.map(asText));

@@ -20,6 +20,7 @@ import {
   NOTE_ID_INDEXES,
 } from '../../src/index/secondary-indexes.js';
 import { syncAll, syncAllParallel } from '../../src/index/sync.js';
+import type { FormatName } from '../../src/vault/format-choice.js';
 import { makeVault, testJournalKey } from '../helpers/vault.js';
 
 let base: string | undefined;
@@ -196,14 +197,14 @@ it('a re-sync of a vault whose every note changed finds each old row by note id,
   const pool = recordingPool(d, []);
   const planning = {
     ...pool,
-    parse: (root: string, batch: Parameters<typeof parseNoteFile>[1][]) => {
+    parse: (root: string, batch: Parameters<typeof parseNoteFile>[1][], format: FormatName) => {
       for (const table of tables) {
         const rows = d.prepare(`EXPLAIN QUERY PLAN DELETE FROM ${table} WHERE note_id = ?`).all(1) as {
           detail: string;
         }[];
         plans.push(`${table}: ${rows.map((r) => r.detail).join('; ')}`);
       }
-      return pool.parse(root, batch);
+      return pool.parse(root, batch, format);
     },
   } as ParserPool;
   const stats = await syncAllParallel(d, dir, () => planning);

@@ -8,42 +8,42 @@ const utf8Bytes = (s: string) => new TextEncoder().encode(s).length;
 describe('noteTitle (SPEC 2.3)', () => {
   it('frontmatter title wins', () => {
     const text = '---\ntitle: From YAML\n---\n# From heading\n';
-    expect(noteTitle('a/b.md', parseFrontmatter(text).data, text)).toBe('From YAML');
+    expect(noteTitle('a/b.md', parseFrontmatter(text).data, text, '.md')).toBe('From YAML');
   });
 
   it('a numeric title counts, as a string', () => {
-    expect(noteTitle('x.md', { title: 2024 }, '')).toBe('2024');
+    expect(noteTitle('x.md', { title: 2024 }, '', '.md')).toBe('2024');
   });
 
   it('an empty, blank, null, list or boolean title does not count', () => {
     for (const title of ['', '   ', null, ['a'], true]) {
-      expect(noteTitle('dir/File name.md', { title }, '# Heading\n')).toBe('Heading');
+      expect(noteTitle('dir/File name.md', { title }, '# Heading\n', '.md')).toBe('Heading');
     }
   });
 
   it('a Title key counts when there is no title key (PROP-14)', () => {
-    expect(noteTitle('x.md', { Title: 'Cased' }, '')).toBe('Cased');
-    expect(noteTitle('x.md', { Title: 'Cased', title: 'exact' }, '')).toBe('exact');
+    expect(noteTitle('x.md', { Title: 'Cased' }, '', '.md')).toBe('Cased');
+    expect(noteTitle('x.md', { Title: 'Cased', title: 'exact' }, '', '.md')).toBe('exact');
   });
 
   it('else the first level-1 heading, skipping frontmatter and code', () => {
     const text = '---\nstatus: x\n---\n```\n# In code\n```\n## Level two\n# Real title #\n# Second\n';
-    expect(noteTitle('n.md', parseFrontmatter(text).data, text)).toBe('Real title');
+    expect(noteTitle('n.md', parseFrontmatter(text).data, text, '.md')).toBe('Real title');
   });
 
   it('a setext level-1 heading counts', () => {
-    expect(noteTitle('n.md', null, 'Setext title\n===\n')).toBe('Setext title');
+    expect(noteTitle('n.md', null, 'Setext title\n===\n', '.md')).toBe('Setext title');
   });
 
   it('else the file name without folder and .md', () => {
-    expect(noteTitle('inbox/My idea.md', null, 'no heading\n## Not level one\n')).toBe('My idea');
-    expect(noteTitle('Root.MD', null, '')).toBe('Root');
-    expect(noteTitle('a/b/v1.2 notes.md', {}, '')).toBe('v1.2 notes');
+    expect(noteTitle('inbox/My idea.md', null, 'no heading\n## Not level one\n', '.md')).toBe('My idea');
+    expect(noteTitle('Root.MD', null, '', '.md')).toBe('Root');
+    expect(noteTitle('a/b/v1.2 notes.md', {}, '', '.md')).toBe('v1.2 notes');
   });
 
   it('unparseable frontmatter (data null) falls through to the heading', () => {
     const text = '---\ntitle: [\n---\n# Heading\n';
-    expect(noteTitle('n.md', parseFrontmatter(text).data, text)).toBe('Heading');
+    expect(noteTitle('n.md', parseFrontmatter(text).data, text, '.md')).toBe('Heading');
   });
 });
 

@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { openTestVault, type Structured, type TestVault } from '../helpers/vault.js';
+import type { FormatName } from '../../src/vault/format-choice.js';
+import { FORMATS, openTestVaultIn } from '../helpers/formats.js';
+import type { Structured, TestVault } from '../helpers/vault.js';
 
 /**
  * SPEC 4 (hidden: as if absent), issue 18: every tool that lists or counts answers on a vault with
@@ -96,13 +98,17 @@ function filesOf(
   return files;
 }
 
-/** Opens the vault; `order` gives every file of the full vault its time, equal in both vaults. */
+/**
+ * Opens the vault, in `format`; `order` gives every file of the full vault its time, equal in both
+ * vaults.
+ */
 async function open(
+  format: FormatName,
   files: Record<string, string>,
   order: readonly string[],
   linkIntoHidden: boolean,
 ): Promise<TestVault> {
-  return openTestVault(files, {
+  return openTestVaultIn(format, files, {
     now: () => new Date('2026-05-10T12:00:00Z'),
     prepare: (dir) => {
       // Distinct times per file, so "newest first" has an order to keep.
@@ -179,24 +185,28 @@ async function answers(v: TestVault): Promise<Record<string, unknown>> {
   return out;
 }
 
-describe('hidden folders leave no trace in any count or list (SPEC 4, issue 18)', () => {
-  it('answers with hidden notes equal answers with the hidden folders deleted', async () => {
-    await fc.assert(
-      fc.asyncProperty(vaultSpec, async (spec) => {
-        const full = filesOf(spec, true);
-        const order = Object.keys(full).sort();
-        const withHidden = await open(full, order, spec.linkIntoHidden);
-        const without = await open(filesOf(spec, false), order, spec.linkIntoHidden);
-        try {
-          const a = await answers(withHidden);
-          const b = await answers(without);
-          for (const key of Object.keys(b)) expect(a[key], key).toEqual(b[key]);
-        } finally {
-          await withHidden.close();
-          await without.close();
-        }
-      }),
-      { seed: Number(process.env.SEED ?? 18), numRuns: Number(process.env.RUNS ?? 25) },
-    );
-  }, 240_000);
-});
+// Both formats: an HTML vault's hidden notes must leave no trace either (SPEC 11.1).
+describe.each(FORMATS)(
+  'hidden folders leave no trace in any count or list (SPEC 4, issue 18; %s vault)',
+  (format) => {
+    it('answers with hidden notes equal answers with the hidden folders deleted', async () => {
+      await fc.assert(
+        fc.asyncProperty(vaultSpec, async (spec) => {
+          const full = filesOf(spec, true);
+          const order = Object.keys(full).sort();
+          const withHidden = await open(format, full, order, spec.linkIntoHidden);
+          const without = await open(format, filesOf(spec, false), order, spec.linkIntoHidden);
+          try {
+            const a = await answers(withHidden);
+            const b = await answers(without);
+            for (const key of Object.keys(b)) expect(a[key], key).toEqual(b[key]);
+          } finally {
+            await withHidden.close();
+            await without.close();
+          }
+        }),
+        { seed: Number(process.env.SEED ?? 18), numRuns: Number(process.env.RUNS ?? 25) },
+      );
+    }, 240_000);
+  },
+);

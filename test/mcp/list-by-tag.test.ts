@@ -1,8 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openTestVault, type TestVault } from '../helpers/vault.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FormatName } from '../../src/vault/format-choice.js';
+import { FORMATS, openTestVaultIn } from '../helpers/formats.js';
+import type { TestVault } from '../helpers/vault.js';
 
+/** The format of the vault each test runs on (the suite runs on both, SPEC 11). */
+let format: FormatName = 'markdown';
 let vault: TestVault | undefined;
 afterEach(async () => {
   await vault?.close();
@@ -11,20 +15,27 @@ afterEach(async () => {
 
 /** Notes with distinct modification times, `minutes` after a fixed moment. */
 async function open(files: Record<string, [text: string, minutes: number]>): Promise<TestVault> {
-  vault = await openTestVault(Object.fromEntries(Object.entries(files).map(([k, [text]]) => [k, text])), {
-    prepare: (dir) => {
-      for (const [rel, [, minutes]] of Object.entries(files)) {
-        const t = new Date(Date.UTC(2026, 0, 1, 0, minutes));
-        fs.utimesSync(path.join(dir, rel), t, t);
-      }
+  vault = await openTestVaultIn(
+    format,
+    Object.fromEntries(Object.entries(files).map(([k, [text]]) => [k, text])),
+    {
+      prepare: (dir) => {
+        for (const [rel, [, minutes]] of Object.entries(files)) {
+          const t = new Date(Date.UTC(2026, 0, 1, 0, minutes));
+          fs.utimesSync(path.join(dir, rel), t, t);
+        }
+      },
     },
-  });
+  );
   return vault;
 }
 
 const names = (notes: { name: string }[]) => notes.map((n) => n.name);
 
-describe('list_by_tag', () => {
+describe.each(FORMATS)('list_by_tag (%s vault)', (f) => {
+  beforeEach(() => {
+    format = f;
+  });
   const FILES: Record<string, [string, number]> = {
     'top.md': ['---\ntags: [Project]\n---\n# Top plan\n', 1],
     'nested.md': ['Work on #project/apollo continues.\n', 3],

@@ -1,6 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { openTestVault, type TestVault } from '../helpers/vault.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FormatName } from '../../src/vault/format-choice.js';
+import { FORMATS, openTestVaultIn } from '../helpers/formats.js';
+import type { TestVault } from '../helpers/vault.js';
 
+/** The format of the vault each test runs on (the suite runs on both, SPEC 11). */
+let format: FormatName = 'markdown';
 let vault: TestVault | undefined;
 afterEach(async () => {
   await vault?.close();
@@ -8,11 +12,14 @@ afterEach(async () => {
 });
 
 async function open(files: Record<string, string>): Promise<TestVault> {
-  vault = await openTestVault(files);
+  vault = await openTestVaultIn(format, files);
   return vault;
 }
 
-describe('list_tags counts as Obsidian’s Tags view (OBSIDIAN.md §2)', () => {
+describe.each(FORMATS)('list_tags counts as Obsidian’s Tags view (OBSIDIAN.md §2) (%s vault)', (f) => {
+  beforeEach(() => {
+    format = f;
+  });
   it('a nested tag counts once per note toward itself and each parent; most used first, then by tag (TAG-22)', async () => {
     const v = await open({
       'a.md': '#a/b/c and #a/b/d and #a\n',

@@ -52,6 +52,8 @@ const HIDDEN_FLOW = newWorkflowNote(
     { id: 'wf-hidden', title: 'Hidden flow', states: ['a', 'b'], gates: ['b'] },
     { at: '2026-01-01T00:00:00.000Z', actor: 'someone' },
   ).workflow,
+  undefined,
+  'markdown',
 );
 const HIDDEN_FLOW_ETAG = `sha256:${createHash('sha256').update(HIDDEN_FLOW).digest('hex')}`;
 

@@ -41,13 +41,14 @@ const PROMPTS = {
 
 describe('notes in prompts/ are prompts (SPEC 9.1)', () => {
   it('names come from file names: lower-cased, words joined by dashes; repeats get -2, -3 in path order', () => {
-    expect(promptNameOf('prompts/Fix Grammar (short).md')).toBe('fix-grammar-short');
-    expect(promptNameOf('prompts/Été  à_Paris.MD')).toBe('été-à-paris');
-    expect(promptNameOf('prompts/!!!.md')).toBe('prompt');
+    expect(promptNameOf('Fix Grammar (short)')).toBe('fix-grammar-short');
+    expect(promptNameOf('Été  à_Paris')).toBe('été-à-paris');
+    expect(promptNameOf('!!!')).toBe('prompt');
     const notes = ['prompts/a/Plan.md', 'prompts/b/plan.md', 'prompts/c/PLAN.md', 'prompts/plan 2.md'].map(
       (name) => ({
         name,
         text: 'x',
+        fileTitle: name.slice(name.lastIndexOf('/') + 1, -'.md'.length),
       }),
     );
     expect(buildPrompts(notes).map((p) => [p.source, p.name])).toEqual([

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestVault, type Structured, type TestVault } from '../helpers/vault.js';
+import { FORMATS, openTestVaultIn } from '../helpers/formats.js';
+import type { Structured, TestVault } from '../helpers/vault.js';
 
 /** Notes without the search words, so that BM25's document frequencies mean something. */
 const FILLER = Object.fromEntries(
@@ -34,12 +35,6 @@ const FILES = {
 };
 
 let vault: TestVault;
-beforeAll(async () => {
-  vault = await openTestVault(FILES);
-});
-afterAll(async () => {
-  await vault.close();
-});
 
 async function search(args: Record<string, unknown>): Promise<Structured> {
   const { structured, isError } = await vault.call('search_notes', args);
@@ -51,8 +46,17 @@ function names(result: Structured): string[] {
   return result.results.map((r: { name: string }) => r.name);
 }
 
-describe('search_notes', () => {
-  it('ranks a title match above a tag match above a body match', async () => {
+// The whole suite runs on the same notes in both formats (SPEC 11.4).
+describe.each(FORMATS)('search_notes (%s vault)', (format) => {
+  beforeAll(async () => {
+    vault = await openTestVaultIn(format, FILES);
+  });
+  afterAll(async () => {
+    await vault.close();
+  });
+  // Markdown only: an HTML note's tags are #tags in its text (SPEC 11.4), so a tag match is a body
+  // match too and outranks a title match; the Markdown note here has its tag in the frontmatter.
+  it.skipIf(format === 'html')('ranks a title match above a tag match above a body match', async () => {
     const result = await search({ query: 'zebra' });
     expect(names(result)).toEqual(['animals/title-hit.md', 'animals/tag-hit.md', 'animals/body-hit.md']);
     const scores = result.results.map((r: { score: number }) => r.score);

@@ -63,7 +63,7 @@ function noteNameError(name: string): Oracle {
   if (name.length === 0) return 'validation_error';
   if (name.length > 4096) return 'too_large';
   try {
-    normalizeNoteName(name);
+    normalizeNoteName(name, '.md');
     return null;
   } catch (err) {
     if (isNotedError(err) && err.code === 'invalid_name') return 'invalid_name';
@@ -220,7 +220,7 @@ describe('hostile note names on every tool that takes one', () => {
           if (first.trim() !== '') expectCode(created, oracle, `create_note ${show(first)}`);
           if (!created.isError) {
             const canonical = created.structured.name as string;
-            expect(canonical).toBe(normalizeNoteName(first));
+            expect(canonical).toBe(normalizeNoteName(first, '.md'));
             expectInside(canonical);
             expect(fs.readFileSync(path.join(vault.dir, canonical), 'utf8')).toBe(content);
             const read = await hostileCall('read_note', { name: canonical });

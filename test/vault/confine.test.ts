@@ -36,7 +36,7 @@ afterEach(() => {
 
 /** What a tool does: validate the name, confine it, then write. */
 function writeNote(name: string, text: string): string {
-  const abs = resolveInside(root, normalizeNoteName(name));
+  const abs = resolveInside(root, normalizeNoteName(name, '.md'));
   fs.mkdirSync(path.dirname(abs), { recursive: true });
   fs.writeFileSync(abs, text);
   return abs;
@@ -224,7 +224,7 @@ describe('resolveInside: symlinks that leave the vault are refused and nothing i
       fc.property(names, (input) => {
         let abs: string;
         try {
-          abs = resolveInside(root, normalizeNoteName(input));
+          abs = resolveInside(root, normalizeNoteName(input, '.md'));
         } catch (error) {
           return isNotedError(error) && error.code === 'invalid_name';
         }

@@ -25,48 +25,50 @@ function refusal(fn: () => unknown): { code: string; message: string } {
 }
 
 function refusedNote(input: string): string {
-  const { code, message } = refusal(() => normalizeNoteName(input));
+  const { code, message } = refusal(() => normalizeNoteName(input, '.md'));
   expect(code).toBe('invalid_name');
   return message;
 }
 
 describe('normalizeNoteName: canonical names', () => {
   it('adds .md when the name does not end in it, and keeps any case of .md', () => {
-    expect(normalizeNoteName('inbox/idea')).toBe('inbox/idea.md');
-    expect(normalizeNoteName('inbox/idea.md')).toBe('inbox/idea.md');
-    expect(normalizeNoteName('Note.MD')).toBe('Note.MD');
-    expect(normalizeNoteName('v1.2 notes')).toBe('v1.2 notes.md');
-    expect(normalizeNoteName('x.txt')).toBe('x.txt.md');
+    expect(normalizeNoteName('inbox/idea', '.md')).toBe('inbox/idea.md');
+    expect(normalizeNoteName('inbox/idea.md', '.md')).toBe('inbox/idea.md');
+    expect(normalizeNoteName('Note.MD', '.md')).toBe('Note.MD');
+    expect(normalizeNoteName('v1.2 notes', '.md')).toBe('v1.2 notes.md');
+    expect(normalizeNoteName('x.txt', '.md')).toBe('x.txt.md');
   });
 
   it('reads \\ as /', () => {
-    expect(normalizeNoteName('a\\b')).toBe('a/b.md');
-    expect(normalizeNoteName('projects\\2024\\plan.md')).toBe('projects/2024/plan.md');
+    expect(normalizeNoteName('a\\b', '.md')).toBe('a/b.md');
+    expect(normalizeNoteName('projects\\2024\\plan.md', '.md')).toBe('projects/2024/plan.md');
   });
 
   it('keeps the name as given: no trimming, no Unicode normalization', () => {
     const nfd = 'Cafe\u0301';
-    expect(normalizeNoteName(nfd)).toBe(`${nfd}.md`);
-    expect(normalizeNoteName(nfd)).not.toBe(normalizeNoteName(nfd.normalize('NFC')));
-    expect(normalizeNoteName(' idea ')).toBe(' idea .md');
+    expect(normalizeNoteName(nfd, '.md')).toBe(`${nfd}.md`);
+    expect(normalizeNoteName(nfd, '.md')).not.toBe(normalizeNoteName(nfd.normalize('NFC'), '.md'));
+    expect(normalizeNoteName(' idea ', '.md')).toBe(' idea .md');
   });
 
   it('keeps trailing dots and spaces on a segment, as Linux does', () => {
-    expect(normalizeNoteName('draft.')).toBe('draft..md');
-    expect(normalizeNoteName('folder /note')).toBe('folder /note.md');
+    expect(normalizeNoteName('draft.', '.md')).toBe('draft..md');
+    expect(normalizeNoteName('folder /note', '.md')).toBe('folder /note.md');
   });
 
   it('is idempotent', () => {
     for (const name of ['a/b', 'Note.MD', 'x.txt', 'a\\b', '%2e%2e/x']) {
-      const once = normalizeNoteName(name);
-      expect(normalizeNoteName(once)).toBe(once);
+      const once = normalizeNoteName(name, '.md');
+      expect(normalizeNoteName(once, '.md')).toBe(once);
     }
   });
 });
 
 describe('normalizeNoteName: rules that refuse a name', () => {
   it('refuses a value that is not a string, an empty name and a whitespace-only name', () => {
-    expect(refusal(() => normalizeNoteName(42 as unknown as string)).message).toMatch(/expected a string/);
+    expect(refusal(() => normalizeNoteName(42 as unknown as string, '.md')).message).toMatch(
+      /expected a string/,
+    );
     expect(refusedNote('')).toMatch(/empty/);
     expect(refusedNote('   ')).toMatch(/only whitespace/);
   });
@@ -107,7 +109,7 @@ describe('normalizeNoteName: rules that refuse a name', () => {
   });
 
   it('treats a colon after the first letter as an ordinary character', () => {
-    expect(normalizeNoteName('notes/Re: plan')).toBe('notes/Re: plan.md');
+    expect(normalizeNoteName('notes/Re: plan', '.md')).toBe('notes/Re: plan.md');
   });
 
   it.each([
@@ -126,7 +128,7 @@ describe('normalizeNoteName: rules that refuse a name', () => {
 
   it('refuses an unpaired surrogate, which could not be written to disk under the same name', () => {
     expect(refusedNote('a\ud800b')).toMatch(/unpaired UTF-16 surrogate/);
-    expect(normalizeNoteName('smile \ud83d\ude00')).toBe('smile \ud83d\ude00.md');
+    expect(normalizeNoteName('smile \ud83d\ude00', '.md')).toBe('smile \ud83d\ude00.md');
   });
 
   it.each(['.obsidian/x', 'a/.git/x', '.noted/index', '.trash/old', 'a/.hidden', '.md', '...'])(
@@ -138,26 +140,26 @@ describe('normalizeNoteName: rules that refuse a name', () => {
 
   it(`accepts exactly ${MAX_FOLDER_DEPTH} folders and refuses ${MAX_FOLDER_DEPTH + 1}`, () => {
     const folders = (n: number) => Array.from({ length: n }, (_, i) => `f${i}`).join('/');
-    expect(normalizeNoteName(`${folders(16)}/note`)).toBe(`${folders(16)}/note.md`);
+    expect(normalizeNoteName(`${folders(16)}/note`, '.md')).toBe(`${folders(16)}/note.md`);
     expect(refusedNote(`${folders(17)}/note`)).toMatch(/17 folders deep; notes may be nested at most 16/);
   });
 
   it(`refuses a segment over ${MAX_SEGMENT_BYTES} UTF-8 bytes, counting multi-byte characters and .md`, () => {
     // "é" is two bytes in UTF-8: 127 × 2 + "x" = 255 bytes is a valid folder name.
     const folder255 = `${'é'.repeat(127)}x`;
-    expect(normalizeNoteName(`${folder255}/n`)).toBe(`${folder255}/n.md`);
+    expect(normalizeNoteName(`${folder255}/n`, '.md')).toBe(`${folder255}/n.md`);
     expect(refusedNote(`${folder255}é/n`)).toMatch(/is 257 bytes in UTF-8, more than the 255 bytes/);
     // A file name of 252 bytes becomes 255 with ".md"; 253 becomes 256 and is refused.
     const file252 = '€'.repeat(84); // "€" is three bytes
-    expect(normalizeNoteName(file252)).toBe(`${file252}.md`);
+    expect(normalizeNoteName(file252, '.md')).toBe(`${file252}.md`);
     expect(refusedNote(`${file252}x`)).toMatch(/is 256 bytes in UTF-8.*the "\.md" ending counts/);
   });
 
   it('takes percent signs literally: encoded separators and dots are ordinary characters', () => {
-    expect(normalizeNoteName('%2e%2e/x')).toBe('%2e%2e/x.md');
-    expect(normalizeNoteName('x%2F..%2F..%2Fetc')).toBe('x%2F..%2F..%2Fetc.md');
-    expect(normalizeNoteName('a%2F..%2Fb')).toBe('a%2F..%2Fb.md');
-    expect(normalizeNoteName('%5C..%5Cx')).toBe('%5C..%5Cx.md');
+    expect(normalizeNoteName('%2e%2e/x', '.md')).toBe('%2e%2e/x.md');
+    expect(normalizeNoteName('x%2F..%2F..%2Fetc', '.md')).toBe('x%2F..%2F..%2Fetc.md');
+    expect(normalizeNoteName('a%2F..%2Fb', '.md')).toBe('a%2F..%2Fb.md');
+    expect(normalizeNoteName('%5C..%5Cx', '.md')).toBe('%5C..%5Cx.md');
     // Still validated as written: "..%2Fx" is one segment starting with ".", so it is hidden.
     expect(refusedNote('..%2Fx')).toMatch(/the segment "\.\.%2Fx" starts with "\."/);
     expect(refusedNote('%2e%2e/../x')).toContain('".." segments');
@@ -206,9 +208,9 @@ describe('small helpers', () => {
   it('folderOf and baseNameOf split a canonical name', () => {
     expect(folderOf('a/b/c.md')).toBe('a/b');
     expect(folderOf('c.md')).toBe('');
-    expect(baseNameOf('a/b/Plan.MD')).toBe('Plan');
-    expect(baseNameOf('v1.2 notes.md')).toBe('v1.2 notes');
-    expect(baseNameOf('x.txt.md')).toBe('x.txt');
+    expect(baseNameOf('a/b/Plan.MD', '.md')).toBe('Plan');
+    expect(baseNameOf('v1.2 notes.md', '.md')).toBe('v1.2 notes');
+    expect(baseNameOf('x.txt.md', '.md')).toBe('x.txt');
   });
 
   it('quoteName makes control characters visible and cuts long names', () => {
@@ -251,7 +253,7 @@ describe('normalizeNoteName property', () => {
       fc.property(name, (input) => {
         let out: string;
         try {
-          out = normalizeNoteName(input);
+          out = normalizeNoteName(input, '.md');
         } catch (error) {
           return isNotedError(error) && error.code === 'invalid_name';
         }
@@ -264,7 +266,7 @@ describe('normalizeNoteName property', () => {
           segments.every((s) => s !== '' && s !== '.' && s !== '..' && !s.startsWith('.')) &&
           segments.length - 1 <= MAX_FOLDER_DEPTH &&
           segments.every((s) => Buffer.byteLength(s, 'utf8') <= MAX_SEGMENT_BYTES) &&
-          normalizeNoteName(out) === out
+          normalizeNoteName(out, '.md') === out
         );
       }),
       { numRuns: 2000 },

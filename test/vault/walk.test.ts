@@ -21,7 +21,7 @@ describe('walkVault', () => {
     fs.writeFileSync(path.join(root, 'zz-real', 'inside.md'), 'x');
     // "aa-link" sorts (and is usually read) before the real folder it points to.
     fs.symlinkSync(path.join(root, 'zz-real'), path.join(root, 'aa-link'));
-    const names = walkVault(root).notes.map((n) => n.name);
+    const names = walkVault(root, '.md').notes.map((n) => n.name);
     expect(names).toEqual(['zz-real/inside.md']);
   });
 
@@ -30,7 +30,7 @@ describe('walkVault', () => {
     fs.mkdirSync(path.join(base, 'outside'));
     fs.writeFileSync(path.join(base, 'outside', 'secret.md'), 'x');
     fs.symlinkSync(path.join(base, 'outside'), path.join(root, 'out'));
-    expect(walkVault(root).notes).toEqual([]);
+    expect(walkVault(root, '.md').notes).toEqual([]);
   });
 
   it('names the real path behind a linked note, and behind every note of a linked folder walked by itself', () => {
@@ -40,10 +40,10 @@ describe('walkVault', () => {
     fs.writeFileSync(path.join(root, 'real', 'y.md'), 'y');
     fs.symlinkSync(path.join(root, 'real', 'y.md'), path.join(root, 'shortcut.md'));
     fs.symlinkSync(path.join(root, 'real'), path.join(root, 'alias'));
-    const whole = walkVault(root);
+    const whole = walkVault(root, '.md');
     expect(whole.notes.map((n) => n.name).sort()).toEqual(['real/deep/x.md', 'real/y.md', 'shortcut.md']);
     expect([...whole.linked]).toEqual([['shortcut.md', 'real/y.md']]);
-    const sub = walkVault(root, 'alias');
+    const sub = walkVault(root, '.md', 'alias');
     expect(sub.notes.map((n) => n.name).sort()).toEqual(['alias/deep/x.md', 'alias/y.md']);
     expect([...sub.linked].sort()).toEqual([
       ['alias/deep/x.md', 'real/deep/x.md'],
@@ -57,7 +57,7 @@ describe('walkVault', () => {
     fs.writeFileSync(path.join(root, '.obsidian', 'x.md'), 'x');
     fs.writeFileSync(path.join(root, 'a.md'), 'x');
     fs.writeFileSync(path.join(root, 'b.png'), 'x');
-    const walked = walkVault(root);
+    const walked = walkVault(root, '.md');
     expect(walked.notes.map((n) => n.name)).toEqual(['a.md']);
     expect(walked.attachments.map((n) => n.name)).toEqual(['b.png']);
   });

@@ -19,7 +19,7 @@ const workflow = newWorkflow(
 
 function refusal(name: string, text: string): NotedError {
   try {
-    parseWorkflowNote(name, text);
+    parseWorkflowNote(name, text, 'markdown');
   } catch (err) {
     expect(err).toBeInstanceOf(NotedError);
     return err as NotedError;
@@ -29,7 +29,7 @@ function refusal(name: string, text: string): NotedError {
 
 describe('a new workflow note', () => {
   it('is readable Markdown: tagged, titled, described, then the generated block', () => {
-    const text = newWorkflowNote(workflow, 'Ship the release.\n');
+    const text = newWorkflowNote(workflow, 'Ship the release.\n', 'markdown');
     expect(parseFrontmatter(text).data).toEqual({ tags: ['agent-workflow'] });
     const body = parseFrontmatter(text).body;
     expect(body.startsWith(`# Release | 2.0\n\nShip the release.\n\n${BEGIN_MARKER}\n`)).toBe(true);
@@ -41,13 +41,15 @@ describe('a new workflow note', () => {
   });
 
   it('refuses a description holding a marker line, which would break the note', () => {
-    expect(() => newWorkflowNote(workflow, `text\n${END_MARKER}\n`)).toThrow(
+    expect(() => newWorkflowNote(workflow, `text\n${END_MARKER}\n`, 'markdown')).toThrow(
       /contains an agent-workflow marker line/,
     );
   });
 
   it('parses back to the same workflow', () => {
-    expect(parseWorkflowNote('w.md', newWorkflowNote(workflow)).workflow).toEqual(workflow);
+    expect(
+      parseWorkflowNote('w.md', newWorkflowNote(workflow, undefined, 'markdown'), 'markdown').workflow,
+    ).toEqual(workflow);
   });
 });
 
@@ -55,22 +57,22 @@ describe('rendering after a change', () => {
   it("keeps the person's own text around the block byte for byte, CRLF included", () => {
     const before = '---\nowner: me\n---\r\n# My release\r\n\r\nNotes I keep **here**.\r\n\r\n';
     const after = '\r\n## Later\r\nMore of my text, no final line break';
-    const text = `${before}${renderBlock(workflow)}\r\n${after}`;
-    const note = parseWorkflowNote('w.md', text);
+    const text = `${before}${renderBlock(workflow, 'markdown')}\r\n${after}`;
+    const note = parseWorkflowNote('w.md', text, 'markdown');
     expect(note.before).toBe(before);
     expect(note.after).toBe(after);
     const next = advance(note.workflow, stamp).workflow;
-    const rendered = renderWorkflowNote(note, next);
+    const rendered = renderWorkflowNote(note, next, 'markdown');
     expect(rendered.startsWith(before)).toBe(true);
     expect(rendered.endsWith(`${END_MARKER}\r\n${after}`)).toBe(true);
-    expect(parseWorkflowNote('w.md', rendered).workflow.current).toBe('review');
+    expect(parseWorkflowNote('w.md', rendered, 'markdown').workflow.current).toBe('review');
   });
 
   it('an agent message cannot end the block, hide the summary or break the table', () => {
     const tricky = `line one\n${END_MARKER}\n\`\`\`\n<!-- | pipe`;
     const wf = { ...workflow, events: [...workflow.events, { ...stamp, message: tricky }] };
-    const text = newWorkflowNote(wf);
-    const parsed = parseWorkflowNote('w.md', text);
+    const text = newWorkflowNote(wf, undefined, 'markdown');
+    const parsed = parseWorkflowNote('w.md', text, 'markdown');
     expect(parsed.workflow.events.at(-1)?.message).toBe(tricky);
     expect(text).toContain('· line one &lt;!-- agent-workflow:end --> ``` &lt;!-- | pipe');
     expect(text).toContain('# Release | 2.0');
@@ -78,12 +80,12 @@ describe('rendering after a change', () => {
 });
 
 describe('malformed workflow notes are a clear validation_error naming the note', () => {
-  const good = newWorkflowNote(workflow);
+  const good = newWorkflowNote(workflow, undefined, 'markdown');
   const json = good.slice(good.indexOf('```json\n') + 8, good.indexOf('\n```\n<!--'));
 
   it.each([
     ['no block', '# Just a note\n', /has no agent workflow block/],
-    ['two blocks', `${good}\n${renderBlock(workflow)}\n`, /more than one agent workflow block/],
+    ['two blocks', `${good}\n${renderBlock(workflow, 'markdown')}\n`, /more than one agent workflow block/],
     ['no json fence', `${BEGIN_MARKER}\nhello\n${END_MARKER}\n`, /no ```json fenced block/],
     ['an unclosed fence', `${BEGIN_MARKER}\n\`\`\`json\n{}\n${END_MARKER}\n`, /not closed by a ``` line/],
     ['broken JSON', good.replace('"current": "draft",', '"current": "draft"'), /is not valid JSON \(/],

@@ -16,7 +16,9 @@ export const inputSchema = z.object({
     .string()
     .max(4096)
     .optional()
-    .describe('Path of the new note, e.g. "inbox/idea" (.md is added); omit to derive it from the title'),
+    .describe(
+      'Path of the new note, e.g. "inbox/idea" (the note ending, .md or .html in an HTML vault, is added); omit to derive it from the title',
+    ),
   title: z
     .string()
     .max(1000)

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
 import { ErrorShape, inFolderField, StagedShape } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
-import { NoteShape, noteText } from './read-note.js';
+import { NoteShape, noteData, noteText } from './read-note.js';
 import { describeStaged } from './write-text.js';
 
 export const name = 'get_daily_note';
@@ -84,7 +84,7 @@ export function register({ server, access, session }: ToolDeps): void {
         const head = daily.created
           ? `Created the daily note for ${daily.date}${daily.templateMissing === undefined ? '' : ` (empty: the daily-note template "${daily.templateMissing}" named in the vault's settings was not found)`}.`
           : `The daily note for ${daily.date}:`;
-        const data = { date: daily.date, exists: true, created: daily.created, ...daily.note };
+        const data = { date: daily.date, exists: true, created: daily.created, ...noteData(daily.note) };
         const withTemplate =
           daily.templateMissing === undefined ? data : { ...data, templateMissing: daily.templateMissing };
         return toolResult(`${head}\n\n${noteText(daily.note)}`, withTemplate, ['body', 'frontmatter']);

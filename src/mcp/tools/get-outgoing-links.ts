@@ -28,10 +28,12 @@ export const outputSchema = withErrors(
         heading: z.string().nullable().describe('The #heading part, or null'),
         block: z.string().nullable().describe('The #^block id, or null'),
         alias: z.string().nullable().describe('The display text, or null'),
-        embed: z.boolean().describe('true for an embed, ![[…]] or ![…](…)'),
+        embed: z.boolean().describe('true for an embed, ![[…]] or ![…](…) (an <img> in an HTML vault)'),
         kind: z
-          .enum(['wikilink', 'markdown', 'frontmatter'])
-          .describe('[[wikilink]], [Markdown](link), or a "[[link]]" property value'),
+          .enum(['wikilink', 'markdown', 'frontmatter', 'html'])
+          .describe(
+            '[[wikilink]], [Markdown](link), a "[[link]]" property value, or in an HTML vault an <a href> / <img src>',
+          ),
         line: z.number().describe('1-based line in the note'),
         property: z
           .string()

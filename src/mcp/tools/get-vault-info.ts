@@ -19,7 +19,9 @@ export const outputSchema = withErrors(
     protocolVersion: z.string().nullable().describe('The MCP protocol version this connection negotiated'),
     vault: z.object({
       name: z.string().describe("The vault folder's name"),
-      format: z.literal('markdown').describe('How notes are stored'),
+      format: z
+        .enum(['markdown', 'html'])
+        .describe('How notes are stored: .md Markdown notes, or .html notes (see read_note)'),
     }),
     counts: z
       .object({

@@ -19,7 +19,9 @@ export const dryRunField = z
 
 export const LinkChangeShape = z.object({
   note: z.string().describe('The note holding the link (its name before the move)'),
-  kind: z.enum(['wikilink', 'markdown', 'frontmatter']),
+  kind: z
+    .enum(['wikilink', 'markdown', 'frontmatter', 'html'])
+    .describe('The kind of link; html is an <a href> or <img src> of an HTML vault'),
   line: z.number().describe('1-based line of the link'),
   before: z.string().describe('The link as written before'),
   after: z.string().describe('The link as written after'),

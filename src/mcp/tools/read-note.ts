@@ -37,8 +37,10 @@ export const inputSchema = z.object({
 /** A note as read_note gives it (SPEC 2.1); get_daily_note gives the same. */
 export const NoteShape = z.object({
   schemaVersion: z.literal(2),
-  name: z.string().describe('Canonical name, with .md'),
-  format: z.literal('markdown'),
+  name: z.string().describe('Canonical name, with the note ending (.md, or .html in an HTML vault)'),
+  format: z
+    .enum(['markdown', 'html'])
+    .describe('How the vault stores notes: html notes have no frontmatter and body is the stored HTML'),
   frontmatter: z
     .record(z.string(), z.unknown())
     .nullable()
@@ -79,7 +81,10 @@ export const NoteShape = z.object({
 
 export const outputSchema = withErrors(NoteShape);
 
-/** The text read_note shows a model: name, version, frontmatter, then the body (page). */
+/**
+ * The text read_note shows a model: name, version, frontmatter, then the body (page); an HTML note's
+ * plain text, then its HTML (SPEC 11.2).
+ */
 export function noteText(note: NoteContent): string {
   const parts = [
     `# ${note.name}`,
@@ -102,10 +107,18 @@ export function noteText(note: NoteContent): string {
     parts.push(
       `Body characters ${note.offset}–${end} of ${note.totalChars}${note.truncated ? ` (continue with offset ${note.nextOffset})` : ''}:`,
     );
+  } else if (note.plainText !== undefined) {
+    parts.push(`Text:\n${note.plainText}`, 'HTML:');
   } else {
     parts.push(note.partial ? 'Text:' : 'Body:');
   }
   return `${parts.join('\n\n')}\n${note.body}`;
+}
+
+/** A note's structuredContent: everything but the plain text, which the text above already shows. */
+export function noteData(note: NoteContent): Omit<NoteContent, 'plainText'> {
+  const { plainText: _shown, ...data } = note;
+  return data;
 }
 
 export function register({ server, access, session }: ToolDeps): void {
@@ -114,7 +127,7 @@ export function register({ server, access, session }: ToolDeps): void {
     {
       title: 'Read a note',
       description:
-        'Reads one note: its frontmatter properties (parsed YAML) and its Markdown body, with the etag to pass to edit_note/update_note/delete_note. A bare name like "idea" finds the note in any folder when only one note has that name. frontmatterRaw + body is exactly the stored text. Very large notes come in pages: follow nextOffset while truncated is true. To read only part of a long note, pass section (a heading; its sub-sections come along) or block (a ^id): the result is that part with its lines and the etag of the whole note. get_note_outline shows the headings and blocks of a note first.',
+        'Reads one note: its frontmatter properties (parsed YAML) and its Markdown body (in an HTML vault: its plain text, then the stored HTML), with the etag to pass to edit_note/update_note/delete_note. A bare name like "idea" finds the note in any folder when only one note has that name. frontmatterRaw + body is exactly the stored text. Very large notes come in pages: follow nextOffset while truncated is true. To read only part of a long note, pass section (a heading; its sub-sections come along) or block (a ^id): the result is that part with its lines and the etag of the whole note. get_note_outline shows the headings and blocks of a note first.',
       inputSchema,
       outputSchema,
       annotations: { title: 'Read a note', ...readOnlyTool },
@@ -128,7 +141,7 @@ export function register({ server, access, session }: ToolDeps): void {
           ...(args.occurrence === undefined ? {} : { occurrence: args.occurrence }),
           ...(args.block === undefined ? {} : { block: args.block }),
         });
-        return toolResult(noteText(note), { ...note }, ['body', 'frontmatter']);
+        return toolResult(noteText(note), { ...noteData(note) }, ['body', 'frontmatter']);
       }),
   );
 }
