@@ -22,6 +22,7 @@ import { writeFilesAtomic } from '../vault/atomic-write.js';
 import { ANYWHERE } from '../vault/checked-folder.js';
 import { setVaultConfigFormat } from '../vault/config.js';
 import {
+  CONVERSION_TOOL,
   type ConversionMarker,
   conversionIsLive,
   readConversionMarker,
@@ -69,7 +70,7 @@ export interface ConvertReport {
   readonly stopped: boolean;
 }
 
-const TOOL = 'convert';
+const TOOL = CONVERSION_TOOL;
 /** Notes journaled and written together: a thousand notes one by one cost several fsyncs each. */
 const BATCH = 200;
 const CLIENT = 'noted-mcp convert';

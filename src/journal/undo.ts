@@ -22,7 +22,10 @@
  */
 import fs from 'node:fs';
 import { isNotedError, NotedError } from '../common/errors.js';
+import { setVaultConfigFormat } from '../vault/config.js';
+import { CONVERSION_TOOL, refuseDuringConversion } from '../vault/conversion-marker.js';
 import { etagOf } from '../vault/etag.js';
+import { ENDING_OF, FORMAT_NAMES } from '../vault/format-choice.js';
 import { moveToTrash } from '../vault/trash.js';
 import { dayOfId, entryHash, type JournalEntry, newGroupId, sha256Hex } from './entry.js';
 import type { Journal } from './journal.js';
@@ -81,9 +84,28 @@ export async function undoChanges(
   target: UndoTarget,
   ctx: UndoContext,
 ): Promise<UndoResult> {
+  refuseDuringConversion(journal.vault.stateDir, 'undo');
   const outcomes: UndoOutcome[] = [];
   for (const unit of unitsOf(journal, target)) outcomes.push(...(await undoUnit(journal, unit, ctx)));
+  followUndoneConversion(journal, outcomes);
   return { outcomes };
+}
+
+/**
+ * Undoing a conversion (noted-mcp convert) brings back the notes it converted from: the vault's
+ * recorded format follows them, or servers would go on looking for the other format's notes, now gone.
+ */
+function followUndoneConversion(journal: Journal, outcomes: readonly UndoOutcome[]): void {
+  for (const o of outcomes) {
+    if (o.outcome !== 'undone') continue;
+    const entry = journal.get(o.entry);
+    if (entry?.tool !== CONVERSION_TOOL || entry.kind !== 'delete') continue;
+    const format = FORMAT_NAMES.find((f) => entry.note.toLowerCase().endsWith(ENDING_OF[f]));
+    if (format !== undefined) {
+      setVaultConfigFormat(journal.vault.stateDir, format);
+      return;
+    }
+  }
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import { isNotedError, NotedError } from '../common/errors.js';
 import { ANYWHERE } from '../vault/checked-folder.js';
+import { refuseDuringConversion } from '../vault/conversion-marker.js';
 import { moveToTrash } from '../vault/trash.js';
 import type { Vault } from '../vault/vault.js';
 import { applyHunks, hunksOf } from './hunks.js';
@@ -64,6 +65,7 @@ export async function approve(
   id: string,
   options: ApproveOptions,
 ): Promise<ApproveResult> {
+  refuseDuringConversion(vault.stateDir, 'approve a change');
   const change = store.get(id);
   const { note, kind } = change;
   let hunks: ApproveResult['hunks'] = null;

@@ -6,9 +6,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { NotedError } from '../common/errors.js';
 import { FORMAT_NAMES, type FormatName } from './format-choice.js';
 
 export const CONVERTING_FILE = 'converting';
+
+/** The tool a conversion's changes are recorded under in the journal. */
+export const CONVERSION_TOOL = 'convert';
 
 export interface ConversionMarker {
   /** The format the vault is being converted to. */
@@ -65,4 +69,22 @@ export function writeConversionMarker(stateDir: string, marker: ConversionMarker
 
 export function removeConversionMarker(stateDir: string): void {
   fs.rmSync(path.join(stateDir, CONVERTING_FILE), { force: true });
+}
+
+/**
+ * Refuses an owner's write (approving a staged change, undoing) while a conversion is under way or
+ * was stopped half done: it would write a note in the format the conversion is leaving, behind its
+ * back. `what` names the refused action.
+ */
+export function refuseDuringConversion(stateDir: string, what: string): void {
+  const marker = readConversionMarker(stateDir);
+  if (marker === null) return;
+  const to = marker.to === 'html' ? 'html' : 'markdown';
+  throw new NotedError(
+    'busy',
+    conversionIsLive(marker)
+      ? `Cannot ${what} while noted-mcp convert is converting the vault to ${to}. Nothing was written; try again when it has finished.`
+      : `Cannot ${what}: a conversion of the vault to ${to} was stopped half done. Nothing was written; run "noted-mcp convert --to ${to}" to finish it (it continues where it stopped), then try again.`,
+    { committed: false },
+  );
 }

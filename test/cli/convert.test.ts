@@ -6,7 +6,10 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { convertVault } from '../../src/access/convert.js';
 import { convertCommand } from '../../src/cli/convert-command.js';
 import { Journal } from '../../src/journal/journal.js';
+import { approve } from '../../src/staging/approve.js';
+import { PendingStore } from '../../src/staging/pending-store.js';
 import { readConversionMarker } from '../../src/vault/conversion-marker.js';
+import { etagOf } from '../../src/vault/etag.js';
 import { Vault } from '../../src/vault/vault.js';
 import { captureIo } from '../helpers/cli-io.js';
 import { DIST, ensureBuilt } from '../helpers/server-process.js';
@@ -151,11 +154,22 @@ describe('noted-mcp convert (SPEC 11.5)', () => {
     const group = new Journal(Vault.open(dir), { now: () => new Date(), key: testJournalKey() }).list()[0]
       ?.group as string;
     const result = await runCliInProcessUndo(dir, group);
-    expect(result).toMatchObject({ refused: 0, undone: 6 });
+    expect(result).toMatchObject({ refused: 0, undone: 6, reasons: [] });
     for (const n of ['Plan.md', 'Goals.md', 'sub/Risks.md'])
       expect(readBytes(dir, n)).toEqual(Buffer.from(FILES[n] as string));
     for (const n of ['Plan.html', 'Goals.html', 'sub/Risks.html'])
       expect(fs.existsSync(path.join(dir, n)), n).toBe(false);
+    // The recorded format follows the notes back, so a server serves them again.
+    expect(JSON.parse(fs.readFileSync(path.join(dir, '.noted', 'config.json'), 'utf8'))).toEqual({
+      format: 'markdown',
+    });
+    const served = await connect(dir);
+    try {
+      expect(served.opened.vault.format).toBe('markdown');
+      expect((await served.call('list_notes')).structured.notes).toHaveLength(3);
+    } finally {
+      await served.close();
+    }
   });
 
   it('a stopped run leaves .noted/converting: servers answer writes with busy; the next run continues in the same group', async () => {
@@ -185,6 +199,30 @@ describe('noted-mcp convert (SPEC 11.5)', () => {
     } finally {
       await served.close();
     }
+
+    // The owner's own writes wait for it too: an undo or an approval would write a note in the
+    // format the conversion is leaving.
+    const undo = journal.undo({ group: first.group as string }, { session: 'owner', client: 'owner' });
+    await expect(undo).rejects.toMatchObject({ code: 'busy' });
+    // (This process converted, so the run counts as live; a stopped run of another says how to finish it.)
+    await expect(undo).rejects.toThrow('Cannot undo while noted-mcp convert is converting the vault to html');
+    const pending = new PendingStore(vault);
+    const before = String(readBytes(dir, 'n15.md'));
+    const staged = pending.add({
+      note: 'n15.md',
+      kind: 'update',
+      baseEtag: etagOf(Buffer.from(before)),
+      baseText: before,
+      newText: `${before}more\n`,
+      session: 's1',
+      client: 'test',
+      tool: 'update_note',
+    });
+    await expect(approve(vault, pending, staged.id, { onWrite: () => undefined })).rejects.toMatchObject({
+      code: 'busy',
+    });
+    expect(readBytes(dir, 'n15.md')?.toString()).toBe(before);
+    expect(pending.list()).toHaveLength(1);
 
     const wrong = captureIo();
     expect(await convertCommand(['--to', 'markdown', '--notes-dir', dir], wrong.io)).toBe(1);
@@ -306,9 +344,13 @@ function countMarkdown(dir: string): number {
 }
 
 /** `noted-mcp undo --group` in-process: how many changes were undone and refused. */
-async function runCliInProcessUndo(dir: string, group: string): Promise<{ undone: number; refused: number }> {
+async function runCliInProcessUndo(dir: string, group: string): Promise<{ undone: number; refused: number; reasons: unknown[] }> {
   const journal = new Journal(Vault.open(dir), { now: () => new Date(), key: testJournalKey() });
   const result = await journal.undo({ group }, { session: 'cli-test', client: 'owner' });
-  const refused = result.outcomes.filter((o) => o.outcome !== 'undone').length;
-  return { undone: result.outcomes.length - refused, refused };
+  const refused = result.outcomes.filter((o) => o.outcome !== 'undone');
+  return {
+    undone: result.outcomes.length - refused.length,
+    refused: refused.length,
+    reasons: refused.map((o) => o.reason),
+  };
 }

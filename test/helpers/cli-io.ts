@@ -4,7 +4,13 @@
  */
 import type { CliIo } from '../../src/cli/io.js';
 
-export function captureIo(env: NodeJS.ProcessEnv = {}): { io: CliIo; out: () => string; err: () => string } {
+/**
+ * `env` is the command's whole environment; by default only the run's configuration folder (the
+ * global setup's), so a command that makes a journal key never writes one into the real home.
+ */
+export function captureIo(
+  env: NodeJS.ProcessEnv = { NOTED_MCP_CONFIG_DIR: process.env.NOTED_MCP_CONFIG_DIR },
+): { io: CliIo; out: () => string; err: () => string } {
   let out = '';
   let err = '';
   const io: CliIo = {
