@@ -344,7 +344,10 @@ function countMarkdown(dir: string): number {
 }
 
 /** `noted-mcp undo --group` in-process: how many changes were undone and refused. */
-async function runCliInProcessUndo(dir: string, group: string): Promise<{ undone: number; refused: number; reasons: unknown[] }> {
+async function runCliInProcessUndo(
+  dir: string,
+  group: string,
+): Promise<{ undone: number; refused: number; reasons: unknown[] }> {
   const journal = new Journal(Vault.open(dir), { now: () => new Date(), key: testJournalKey() });
   const result = await journal.undo({ group }, { session: 'cli-test', client: 'owner' });
   const refused = result.outcomes.filter((o) => o.outcome !== 'undone');
