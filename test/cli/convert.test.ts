@@ -11,7 +11,7 @@ import { PendingStore } from '../../src/staging/pending-store.js';
 import { readConversionMarker } from '../../src/vault/conversion-marker.js';
 import { etagOf } from '../../src/vault/etag.js';
 import { Vault } from '../../src/vault/vault.js';
-import { captureIo } from '../helpers/cli-io.js';
+import { captureIo } from '../helpers/cli-run.js';
 import { DIST, ensureBuilt } from '../helpers/server-process.js';
 import {
   connect,

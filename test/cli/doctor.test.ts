@@ -19,7 +19,7 @@ import {
   checkVault,
 } from '../../src/cli/doctor-checks.js';
 import { doctorCommand } from '../../src/cli/doctor-command.js';
-import { captureIo } from '../helpers/cli-io.js';
+import { captureIo } from '../helpers/cli-run.js';
 import { snapshot, testJournalKey } from '../helpers/vault.js';
 
 let bases: string[] = [];

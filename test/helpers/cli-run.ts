@@ -11,12 +11,18 @@ export interface CliRun {
   readonly err: string;
 }
 
-/** `command(argv)` with `env` as the whole environment (the test names every variable it wants). */
-export async function runCommand(
-  command: (argv: readonly string[], io: CliIo) => Promise<ExitCode>,
-  argv: readonly string[],
-  env: NodeJS.ProcessEnv,
-): Promise<CliRun> {
+/**
+ * A CliIo that collects stdout and stderr. `env` is the command's whole environment; by default only
+ * the run's configuration folder (the global setup's), so a command that makes a journal key never
+ * writes one into the real home.
+ */
+export function captureIo(
+  env: NodeJS.ProcessEnv = { NOTED_MCP_CONFIG_DIR: process.env.NOTED_MCP_CONFIG_DIR },
+): {
+  io: CliIo;
+  out: () => string;
+  err: () => string;
+} {
   let out = '';
   let err = '';
   const io: CliIo = {
@@ -30,6 +36,16 @@ export async function runCommand(
     script: 'noted-mcp',
     isTty: false,
   };
-  const code = await command(argv, io);
-  return { code, out, err };
+  return { io, out: () => out, err: () => err };
+}
+
+/** `command(argv)` with `env` as the whole environment (the test names every variable it wants). */
+export async function runCommand(
+  command: (argv: readonly string[], io: CliIo) => Promise<ExitCode>,
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<CliRun> {
+  const captured = captureIo(env);
+  const code = await command(argv, captured.io);
+  return { code, out: captured.out(), err: captured.err() };
 }
