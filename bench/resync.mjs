@@ -23,8 +23,8 @@ import { appendFileSync, existsSync, mkdtempSync, rmSync, utimesSync } from 'nod
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { generateVault } from './generate-vault.mjs';
+import { argsOrExit } from './lib/args.mjs';
 import { timedCall } from './lib/measure.mjs';
 import { noteFiles } from './lib/note-files.mjs';
 import { killAllServers, startServer } from './lib/server-session.mjs';
@@ -35,27 +35,18 @@ const USAGE =
 const TIMEOUT_MS = 60 * 60_000;
 
 function options() {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: {
-        notes: { type: 'string' },
-        from: { type: 'string' },
-        seed: { type: 'string', default: '1' },
-        runs: { type: 'string', default: '1' },
-        server: { type: 'string' },
-        keep: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (err) {
-    console.error(`${err.message}\n${USAGE}`);
-    process.exit(2);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
+  const values = argsOrExit(
+    {
+      notes: { type: 'string' },
+      from: { type: 'string' },
+      seed: { type: 'string', default: '1' },
+      runs: { type: 'string', default: '1' },
+      server: { type: 'string' },
+      keep: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
+    },
+    USAGE,
+  );
   const opts = {
     notes: values.notes === undefined ? undefined : Number(values.notes),
     from: values.from === undefined ? undefined : resolve(values.from),

@@ -13,8 +13,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { generateVault, MANIFEST_NAME } from './generate-vault.mjs';
+import { argsOrExit } from './lib/args.mjs';
 import { calibrate } from './lib/calibrate.mjs';
 import { cpuTimes, stealBetween } from './lib/cpu-steal.mjs';
 import { measureSearch, measureTools, timedCall } from './lib/measure.mjs';
@@ -34,27 +34,18 @@ const FIRST_SEARCH_TIMEOUT_MS = 30 * 60_000;
 let current = null;
 
 function parseOptions() {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: {
-        notes: { type: 'string' },
-        vault: { type: 'string' },
-        keep: { type: 'boolean', default: false },
-        seed: { type: 'string', default: '1' },
-        queries: { type: 'string', default: '50' },
-        server: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (err) {
-    console.error(`${err.message}\n${USAGE}`);
-    process.exit(2);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
+  const values = argsOrExit(
+    {
+      notes: { type: 'string' },
+      vault: { type: 'string' },
+      keep: { type: 'boolean', default: false },
+      seed: { type: 'string', default: '1' },
+      queries: { type: 'string', default: '50' },
+      server: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    USAGE,
+  );
   const opts = {
     notes: values.notes === undefined ? undefined : Number(values.notes),
     vault: values.vault ? resolve(values.vault) : undefined,

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { argsOrExit } from './lib/args.mjs';
 import { runCrashLoop } from './lib/crash-loop.mjs';
 import { summarize } from './lib/stats.mjs';
 
@@ -22,29 +22,20 @@ const USAGE =
   'usage: node bench/soak-crash.mjs [--kills 2000] [--seed 1] [--vault DIR] [--keep] [--server FILE] [--hours 6] [--verify-every 100] [--index-every 10]';
 
 function options() {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: {
-        kills: { type: 'string', default: '2000' },
-        seed: { type: 'string', default: '1' },
-        vault: { type: 'string' },
-        keep: { type: 'boolean', default: false },
-        server: { type: 'string' },
-        hours: { type: 'string', default: '6' },
-        'verify-every': { type: 'string', default: '100' },
-        'index-every': { type: 'string', default: '10' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (err) {
-    console.error(`${err.message}\n${USAGE}`);
-    process.exit(2);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
+  const values = argsOrExit(
+    {
+      kills: { type: 'string', default: '2000' },
+      seed: { type: 'string', default: '1' },
+      vault: { type: 'string' },
+      keep: { type: 'boolean', default: false },
+      server: { type: 'string' },
+      hours: { type: 'string', default: '6' },
+      'verify-every': { type: 'string', default: '100' },
+      'index-every': { type: 'string', default: '10' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    USAGE,
+  );
   const numbers = ['kills', 'seed', 'hours', 'verify-every', 'index-every'];
   const bad = numbers.filter((k) => !(Number(values[k]) > 0) && !(k === 'seed' && Number(values[k]) === 0));
   if (bad.length > 0) {
