@@ -6,11 +6,11 @@
  * tells when what agents may see changed as a whole.
  */
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import { isNotedError } from '../common/errors.js';
 import type { IndexChange } from '../index/store.js';
-import { POLICY_FILE_NAME } from '../policy/policy.js';
+import { MAX_POLICY_BYTES, POLICY_FILE_NAME } from '../policy/policy.js';
 import { isHiddenPath } from '../vault/names.js';
+import { readStateFile } from '../vault/state-file.js';
 import type { AccessContext } from './context.js';
 import type { PolicyReader } from './rules.js';
 
@@ -51,7 +51,7 @@ function visibleChanges(changes: readonly IndexChange[], policy: PolicyReader): 
 export function policyFingerprint(ctx: AccessContext): string {
   try {
     return createHash('sha256')
-      .update(fs.readFileSync(ctx.vault.statePath(POLICY_FILE_NAME)))
+      .update(readStateFile(ctx.vault.statePath(POLICY_FILE_NAME), MAX_POLICY_BYTES, { followLink: true }))
       .digest('hex');
   } catch (err) {
     return `none: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`;

@@ -1,9 +1,3 @@
-/**
- * @module
- * The owner's access policy as the gate applies it to one request (SPEC 4): read from
- * `.noted/mcp-policy.yaml` on every request, judged on each note's real location.
- */
-import fs from 'node:fs';
 import { EVERYTHING_VISIBLE, type IndexVisibility } from '../index/visibility.js';
 import {
   accessFor,
@@ -13,11 +7,18 @@ import {
   PolicyMemo,
   visibilityKey,
 } from '../policy/access.js';
-import { type Access, POLICY_FILE_NAME, type Policy, unreadablePolicy } from '../policy/policy.js';
+import {
+  type Access,
+  MAX_POLICY_BYTES,
+  POLICY_FILE_NAME,
+  type Policy,
+  unreadablePolicy,
+} from '../policy/policy.js';
 import { ANYWHERE, type Sight } from '../vault/checked-folder.js';
 import { relativeToRoot } from '../vault/confine.js';
 import { readConversionMarker } from '../vault/conversion-marker.js';
 import type { FormatName } from '../vault/format-choice.js';
+import { readStateFile } from '../vault/state-file.js';
 import type { Vault } from '../vault/vault.js';
 import { FormatCheck } from './format-check.js';
 import type { Scope } from './scope.js';
@@ -87,7 +88,7 @@ export class PolicyReader {
 
   private readText(): string | null {
     try {
-      return fs.readFileSync(this.vault.statePath(POLICY_FILE_NAME), 'utf8');
+      return readStateFile(this.vault.statePath(POLICY_FILE_NAME), MAX_POLICY_BYTES, { followLink: true });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return null;

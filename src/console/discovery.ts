@@ -9,8 +9,8 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import { writeFileAtomic } from '../vault/atomic-write.js';
+import { readStateFile } from '../vault/state-file.js';
 import type { Vault } from '../vault/vault.js';
-import { readStateFile } from './state-file.js';
 
 export const CONSOLE_FILE_NAME = 'console.json';
 

@@ -13,9 +13,9 @@ import { isNotedError } from '../common/errors.js';
 import { ACCESS_LEVELS, type Access, POLICY_FILE_NAME, type Policy, parsePolicy } from '../policy/policy.js';
 import { openings, type Salvaged, salvagePolicy } from '../policy/salvage.js';
 import { writeFileAtomic } from '../vault/atomic-write.js';
+import { readStateFile } from '../vault/state-file.js';
 import type { Vault } from '../vault/vault.js';
 import { ConsoleError } from './http-util.js';
-import { readStateFile } from './state-file.js';
 
 export interface PolicyState {
   /** The file's text, or null when there is no file (read-write everywhere). */
@@ -39,12 +39,11 @@ export function policyPath(vault: Vault): string {
 }
 
 /** A policy file larger than this is shown as unusable rather than read (the console reads synchronously). */
-const MAX_POLICY_READ_BYTES = 4 * 1024 * 1024;
 
 export function readPolicyState(vault: Vault): PolicyState {
   let text: string | null;
   try {
-    text = readStateFile(policyPath(vault), MAX_POLICY_READ_BYTES, { followLink: true });
+    text = readStateFile(policyPath(vault), MAX_POLICY_BYTES, { followLink: true });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
       return { text: null, etag: 'unreadable', policy: null, error: (err as Error).message, errorLine: null };

@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { replaceFile, writeFileAtomic } from '../vault/atomic-write.js';
+import { readStateFile, SMALL_STATE_FILE_BYTES } from '../vault/state-file.js';
 
 export const VAULT_ID_FILE = 'vault-id';
 const VAULT_ID = /^[0-9a-f]{32}$/;
@@ -39,7 +40,7 @@ export interface Anchor {
 export function readVaultId(journalDir: string): string | null | 'damaged' {
   let text: string;
   try {
-    text = fs.readFileSync(path.join(journalDir, VAULT_ID_FILE), 'utf8').trim();
+    text = readStateFile(path.join(journalDir, VAULT_ID_FILE), SMALL_STATE_FILE_BYTES).trim();
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     return 'damaged';

@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { NotedError } from '../common/errors.js';
 import { replaceFile } from '../vault/atomic-write.js';
+import { readStateFile, SMALL_STATE_FILE_BYTES } from '../vault/state-file.js';
 
 export const USAGE_FILE = 'usage.json';
 
@@ -73,7 +74,9 @@ export function saveUsage(dir: string, usage: JournalUsage): void {
 
 function readUsage(dir: string): JournalUsage | null {
   try {
-    const v = JSON.parse(fs.readFileSync(path.join(dir, USAGE_FILE), 'utf8')) as { storedBytes?: unknown };
+    const v = JSON.parse(readStateFile(path.join(dir, USAGE_FILE), SMALL_STATE_FILE_BYTES)) as {
+      storedBytes?: unknown;
+    };
     return Number.isSafeInteger(v.storedBytes) && (v.storedBytes as number) >= 0
       ? { storedBytes: v.storedBytes as number }
       : null;

@@ -23,6 +23,9 @@ import { depthOf, folderKey } from './folder-key.js';
 /** The policy file's name inside the vault's state folder `.noted/`. */
 export const POLICY_FILE_NAME = 'mcp-policy.yaml';
 
+/** The largest policy file read; a larger one is unreadable (and the vault closed). */
+export const MAX_POLICY_BYTES = 4 * 1024 * 1024;
+
 export const ACCESS_LEVELS = ['hidden', 'read-only', 'read-write', 'staged'] as const;
 
 /** What agents may do with the notes of a folder. */

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FormatName } from './format-choice.js';
+import { readStateFile, SMALL_STATE_FILE_BYTES } from './state-file.js';
 
 export interface VaultFileConfig {
   readonly trashRetentionDays?: number;
@@ -22,7 +23,7 @@ export function readVaultConfig(stateDir: string): VaultFileConfig {
   const file = path.join(stateDir, 'config.json');
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readStateFile(file, SMALL_STATE_FILE_BYTES);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw err;

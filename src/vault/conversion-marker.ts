@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { NotedError } from '../common/errors.js';
 import { FORMAT_NAMES, type FormatName } from './format-choice.js';
+import { readStateFile, SMALL_STATE_FILE_BYTES } from './state-file.js';
 
 export const CONVERTING_FILE = 'converting';
 
@@ -28,7 +29,7 @@ export interface ConversionMarker {
 export function readConversionMarker(stateDir: string): ConversionMarker | null {
   let text: string;
   try {
-    text = fs.readFileSync(path.join(stateDir, CONVERTING_FILE), 'utf8');
+    text = readStateFile(path.join(stateDir, CONVERTING_FILE), SMALL_STATE_FILE_BYTES);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     return { to: 'markdown', group: '', pid: 0, started: '' };

@@ -1,11 +1,15 @@
 /**
  * @module
- * Reading a file of the vault's state folder (`.noted/`) for the console. Any local process may put a
- * FIFO there (a plain read would wait forever, and the console reads synchronously, so every page
- * would wait with it), a link to elsewhere, or something huge: only a regular file up to a size is
- * read, and a final link is followed only when asked (the gate follows one to the policy file).
+ * Reading a file of the vault's state folder (`.noted/`: the policy, config.json, the conversion
+ * marker, the journal's small files, the console's record). Any local process may put a FIFO there
+ * (a plain read would wait forever, and the server reads synchronously, so every request would wait
+ * with it), a link to elsewhere, or something huge: only a regular file up to a size is read, and a
+ * final link is followed only when asked (the gate follows one to the policy file).
  */
 import fs from 'node:fs';
+
+/** The most a small state file (config.json, a marker, the journal's usage count or id) may hold. */
+export const SMALL_STATE_FILE_BYTES = 1024 * 1024;
 
 /** The file's text; throws `ENOENT` when it is missing, and a plain error for anything but a small regular file. */
 export function readStateFile(
