@@ -130,6 +130,7 @@ function unitsOf(journal: Journal, target: UndoTarget): JournalEntry[][] {
         `No journal entry has the id "${target.entry}". Run "noted-mcp journal list" to see entry ids.`,
       );
     }
+    refusePartOfOperation(journal, entry);
     return [[entry]];
   }
   const all = journal.entries();
@@ -162,6 +163,22 @@ function unitsOf(journal: Journal, target: UndoTarget): JournalEntry[][] {
   // Map order is first insertion, and entries were visited newest first: units come newest first.
   // A unit with nothing left to undo is skipped; a group only partly undone stays, and is refused.
   return [...units.values()].filter((unit) => unit.some((e) => e.kind !== 'undo' && !undone.has(e.id)));
+}
+
+/**
+ * One change of an operation of several (a move: the note and the links to it; a batch) is undone
+ * with the others or not at all: undone alone, it would leave links pointing at a note that moved
+ * back, or half a batch. The console refuses the same.
+ */
+function refusePartOfOperation(journal: Journal, entry: JournalEntry): void {
+  if (entry.group === undefined) return;
+  const members = journal.entries().filter((e) => e.group === entry.group && e.kind !== 'not_applied');
+  if (members.length <= 1) return;
+  throw new NotedError(
+    'conflict',
+    `Entry ${entry.id} is one of the ${members.length} changes of one ${entry.tool} operation (group ${entry.group}), which are undone together or not at all, so that no link is left pointing at a note that moved back. Nothing was undone. Undo the whole operation with: noted-mcp undo --group ${entry.group}`,
+    { group: entry.group, committed: false },
+  );
 }
 
 /** Each entry recorded but never made, and the `not_applied` entry that says so. */

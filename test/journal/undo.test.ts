@@ -6,8 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { sha256Hex } from '../../src/journal/entry.js';
+import { type JournalEntry, sha256Hex } from '../../src/journal/entry.js';
 import { noteLockKey, vaultLocks, withNoteLocks } from '../../src/journal/note-locks.js';
+import { undoEntries } from '../../src/journal/undo.js';
 import { listTrash } from '../../src/vault/trash.js';
 import { agentWrite, type JournalVault, journalVault, noteBytes } from './fixtures/journal-vault.js';
 
@@ -287,10 +288,21 @@ describe('undo of a group', () => {
     expect(jv.journal.list({ kind: 'undo' })).toEqual([]);
   });
 
-  it('a group with one member undone on its own is refused whole, by --group and by --session', async () => {
+  it('one change of a group is not undone alone: conflict, naming the group, nothing undone', async () => {
     const g = await moveLike();
     const member = jv.journal.list({ note: 'b.md' })[0];
-    await jv.journal.undo({ entry: member?.id as string }, ME);
+    const snapshot = ['a.md', 'b.md', 'new.md', 'old.md'].map((n) => noteBytes(jv, n));
+    const alone = jv.journal.undo({ entry: member?.id as string }, ME);
+    await expect(alone).rejects.toMatchObject({ code: 'conflict' });
+    await expect(alone).rejects.toThrow(`noted-mcp undo --group ${g}`);
+    expect(['a.md', 'b.md', 'new.md', 'old.md'].map((n) => noteBytes(jv, n))).toEqual(snapshot);
+    expect(jv.journal.list({ kind: 'undo' })).toEqual([]);
+  });
+
+  it('a group with one member undone on its own (a journal from before, a rollback) is refused whole, by --group and by --session', async () => {
+    const g = await moveLike();
+    const member = jv.journal.list({ note: 'b.md' })[0];
+    await undoEntries(jv.journal, [member as JournalEntry], ME);
     const snapshot = ['a.md', 'b.md', 'new.md', 'old.md'].map((n) => noteBytes(jv, n));
     for (const target of [{ group: g }, { session: 's1' }]) {
       const result = await jv.journal.undo(target, ME);
