@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { segmentCjk } from '../../src/index/cjk.js';
 import type { CompiledSearch } from '../../src/index/search-compile.js';
 import { compileSearch, escapeLike, ftsString } from '../../src/index/search-compile.js';
-import { MAX_GROUP_DEPTH, parseSearchQuery } from '../../src/index/search-query.js';
+import { MAX_GROUP_DEPTH } from '../../src/index/search-limits.js';
+import { parseSearchQuery } from '../../src/index/search-query.js';
 import type { SearchSqlOptions } from '../../src/index/search-sql.js';
 import { searchSql } from '../../src/index/search-sql.js';
 
