@@ -1,7 +1,7 @@
 /**
  * @module
  * The parts of a search SQL cannot answer, checked in code on each candidate note the index leaves
- * (search-compile.ts narrows the notes down first): scopes (`line:`, `block:`, `section:`, `task…:`),
+ * (search-candidates.ts narrows the notes down first): scopes (`line:`, `block:`, `section:`, `task…:`),
  * regular expressions, text under `match-case:`, and property values. Also says, for a hit, where it
  * matched (`title`, `tags`, `body`, `file`, `path`, `property:status`, `task`, `line`…) and on which
  * lines.

@@ -1,7 +1,7 @@
 /**
  * @module
- * What an operator does to its operand as the parser reads it (search-query.ts): `file:`, `path:` and
- * `tag:` are distributed over a group (`file:(a OR -b)` is `file:a OR -file:b`), `content:` narrows
+ * What an operator does to its operand as the parser reads it (search-parse-operators.ts): `file:`, `path:`
+ * and `tag:` are distributed over a group (`file:(a OR -b)` is `file:a OR -file:b`), `content:` narrows
  * text terms to the body, `match-case:` / `ignore-case:` are pushed down onto the terms they cover; and
  * a regex RE2 cannot run is refused with the reason.
  */

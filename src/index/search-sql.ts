@@ -5,7 +5,8 @@
  * paging; and every candidate of a query code must check, with the exact columns the check reads.
  */
 import { NotedError } from '../common/errors.js';
-import { type CompiledSearch, escapeLike, type SqlPart, tagSql } from './search-compile.js';
+import type { CompiledSearch, SqlPart } from './search-compile.js';
+import { escapeLike, tagSql } from './search-conditions.js';
 import { tagValue } from './search-tokens.js';
 
 export interface SearchSqlOptions {

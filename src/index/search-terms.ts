@@ -110,7 +110,7 @@ export function dedupeQuery(node: QueryNode): QueryNode {
 }
 
 /**
- * The word and phrase terms of a query that reach the full-text index (search-compile.ts), excluded
+ * The word and phrase terms of a query that reach the full-text index (search-fts.ts), excluded
  * ones and those inside scopes too (FTS5 reads them as well), in order; property values and field
  * values never do.
  */
@@ -206,7 +206,7 @@ function dedupe(node: QueryNode, textKey: (text: string) => string): Keyed {
   }
 }
 
-/** A field's value as the compiler compares it (search-compile.ts): case ignored, `#` and a final `/` off a tag. */
+/** A field's value as the compiler compares it (search-conditions.ts): case ignored, `#` and a final `/` off a tag. */
 function fieldValue(field: string, value: string): string {
   return field === 'tag' ? tagValue(value.toLowerCase()) : value.toLowerCase();
 }

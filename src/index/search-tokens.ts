@@ -1,6 +1,6 @@
 /**
  * @module
- * The `search_notes` query split into tokens (search-query.ts builds the tree from them): words,
+ * The `search_notes` query split into tokens (search-parser.ts builds the tree from them): words,
  * "phrases" (`\"` and `\\` escape inside them), `/regular expressions/`, operators (`name:`, any
  * case), `[property:value]` groups, upper-case `OR`, a leading `-`, and parentheses, each with where
  * it stands in the query so that every refusal can point at the spot.

@@ -2,8 +2,11 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { segmentCjk } from '../../src/index/cjk.js';
 import type { CompiledSearch } from '../../src/index/search-compile.js';
-import { compileSearch, escapeLike, ftsString } from '../../src/index/search-compile.js';
-import { MAX_GROUP_DEPTH, parseSearchQuery } from '../../src/index/search-query.js';
+import { compileSearch } from '../../src/index/search-compile.js';
+import { escapeLike } from '../../src/index/search-conditions.js';
+import { ftsString } from '../../src/index/search-fts.js';
+import { MAX_GROUP_DEPTH } from '../../src/index/search-limits.js';
+import { parseSearchQuery } from '../../src/index/search-query.js';
 import type { SearchSqlOptions } from '../../src/index/search-sql.js';
 import { searchSql } from '../../src/index/search-sql.js';
 

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NotedError } from '../../src/common/errors.js';
-import {
-  MAX_GROUP_DEPTH,
-  MAX_QUERY_CHARS,
-  MAX_QUERY_TERMS,
-  parseSearchQuery,
-} from '../../src/index/search-query.js';
+import { MAX_GROUP_DEPTH, MAX_QUERY_CHARS, MAX_QUERY_TERMS } from '../../src/index/search-limits.js';
+import { parseSearchQuery } from '../../src/index/search-query.js';
 import { and, field, not, or, phrase, word } from './query-nodes.js';
 
 /** The NotedError a query is refused with. */

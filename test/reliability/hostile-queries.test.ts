@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isNotedError } from '../../src/common/errors.js';
 import { MAX_GROUP_DEPTH as MAX_FILTER_DEPTH } from '../../src/index/query-spec.js';
-import { MAX_GROUP_DEPTH, MAX_QUERY_TERMS } from '../../src/index/search-query.js';
+import { MAX_GROUP_DEPTH, MAX_QUERY_TERMS } from '../../src/index/search-limits.js';
 import { applyEdit, type EditOperation } from '../../src/markdown/edit.js';
 import { type CallResult, openTestVault, type TestVault } from '../helpers/vault.js';
 import { nastyText, PROPERTY_OPTIONS, show, timedCall } from './hostile-shared.js';
