@@ -164,7 +164,26 @@ function findMatches(text: string, pattern: RegExp): Match[] {
  * remove_diacritics does; Japanese voiced kana, Cyrillic й and Greek tonos keep theirs), combining
  * marks dropped. `toOriginal` maps an offset in `folded` back to one in `text`.
  */
-export function fold(text: string): { folded: string; toOriginal: (i: number) => number } {
+export function fold(text: string): Folded {
+  if (text.length < FOLD_CACHE_MIN_CHARS) return foldNow(text);
+  for (const entry of recentFolds) if (entry.text === text) return entry.folded;
+  const folded = foldNow(text);
+  recentFolds.unshift({ text, folded });
+  recentFolds.length = Math.min(recentFolds.length, FOLD_CACHE_SIZE);
+  return folded;
+}
+
+type Folded = { folded: string; toOriginal: (i: number) => number };
+
+/**
+ * Why remembered: a search folds each hit's body once per term to say where it matched, then again
+ * for its excerpt; the last few long texts folded are kept, so each body is folded once.
+ */
+const FOLD_CACHE_SIZE = 2;
+const FOLD_CACHE_MIN_CHARS = 256;
+const recentFolds: { text: string; folded: Folded }[] = [];
+
+function foldNow(text: string): Folded {
   const identity = (i: number): number => i;
   if (!NOT_ASCII.test(text)) return { folded: text.toLowerCase(), toOriginal: identity };
   const lower = text.toLowerCase();
