@@ -7,11 +7,14 @@
  *
  * - The feed starts when the index is first built: the notes found then are not changes (a cursor from
  *   before cannot exist, the index being new). `feed_id` in `meta` names this feed; a cursor carries it.
- * - A note whose text is unchanged (same etag) is no change, whatever its time or inode.
+ * - A note whose text is unchanged (same etag) is no change, whatever its time or inode; except at a
+ *   path the feed last said a note moved away from: a note there now is a new one (`created`).
  * - Moves: a new path is a move when the gate claimed it as one (below), or when it has the inode and
  *   etag of a note that is gone, the way an editor's rename, `mv` or `git mv` leave it. Both ends must be
- *   seen by one transaction (a tool's move, a watcher batch, the start-up sync); a rename seen in two
- *   steps is a deletion and a creation, which replay to the same vault.
+ *   seen by one transaction (a tool's move, a watcher batch, the start-up sync), or the old one still
+ *   indexed with its file gone; a rename seen in two steps is a deletion and a creation, which replay to
+ *   the same vault. The old path's rows go with a move the index found (store.ts), so they cannot later
+ *   pass for a note that is still there.
  * - Attribution: before an agent's change is made, the gate records a claim (path, etag after, session,
  *   client, source of a move). The change that matches it is the agent's, in any process.
  * - Retention: a change is dropped when it is both older than 30 days and not among the latest
@@ -158,8 +161,8 @@ export class FeedRecorder {
     this.state = stateOf(db);
   }
 
+  /** A note written; with its text unchanged it is recorded only where a note had moved away (flush). */
   put(change: Omit<Put, 'op'>): void {
-    if (change.before === change.etag) return;
     this.state.pending.push({ op: 'put', ...change });
   }
 
@@ -169,7 +172,7 @@ export class FeedRecorder {
 
   /**
    * For a new path: the indexed note it was renamed from, when one has its inode and etag and its own
-   * file is gone (or is another file now). Its rows stay until the sync removes them as usual.
+   * file is gone (or is another file now). The caller takes its rows out as part of the move.
    */
   renamedFrom(newPath: string, ino: number, etag: string): string | null {
     const root = this.state.root;
@@ -203,7 +206,7 @@ export class FeedRecorder {
     if (!this.active || pending.length === 0) return;
     const db = this.db;
     const takeClaim = claimTaker(db);
-    const removed = new Set(pending.filter((p) => p.op === 'remove').map((p) => p.path));
+    const removals = new Removals(pending);
     /** Old paths of the moves of this transaction. */
     const movedFrom = new Set<string>();
     const rows: Row[] = [];
@@ -212,12 +215,31 @@ export class FeedRecorder {
         rows.push({ path: change.path, kind: 'deleted', from: null, etag: null, claim: null });
         continue;
       }
+      if (change.before !== null) {
+        // Rows left at a path a note moved away from (the move was claimed and found before this path
+        // was synced) describe the note that left: what is there now is new, even with the same text.
+        const renewed = movedFrom.has(change.path) || movedAway(db, change.path);
+        if (change.before === change.etag && !renewed) continue;
+        const claim = takeClaim(change.path, change.etag);
+        rows.push({
+          path: change.path,
+          kind: renewed ? 'created' : 'modified',
+          from: null,
+          etag: change.etag,
+          claim,
+        });
+        continue;
+      }
       const claim = takeClaim(change.path, change.etag);
-      const source =
-        change.before === null ? this.sourceOf(change, claim, pending, removed, movedFrom) : null;
+      const source = this.sourceOf(change, claim, removals, movedFrom);
       if (source !== null) movedFrom.add(source);
-      const kind: ChangeKind = source !== null ? 'moved' : change.before === null ? 'created' : 'modified';
-      rows.push({ path: change.path, kind, from: source, etag: change.etag, claim });
+      rows.push({
+        path: change.path,
+        kind: source === null ? 'created' : 'moved',
+        from: source,
+        etag: change.etag,
+        claim,
+      });
     }
     const insert = db.prepare(
       'INSERT INTO changes(at_ms, path, kind, from_path, etag, session, client, real) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
@@ -258,14 +280,13 @@ export class FeedRecorder {
   private sourceOf(
     change: Put,
     claim: ClaimRow | null,
-    pending: readonly Pending[],
-    removed: ReadonlySet<string>,
+    removals: Removals,
     taken: ReadonlySet<string>,
   ): string | null {
     const free = (p: string) => !taken.has(p);
     const claimed = claim?.from_path ?? null;
     if (claimed !== null && free(claimed)) {
-      if (removed.has(claimed)) return claimed;
+      if (removals.has(claimed)) return claimed;
       const root = this.state.root;
       const indexed = this.db
         .prepare<[string], { ino: number }>('SELECT ino FROM notes WHERE path = ?')
@@ -273,10 +294,41 @@ export class FeedRecorder {
       if (root !== null && indexed !== undefined && !stillThere(root, claimed, indexed.ino)) return claimed;
     }
     if (change.movedFrom !== undefined && free(change.movedFrom)) return change.movedFrom;
-    const twin = pending.find(
-      (p) => p.op === 'remove' && free(p.path) && p.ino === change.ino && p.etag === change.etag,
-    );
-    return twin?.path ?? null;
+    return removals.twinOf(change, taken);
+  }
+}
+
+/**
+ * A transaction's removals, by path and by inode and etag: a folder renamed as a whole is thousands of
+ * removals and as many new paths, each paired with its twin in one look-up, not a search of the batch.
+ */
+class Removals {
+  private readonly paths = new Set<string>();
+  /** `ino etag` → the paths removed with that inode and etag, in order. */
+  private readonly twins = new Map<string, string[]>();
+
+  constructor(pending: readonly Pending[]) {
+    for (const p of pending) {
+      if (p.op !== 'remove') continue;
+      this.paths.add(p.path);
+      const key = `${p.ino} ${p.etag}`;
+      const same = this.twins.get(key);
+      if (same === undefined) this.twins.set(key, [p.path]);
+      else same.push(p.path);
+    }
+  }
+
+  has(rel: string): boolean {
+    return this.paths.has(rel);
+  }
+
+  /** The first removed path with the note's inode and etag not yet `taken`. */
+  twinOf(note: { readonly ino: number; readonly etag: string }, taken: ReadonlySet<string>): string | null {
+    const same = this.twins.get(`${note.ino} ${note.etag}`);
+    if (same === undefined) return null;
+    // Paths taken (paired already) stay taken: dropping them keeps each list's look-ups short.
+    while (same.length > 0 && taken.has(same[0] as string)) same.shift();
+    return same[0] ?? null;
   }
 }
 

@@ -229,6 +229,10 @@ export class IndexWriter {
         before,
         ...(movedFrom === null ? {} : { movedFrom }),
       });
+      // The old path's rows go with the move: left, they would describe a note no longer there, and a
+      // note renamed back later would look unchanged to the sync and never be recorded. A new file at
+      // the old path is indexed as new when its own path is synced.
+      if (movedFrom !== null) this.removeNoteByPath(movedFrom);
     }
     let id: number;
     if (existing) {

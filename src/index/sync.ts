@@ -144,7 +144,9 @@ function finishSync(
   started: number,
 ): SyncStats {
   writer.write(() => {
-    for (const row of plan.gone) writer.removeNote(row.id);
+    // By path: a row's id may be another note's by now (a note renamed was indexed at its new path
+    // meanwhile, its old rows taken out with the move, and SQLite gives a freed id again).
+    for (const row of plan.gone) writer.removeNoteByPath(row.path);
     syncAttachments(db, writer, plan.walked.attachments, plan.sub);
   });
   const count = db.prepare('SELECT count(*) AS n FROM notes').get() as { n: number };
