@@ -31,6 +31,8 @@ export interface OpenOptions {
   readonly purgeEveryMs?: number;
   /** How the index parses a large build instead (tests hold a build midway with it). */
   readonly parserPool?: IndexOptions['parserPool'];
+  /** How the index watches the vault instead (tests deliver the watcher's batches by hand with it). */
+  readonly watcher?: IndexOptions['watcher'];
   /** The user's journal key (journal/journal-key.ts), read by the entry point. */
   readonly journalKey: JournalKeyState;
   /** The most the journal's stored texts may take (journal/usage.ts); null: no limit. Default 1024 MB. */
@@ -80,6 +82,7 @@ export async function startVault(options: OpenOptions): Promise<StartingVault> {
   const index = NoteIndex.open(vault, log, {
     ...(options.parserScript === undefined ? {} : { parserScript: options.parserScript }),
     ...(options.parserPool === undefined ? {} : { parserPool: options.parserPool }),
+    ...(options.watcher === undefined ? {} : { watcher: options.watcher }),
   });
   const now = options.now ?? (() => new Date());
   const journal = new Journal(vault, {

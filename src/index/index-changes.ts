@@ -26,11 +26,6 @@ export class ChangeAnnouncer {
 
   constructor(private readonly log: IndexLogger) {}
 
-  /** True while anyone listens. */
-  get heard(): boolean {
-    return this.listeners.size > 0;
-  }
-
   listen(listener: IndexChangesListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

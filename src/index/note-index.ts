@@ -16,62 +16,38 @@ import { mergeStep, restoreFtsDefaults } from './fts-merge.js';
 import { repairFtsTotals } from './fts-totals.js';
 import { ChangeAnnouncer, type IndexChangesListener } from './index-changes.js';
 import { setIndexFormat } from './index-format.js';
+import type { IndexLogger, IndexOptions, IndexStartInfo, IndexState } from './index-types.js';
 import { ParserPool } from './parser-pool.js';
 import { applyVisibility, type PartitionResult } from './partition.js';
+import { PathsToSync } from './paths-to-sync.js';
 import { ensureSecondaryIndexes } from './secondary-indexes.js';
 import type { IndexChange } from './store.js';
 import { loadIndexedFiles, type SyncStats, syncAll, syncAllParallel, syncPaths } from './sync.js';
 import { EVERYTHING_VISIBLE, type IndexVisibility } from './visibility.js';
 
-export interface IndexStartInfo extends SyncStats {
-  /** Why an existing index file was discarded, if it was. */
-  readonly rebuiltBecause: string | null;
-  /** False when file watching is unavailable and the index rescans before queries instead. */
-  readonly watching: boolean;
-}
-
-export interface IndexLogger {
-  warn(message: string): void;
-}
-
-/**
- * Where the index stands (SPEC 14.1, 12.4): built or caught up (`ready`), being built or caught up on
- * start (`building`, with how far: `done` of `total` notes read, `total` null while the files are
- * still being listed), or a start that failed (`failed`, with why).
- */
-export type IndexState =
-  | { readonly state: 'ready' }
-  | {
-      readonly state: 'building';
-      readonly done: number;
-      readonly total: number | null;
-      /** What the build is doing: "listing the vault's files", "reading notes", … */
-      readonly step: string;
-      /** When the build began, ISO 8601. */
-      readonly since: string;
-    }
-  | { readonly state: 'failed'; readonly error: string };
-
-export interface IndexOptions {
-  /**
-   * The entry point's own script, started as parser threads for a large build (see parser-pool.ts);
-   * without it everything runs on this thread.
-   */
-  readonly parserScript?: string;
-  /** Makes the parser pool of a large build instead (tests hold a build midway with it). */
-  readonly parserPool?: () => ParserPool;
-}
+// Where they were first declared; imported from here by the rest of the server.
+export type { IndexLogger, IndexOptions, IndexStartInfo, IndexState } from './index-types.js';
 
 /** Without a watcher, a full rescan runs before a query when the last one is older than this. */
 const RESCAN_INTERVAL_MS = 1000;
 /** A sync of this many paths defers the full-text index's merging until after the answer. */
 const DEFER_MERGE_AT = 100;
-/** With listeners, what the watcher reports is applied this soon, not only before the next query. */
+/**
+ * What the watcher reports is applied this soon, not only before the next query: listeners want to
+ * hear of it, and another server process on the vault may rely on it, its own watcher having left
+ * out a change this one saw (paths-to-sync.ts), so an idle server must not sit on what it was told.
+ */
 const APPLY_REPORTED_AFTER_MS = 150;
+/**
+ * Files whose change time is this close before the watcher started may have events in its first
+ * batches (file times come from a clock that runs up to a tick behind).
+ */
+const WATCH_START_SLACK_MS = 100;
 
 export class NoteIndex {
   readonly db: Db;
-  private readonly dirty = new Set<string>();
+  /** What the watcher reported, and own writes to look at again (paths-to-sync.ts). */
+  private readonly dirty = new PathsToSync();
   /** Indexed files reached through symbolic links → their real vault-relative paths. */
   private linked = new Map<string, string>();
   private watcher: VaultWatcher | null = null;
@@ -122,6 +98,8 @@ export class NoteIndex {
       (info) => {
         this.current = { state: 'ready' };
         if (info.reindexed > 0 || info.removed > 0) this.changes.announce([], true);
+        // What the watcher reported during the build waited for it.
+        if (this.dirty.size > 0) this.applyReportedSoon();
         return info;
       },
       (err: unknown) => {
@@ -153,6 +131,7 @@ export class NoteIndex {
       },
     });
     // The watcher crawls the folders on its own thread while this one loads what the index holds.
+    const watchedFrom = Date.now();
     const watching = options.watch === false ? Promise.resolve() : this.startWatching();
     const indexed = loadIndexedFiles(this.db);
     try {
@@ -174,6 +153,9 @@ export class NoteIndex {
     this.lastFullScan = Date.now();
     this.linked = stats.linked;
     this.started = true;
+    // A note written since the watcher started has its event in a batch still to come, and a deletion
+    // in that same batch would leave both out: such notes are looked at again (paths-to-sync.ts).
+    if (this.watching) this.dirty.wrote(changedSince(this.db, watchedFrom - WATCH_START_SLACK_MS));
     // The sync judged new and changed notes by these rules; the others may have been judged by others.
     this.applyVisibility();
     try {
@@ -212,11 +194,8 @@ export class NoteIndex {
 
   private async startWatching(): Promise<void> {
     try {
-      this.watcher = await watchVault(this.vault.root, {
-        onChange: (paths) => {
-          for (const p of paths) this.dirty.add(p);
-          this.applyReportedSoon();
-        },
+      this.watcher = await (this.options.watcher ?? watchVault)(this.vault.root, {
+        onChange: (paths) => this.reported(paths),
         onError: (err) => {
           this.log.warn(`File watching stopped (${err.message}); rescanning before each request instead.`);
           this.watching = false;
@@ -265,14 +244,20 @@ export class NoteIndex {
 
   /**
    * Hears every change the index applies from now on (see IndexChangesListener); returns how to stop.
-   * While anyone listens, what the watcher reports is applied within a moment, not at the next query.
+   * What the watcher reports is applied within a moment, not at the next query.
    */
   onChanges(listener: IndexChangesListener): () => void {
     return this.changes.listen(listener);
   }
 
+  /** A batch from the watcher: its paths, and this process's own recent writes, are synced soon. */
+  private reported(paths: readonly string[]): void {
+    this.dirty.batch(paths);
+    if (this.dirty.size > 0) this.applyReportedSoon();
+  }
+
   private applyReportedSoon(): void {
-    if (this.applySoon !== undefined || !this.changes.heard) return;
+    if (this.applySoon !== undefined) return;
     this.applySoon = setTimeout(() => {
       this.applySoon = undefined;
       if (this.closed || this.current.state !== 'ready') return;
@@ -280,6 +265,8 @@ export class NoteIndex {
         this.refresh();
       } catch (err) {
         this.log.warn(`Could not apply the file changes the watcher reported: ${(err as Error).message}`);
+        // Paths put back after a busy index are tried again (refresh).
+        if (this.dirty.size > 0) this.applyReportedSoon();
       }
     }, APPLY_REPORTED_AFTER_MS);
     this.applySoon.unref();
@@ -294,9 +281,15 @@ export class NoteIndex {
       return;
     }
     if (this.dirty.size === 0) return;
-    const paths = [...this.dirty];
-    this.dirty.clear();
-    this.applyPaths(paths);
+    const taken = this.dirty.take();
+    try {
+      this.applyPaths(taken.paths, taken.again);
+    } catch (err) {
+      // Another process kept the index's write lock past the busy timeout: nothing was applied, and
+      // these paths are not reported again, so they wait for the next try.
+      if ((err as { code?: string }).code === 'SQLITE_BUSY') this.dirty.putBack(taken);
+      throw err;
+    }
   }
 
   /**
@@ -312,9 +305,13 @@ export class NoteIndex {
     }
   }
 
-  /** Records a change the server made itself, so the very next query sees it. */
+  /**
+   * Records a change the server made itself, so the very next query sees it; the paths are looked at
+   * again after the watcher's next batches, which may leave out what happens to them next (paths-to-sync.ts).
+   */
   touched(names: string[]): void {
     this.requireReady();
+    this.dirty.wrote(names);
     this.applyPaths(names);
   }
 
@@ -334,14 +331,19 @@ export class NoteIndex {
     );
   }
 
-  /** Syncs `paths`; returns how many notes were read again. */
-  private applyPaths(paths: string[]): number {
+  /**
+   * Syncs `paths`; returns how many notes were read again. Those in `quiet` found as indexed are not
+   * passed on to listeners: no batch reported them, they were only looked at again.
+   */
+  private applyPaths(paths: string[], quiet: ReadonlySet<string> = new Set()): number {
     const large = paths.length >= DEFER_MERGE_AT;
     const changes: IndexChange[] = [];
     const result = syncPaths(this.db, this.vault.root, paths, {
       deferMerge: large,
       visibility: this.visibility,
-      onChange: (c) => changes.push(c),
+      onChange: (c) => {
+        if (c.echo !== true || !quiet.has(c.path)) changes.push(c);
+      },
     });
     if (large) this.mergeLater();
     for (const p of paths) {
@@ -396,4 +398,12 @@ export class NoteIndex {
     await this.watcher?.close().catch(() => undefined);
     this.db.close();
   }
+}
+
+/** The notes whose files changed (by their ctime) at or after `ms`. */
+function changedSince(db: Db, ms: number): string[] {
+  return db
+    .prepare<[number], { path: string }>('SELECT path FROM notes WHERE ctime_ms >= ?')
+    .all(ms)
+    .map((r) => r.path);
 }

@@ -10,7 +10,13 @@ export interface VaultWatcher {
 }
 
 export interface WatchHandlers {
-  /** Paths (vault-relative, `/`-separated) that were created, changed or deleted. */
+  /**
+   * Called once for each batch of events the watcher delivers, with the paths (vault-relative,
+   * `/`-separated) that were created, changed or deleted. A batch nets each path's events out, and a
+   * file created and deleted (or renamed away) within one batch is left out entirely: the list may
+   * then be empty. A caller that learned of such a file some other way (it wrote the file itself)
+   * must look at it again after the batches that follow (see NoteIndex).
+   */
   onChange(paths: string[]): void;
   /** The watcher failed after starting; the caller should fall back to rescanning. */
   onError(err: Error): void;
@@ -19,6 +25,9 @@ export interface WatchHandlers {
 function hasHiddenSegment(rel: string): boolean {
   return rel.startsWith('.') || rel.includes('/.');
 }
+
+/** How the index starts watching a vault: watchVault, or a stand-in in tests. */
+export type StartWatching = (root: string, handlers: WatchHandlers) => Promise<VaultWatcher>;
 
 /** Starts watching `root` (a real path). Rejects when the platform cannot watch it. */
 export async function watchVault(root: string, handlers: WatchHandlers): Promise<VaultWatcher> {
@@ -37,7 +46,7 @@ export async function watchVault(root: string, handlers: WatchHandlers): Promise
         if (rel === '' || hasHiddenSegment(rel)) continue;
         paths.push(rel);
       }
-      if (paths.length > 0) handlers.onChange(paths);
+      handlers.onChange(paths);
     },
     // The usual hidden folders at the top are not watched at all; any other hidden path is dropped
     // above. Plain paths, not globs: glob ignores cost the watcher a match per file (230 ms at 10k notes).

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { expect } from 'vitest';
-import { type OpenedVault, openVault } from '../../src/access/open.js';
+import { type OpenedVault, type OpenOptions, openVault } from '../../src/access/open.js';
 import { ERROR_CODES } from '../../src/common/errors.js';
 import { type JournalKeyState, openJournalKey } from '../../src/journal/journal-key.js';
 import { createMcpServer } from '../../src/mcp/server.js';
@@ -65,6 +65,8 @@ export interface ConnectOptions {
   readonly journalKey?: JournalKeyState;
   /** The journal's limit on stored texts (default: openVault's). */
   readonly journalMaxBytes?: number | null;
+  /** Watches with this instead of the real watcher (with `watch: true`; see manual-watcher.ts). */
+  readonly watcher?: OpenOptions['watcher'];
 }
 
 /** The structured line is shortened above this many bytes (SPEC 3.1). */
@@ -111,6 +113,7 @@ export async function connect(dir: string, options: ConnectOptions = {}): Promis
     ...(options.journalMaxBytes === undefined ? {} : { journalMaxBytes: options.journalMaxBytes }),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.purgeEveryMs === undefined ? {} : { purgeEveryMs: options.purgeEveryMs }),
+    ...(options.watcher === undefined ? {} : { watcher: options.watcher }),
   });
   const server = createMcpServer(opened.access, { name: 'noted-mcp', version: 'test' });
   const client = new Client({ name: 'noted-test', version: '0' });
