@@ -121,3 +121,30 @@ export function bulkLoadSettings(db: Db): (merge: boolean) => void {
   // Without the merge (a load that was stopped), FTS5's automerge takes the segments in hand later.
   return (merge) => putBack(merge);
 }
+
+/**
+ * Does the merge work a large sync skipped, a small step per turn of the event loop, so requests that
+ * arrive meanwhile wait a few milliseconds at most; `done` once there is none left (or it failed).
+ */
+export function mergeInSteps(
+  db: Db,
+  on: { stopped: () => boolean; warn: (message: string) => void; done: () => void },
+): void {
+  const step = () => {
+    if (on.stopped()) return;
+    let more = false;
+    try {
+      more = mergeStep(db);
+    } catch (err) {
+      // Another process holding the write lock: its own writes merge too; try again shortly.
+      if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+        setTimeout(step, 100).unref();
+        return;
+      }
+      on.warn(`search index merge stopped: ${(err as Error).message}`);
+    }
+    if (more) setTimeout(step, 0).unref();
+    else on.done();
+  };
+  setTimeout(step, 0).unref();
+}

@@ -12,7 +12,7 @@ import type { Vault } from '../vault/vault.js';
 import { type VaultWatcher, watchVault } from '../vault/watcher.js';
 import { type Db, openIndexDatabase } from './database.js';
 import { attachFeed, type ChangeClaim, pruneFeed, recordClaims, startFeed } from './feed.js';
-import { mergeStep, restoreFtsDefaults } from './fts-merge.js';
+import { mergeInSteps, restoreFtsDefaults } from './fts-merge.js';
 import { repairFtsTotals } from './fts-totals.js';
 import { ChangeAnnouncer, type IndexChangesListener } from './index-changes.js';
 import { setIndexFormat } from './index-format.js';
@@ -346,6 +346,7 @@ export class NoteIndex {
       },
     });
     if (large) this.mergeLater();
+    if (result.nested.length > 0) this.rewatch(result.nested);
     for (const p of paths) {
       this.linked.delete(p);
       const below = `${p}/`;
@@ -357,29 +358,33 @@ export class NoteIndex {
   }
 
   /**
-   * Does the merge work a large sync skipped, a small step per turn of the event loop, so requests
-   * that arrive meanwhile wait a few milliseconds at most.
+   * A folder holding folders appeared (renamed, moved in): the watcher is renewed so that it watches
+   * those under their paths now, then the folders are walked again for what changed in them meanwhile.
    */
+  private rewatch(folders: readonly string[]): void {
+    const watcher = this.watcher;
+    if (watcher === null || !this.watching) return;
+    watcher.rewatch().then(
+      () => {
+        if (this.closed) return;
+        this.dirty.batch(folders);
+        this.applyReportedSoon();
+      },
+      (err: unknown) => this.log.warn(`Could not renew file watching: ${(err as Error).message}`),
+    );
+  }
+
+  /** Does the merge work a large sync skipped, in small steps (fts-merge.ts). */
   private mergeLater(): void {
     if (this.merging) return;
     this.merging = true;
-    const step = () => {
-      if (this.closed) return;
-      let more = false;
-      try {
-        more = mergeStep(this.db);
-      } catch (err) {
-        // Another process holding the write lock: its own writes merge too; try again shortly.
-        if ((err as { code?: string }).code === 'SQLITE_BUSY') {
-          setTimeout(step, 100).unref();
-          return;
-        }
-        this.log.warn(`search index merge stopped: ${(err as Error).message}`);
-      }
-      if (more) setTimeout(step, 0).unref();
-      else this.merging = false;
-    };
-    setTimeout(step, 0).unref();
+    mergeInSteps(this.db, {
+      stopped: () => this.closed,
+      warn: (m) => this.log.warn(m),
+      done: () => {
+        this.merging = false;
+      },
+    });
   }
 
   /** Indexed files reached through symbolic links, with the real paths the policy judges. */

@@ -344,6 +344,11 @@ function syncAttachments(db: Db, writer: IndexWriter, files: FileEntry[], sub: s
 
 export interface PathsSync {
   readonly changed: number;
+  /**
+   * The synced folders that hold folders: a watcher may watch those only under their old path, or not
+   * at all (VaultWatcher.rewatch).
+   */
+  readonly nested: string[];
   /** The synced paths reached through symbolic links, with their real paths. */
   readonly linked: Map<string, string>;
 }
@@ -372,6 +377,7 @@ export function syncPaths(
   );
   let changed = 0;
   const folders: string[] = [];
+  const nested: string[] = [];
   const write = (fn: () => void) =>
     options.deferMerge === true ? withoutAutomerge(db, () => writer.write(fn)) : writer.write(fn);
   /** Takes a path that is not there out of the index, with everything below it. */
@@ -432,12 +438,24 @@ export function syncPaths(
     // In the same transaction: a folder renamed (old path gone, new path walked) is one set of moves
     // in the change feed, not deletions then creations (feed.ts).
     for (const folder of folders) {
+      if (holdsFolders(path.join(root, ...folder.split('/')))) nested.push(folder);
       const stats = syncAll(db, root, folder, undefined, visibility, onChange);
       changed += stats.reindexed;
       for (const [k, v] of stats.linked) linked.set(k, v);
     }
   });
-  return { changed, linked };
+  return { changed, linked, nested };
+}
+
+/** Whether a folder holds a folder agents may see (hidden ones are not watched anyway). */
+function holdsFolders(abs: string): boolean {
+  try {
+    return fs
+      .readdirSync(abs, { withFileTypes: true })
+      .some((e) => e.isDirectory() && !e.name.startsWith('.'));
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -7,6 +7,14 @@ import watcher from '@parcel/watcher';
 
 export interface VaultWatcher {
   close(): Promise<void>;
+  /**
+   * Watches every folder afresh, under the path it has now. With inotify (Linux) a folder renamed or
+   * moved in is watched itself, but the folders inside it are not: those renamed with it go on being
+   * reported under their old paths, those moved in from outside the vault not at all. Call it when a
+   * folder holding folders appeared; what changed inside before the new watch was live must be
+   * looked at by the caller (it walks the folder again).
+   */
+  rewatch(): Promise<void>;
 }
 
 export interface WatchHandlers {
@@ -29,33 +37,65 @@ function hasHiddenSegment(rel: string): boolean {
 /** How the index starts watching a vault: watchVault, or a stand-in in tests. */
 export type StartWatching = (root: string, handlers: WatchHandlers) => Promise<VaultWatcher>;
 
+/** The usual hidden folders at the top: not watched at all (any other hidden path is dropped). */
+const IGNORED = ['.noted', '.git', '.obsidian', '.trash', '.stversions'];
+
+/**
+ * Rewatches so far in this process. @parcel/watcher hands a subscription with the same folder and
+ * options the watcher it already runs, crawled long ago; each rewatch names an ignored path of its own
+ * (inside `.noted/`, ignored anyway) so that it is given a new watcher, which crawls the folders now.
+ */
+let generations = 0;
+
 /** Starts watching `root` (a real path). Rejects when the platform cannot watch it. */
 export async function watchVault(root: string, handlers: WatchHandlers): Promise<VaultWatcher> {
   const prefix = root.endsWith('/') ? root : `${root}/`;
-  const subscription = await watcher.subscribe(
-    root,
-    (err, events) => {
-      if (err) {
-        handlers.onError(err);
-        return;
-      }
-      const paths: string[] = [];
-      for (const event of events) {
-        if (!event.path.startsWith(prefix)) continue;
-        const rel = event.path.slice(prefix.length).split('\\').join('/');
-        if (rel === '' || hasHiddenSegment(rel)) continue;
-        paths.push(rel);
-      }
-      handlers.onChange(paths);
-    },
-    // The usual hidden folders at the top are not watched at all; any other hidden path is dropped
-    // above. Plain paths, not globs: glob ignores cost the watcher a match per file (230 ms at 10k notes).
-    {
-      ignore: ['.noted', '.git', '.obsidian', '.trash', '.stversions'],
+  const subscribe = (generation: number) =>
+    watcher.subscribe(root, onEvents, {
+      // Plain paths, not globs: glob ignores cost the watcher a match per file (230 ms at 10k notes).
+      ignore: generation === 0 ? IGNORED : [...IGNORED, `.noted/watch-${generation}`],
       // Without a backend named, the watcher first probes for watchman through a shell, which leaves
       // an unreaped child process behind for the whole run.
       ...(process.platform === 'linux' ? { backend: 'inotify' as const } : {}),
+    });
+  const onEvents = (err: Error | null, events: watcher.Event[]) => {
+    if (err) {
+      handlers.onError(err);
+      return;
+    }
+    const paths: string[] = [];
+    for (const event of events) {
+      if (!event.path.startsWith(prefix)) continue;
+      const rel = event.path.slice(prefix.length).split('\\').join('/');
+      if (rel === '' || hasHiddenSegment(rel)) continue;
+      paths.push(rel);
+    }
+    handlers.onChange(paths);
+  };
+  let current = await subscribe(0);
+  let closed = false;
+  /** Rewatches one after another; close waits for the one under way. */
+  let rewatching: Promise<void> = Promise.resolve();
+  return {
+    close: async () => {
+      closed = true;
+      await rewatching.catch(() => undefined);
+      await current.unsubscribe();
     },
-  );
-  return { close: () => subscription.unsubscribe() };
+    rewatch: () => {
+      // The other platforms' watchers (FSEvents, ReadDirectoryChangesW) watch the tree as a whole.
+      if (process.platform !== 'linux') return Promise.resolve();
+      rewatching = rewatching
+        .catch(() => undefined)
+        .then(async () => {
+          if (closed) return;
+          // The new watch is live before the old one stops: no change falls between the two.
+          const next = await subscribe(++generations);
+          const old = current;
+          current = next;
+          await old.unsubscribe();
+        });
+      return rewatching;
+    },
+  };
 }

@@ -156,10 +156,14 @@ it('replaying the feed from an old cursor onto a copy ends with exactly the visi
       else copy.set(name, read.structured.frontmatterRaw + read.structured.body);
     }
     const vault = visibleNotes(dir);
-    last = JSON.stringify({
-      missing: [...vault.keys()].filter((k) => !copy.has(k)),
-      extra: [...copy.keys()].filter((k) => !vault.has(k)),
-    });
+    const missing = [...vault.keys()].filter((k) => !copy.has(k));
+    const extra = [...copy.keys()].filter((k) => !vault.has(k));
+    // With what the feed said of each, to tell a change never recorded from one misread.
+    const said = [...missing, ...extra].map((name) => [
+      name,
+      seen.filter((c) => c.name === name || c.from === name).map((c) => [c.seq, c.kind, c.name, c.from]),
+    ]);
+    last = JSON.stringify({ missing, extra, said });
     const same = vault.size === copy.size && [...vault].every(([k, v]) => copy.get(k) === v);
     // Texts read while changes were still arriving are read again on the next round.
     if (!same) for (const k of copy.keys()) if (copy.get(k) !== vault.get(k)) copy.set(k, null);

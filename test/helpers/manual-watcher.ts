@@ -8,6 +8,8 @@ import type { StartWatching, WatchHandlers } from '../../src/vault/watcher.js';
 
 export class ManualWatcher {
   private readonly subscribers = new Set<WatchHandlers>();
+  /** How many times the index asked to watch every folder afresh. */
+  rewatched = 0;
   /** Runs as the index subscribes, once the subscription is live and before the index walks the vault. */
   onSubscribe: () => void = () => undefined;
 
@@ -15,7 +17,10 @@ export class ManualWatcher {
   readonly start: StartWatching = async (_root, handlers) => {
     this.subscribers.add(handlers);
     this.onSubscribe();
-    return { close: async () => void this.subscribers.delete(handlers) };
+    return {
+      close: async () => void this.subscribers.delete(handlers),
+      rewatch: async () => void this.rewatched++,
+    };
   };
 
   /** Delivers one batch (vault-relative paths; empty: a batch whose events all cancelled out). */
