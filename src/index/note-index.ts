@@ -9,7 +9,7 @@ import { NotedError } from '../common/errors.js';
 import { createWork } from '../common/work.js';
 import { formatOf } from '../format/formats.js';
 import type { Vault } from '../vault/vault.js';
-import { type VaultWatcher, watchVault } from '../vault/watcher.js';
+import { watchVault } from '../vault/watcher.js';
 import { type Db, openIndexDatabase } from './database.js';
 import { attachFeed, type ChangeClaim, pruneFeed, recordClaims, startFeed } from './feed.js';
 import { mergeInSteps, restoreFtsDefaults } from './fts-merge.js';
@@ -17,6 +17,7 @@ import { repairFtsTotals } from './fts-totals.js';
 import { ChangeAnnouncer, type IndexChangesListener } from './index-changes.js';
 import { setIndexFormat } from './index-format.js';
 import type { IndexLogger, IndexOptions, IndexStartInfo, IndexState } from './index-types.js';
+import { IndexWatch } from './index-watch.js';
 import { ParserPool } from './parser-pool.js';
 import { applyVisibility, type PartitionResult } from './partition.js';
 import { PathsToSync } from './paths-to-sync.js';
@@ -50,8 +51,7 @@ export class NoteIndex {
   private readonly dirty = new PathsToSync();
   /** Indexed files reached through symbolic links → their real vault-relative paths. */
   private linked = new Map<string, string>();
-  private watcher: VaultWatcher | null = null;
-  private watching = false;
+  private readonly watch: IndexWatch;
   private lastFullScan = 0;
   private closed = false;
   private merging = false;
@@ -65,6 +65,8 @@ export class NoteIndex {
   private readonly stopBuild = new AbortController();
   private readonly changes: ChangeAnnouncer;
   private applySoon: NodeJS.Timeout | undefined;
+  /** The watcher started again: the next refresh looks at the whole vault. */
+  private needsFullSync = false;
 
   private constructor(
     private readonly vault: Vault,
@@ -76,6 +78,13 @@ export class NoteIndex {
     this.rebuiltBecause = opened.rebuiltBecause;
     attachFeed(this.db, vault.root);
     this.changes = new ChangeAnnouncer(log);
+    this.watch = new IndexWatch(vault.root, options.watcher ?? watchVault, log, {
+      onChange: (paths) => this.reported(paths),
+      restarted: () => {
+        this.needsFullSync = true;
+        this.applyReportedSoon();
+      },
+    });
   }
 
   private readonly rebuiltBecause: string | null;
@@ -132,7 +141,7 @@ export class NoteIndex {
     });
     // The watcher crawls the folders on its own thread while this one loads what the index holds.
     const watchedFrom = Date.now();
-    const watching = options.watch === false ? Promise.resolve() : this.startWatching();
+    const watching = options.watch === false ? Promise.resolve() : this.watch.start();
     const indexed = loadIndexedFiles(this.db);
     try {
       // A build stopped midway left them dropped; the sync below would delete rows by scanning.
@@ -155,7 +164,7 @@ export class NoteIndex {
     this.started = true;
     // A note written since the watcher started has its event in a batch still to come, and a deletion
     // in that same batch would leave both out: such notes are looked at again (paths-to-sync.ts).
-    if (this.watching) this.dirty.wrote(changedSince(this.db, watchedFrom - WATCH_START_SLACK_MS));
+    if (this.watch.watching) this.dirty.wrote(changedSince(this.db, watchedFrom - WATCH_START_SLACK_MS));
     // The sync judged new and changed notes by these rules; the others may have been judged by others.
     this.applyVisibility();
     try {
@@ -178,7 +187,7 @@ export class NoteIndex {
     } catch (err) {
       this.log.warn(`Could not check the search index's ranking totals: ${(err as Error).message}`);
     }
-    return { ...stats, rebuiltBecause: this.rebuiltBecause, watching: this.watching };
+    return { ...stats, rebuiltBecause: this.rebuiltBecause, watching: this.watch.watching };
   }
 
   /** How a large build parses: parser threads running the entry point's script, or none. */
@@ -190,23 +199,6 @@ export class NoteIndex {
     // spare core: on 2 cores a second parser thread only competed with the writer.
     const threads = Math.max(1, Math.min(3, os.availableParallelism() - 1));
     return () => new ParserPool(script, threads);
-  }
-
-  private async startWatching(): Promise<void> {
-    try {
-      this.watcher = await (this.options.watcher ?? watchVault)(this.vault.root, {
-        onChange: (paths) => this.reported(paths),
-        onError: (err) => {
-          this.log.warn(`File watching stopped (${err.message}); rescanning before each request instead.`);
-          this.watching = false;
-        },
-      });
-      this.watching = true;
-    } catch (err) {
-      this.log.warn(
-        `File watching is unavailable (${(err as Error).message}); rescanning before requests instead.`,
-      );
-    }
   }
 
   /**
@@ -276,8 +268,13 @@ export class NoteIndex {
   refresh(): void {
     if (this.closed) throw new Error('The index is closed.');
     this.requireReady();
-    if (!this.watching) {
+    if (!this.watch.watching) {
       if (Date.now() - this.lastFullScan >= RESCAN_INTERVAL_MS) this.fullSync();
+      return;
+    }
+    if (this.needsFullSync) {
+      this.fullSync();
+      this.needsFullSync = false;
       return;
     }
     if (this.dirty.size === 0) return;
@@ -346,7 +343,8 @@ export class NoteIndex {
       },
     });
     if (large) this.mergeLater();
-    if (result.nested.length > 0) this.rewatch(result.nested);
+    // Folders inside a folder that appeared are watched under stale paths or not at all (index-watch.ts).
+    if (result.nested.length > 0) this.watch.rewatch();
     for (const p of paths) {
       this.linked.delete(p);
       const below = `${p}/`;
@@ -355,23 +353,6 @@ export class NoteIndex {
     for (const [k, v] of result.linked) this.linked.set(k, v);
     this.changes.announce(changes, false);
     return result.changed;
-  }
-
-  /**
-   * A folder holding folders appeared (renamed, moved in): the watcher is renewed so that it watches
-   * those under their paths now, then the folders are walked again for what changed in them meanwhile.
-   */
-  private rewatch(folders: readonly string[]): void {
-    const watcher = this.watcher;
-    if (watcher === null || !this.watching) return;
-    watcher.rewatch().then(
-      () => {
-        if (this.closed) return;
-        this.dirty.batch(folders);
-        this.applyReportedSoon();
-      },
-      (err: unknown) => this.log.warn(`Could not renew file watching: ${(err as Error).message}`),
-    );
   }
 
   /** Does the merge work a large sync skipped, in small steps (fts-merge.ts). */
@@ -400,7 +381,7 @@ export class NoteIndex {
     clearTimeout(this.applySoon);
     this.changes.stop();
     await this.starting?.catch(() => undefined);
-    await this.watcher?.close().catch(() => undefined);
+    await this.watch.close();
     this.db.close();
   }
 }

@@ -11,8 +11,9 @@ export interface VaultWatcher {
    * Watches every folder afresh, under the path it has now. With inotify (Linux) a folder renamed or
    * moved in is watched itself, but the folders inside it are not: those renamed with it go on being
    * reported under their old paths, those moved in from outside the vault not at all. Call it when a
-   * folder holding folders appeared; what changed inside before the new watch was live must be
-   * looked at by the caller (it walks the folder again).
+   * folder holding folders appeared. Changes made while it runs are not reported: the caller looks
+   * at the whole vault again once it is done. Rejects (and reports onError) when watching could not
+   * start again.
    */
   rewatch(): Promise<void>;
 }
@@ -40,20 +41,13 @@ export type StartWatching = (root: string, handlers: WatchHandlers) => Promise<V
 /** The usual hidden folders at the top: not watched at all (any other hidden path is dropped). */
 const IGNORED = ['.noted', '.git', '.obsidian', '.trash', '.stversions'];
 
-/**
- * Rewatches so far in this process. @parcel/watcher hands a subscription with the same folder and
- * options the watcher it already runs, crawled long ago; each rewatch names an ignored path of its own
- * (inside `.noted/`, ignored anyway) so that it is given a new watcher, which crawls the folders now.
- */
-let generations = 0;
-
 /** Starts watching `root` (a real path). Rejects when the platform cannot watch it. */
 export async function watchVault(root: string, handlers: WatchHandlers): Promise<VaultWatcher> {
   const prefix = root.endsWith('/') ? root : `${root}/`;
-  const subscribe = (generation: number) =>
+  const subscribe = () =>
     watcher.subscribe(root, onEvents, {
       // Plain paths, not globs: glob ignores cost the watcher a match per file (230 ms at 10k notes).
-      ignore: generation === 0 ? IGNORED : [...IGNORED, `.noted/watch-${generation}`],
+      ignore: IGNORED,
       // Without a backend named, the watcher first probes for watchman through a shell, which leaves
       // an unreaped child process behind for the whole run.
       ...(process.platform === 'linux' ? { backend: 'inotify' as const } : {}),
@@ -72,7 +66,7 @@ export async function watchVault(root: string, handlers: WatchHandlers): Promise
     }
     handlers.onChange(paths);
   };
-  let current = await subscribe(0);
+  let current: watcher.AsyncSubscription | null = await subscribe();
   let closed = false;
   /** Rewatches one after another; close waits for the one under way. */
   let rewatching: Promise<void> = Promise.resolve();
@@ -80,7 +74,8 @@ export async function watchVault(root: string, handlers: WatchHandlers): Promise
     close: async () => {
       closed = true;
       await rewatching.catch(() => undefined);
-      await current.unsubscribe();
+      await current?.unsubscribe();
+      current = null;
     },
     rewatch: () => {
       // The other platforms' watchers (FSEvents, ReadDirectoryChangesW) watch the tree as a whole.
@@ -88,12 +83,19 @@ export async function watchVault(root: string, handlers: WatchHandlers): Promise
       rewatching = rewatching
         .catch(() => undefined)
         .then(async () => {
-          if (closed) return;
-          // The new watch is live before the old one stops: no change falls between the two.
-          const next = await subscribe(++generations);
-          const old = current;
-          current = next;
-          await old.unsubscribe();
+          if (closed || current === null) return;
+          // The watcher keeps one listing of the vault's folders while any subscription to it lives,
+          // and a new subscription beside the old one would be handed that listing, stale; so the old
+          // one stops first and the new one lists the folders as they are. (Another subscription to
+          // the vault in this process, as tests make, keeps the listing alive.)
+          await current.unsubscribe();
+          current = null;
+          try {
+            current = await subscribe();
+          } catch (err) {
+            handlers.onError(err as Error);
+            throw err;
+          }
         });
       return rewatching;
     },

@@ -3,7 +3,7 @@
  * Linux the watcher (inotify) watches a renamed or moved-in folder itself but not the folders inside
  * it: those renamed with it went on being reported under their old paths, those moved in from outside
  * the vault not at all, so a note deleted or edited in them afterwards never reached the index or the
- * feed. The server renews the watch when such a folder appears (VaultWatcher.rewatch).
+ * feed. The server starts its watcher again when such a folder appears (VaultWatcher.rewatch).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -49,6 +49,9 @@ it('a folder renamed with a folder inside: later changes in the inner folder are
     ['modified', 'c/sub/y.md'],
   ];
   expect((await feedOnce(v, after, (seen) => seen.length >= 2)).sort()).toEqual(wanted);
+  // And later on, once the server has taken all that in.
+  fs.unlinkSync(path.join(v.dir, 'c/sub/y.md'));
+  expect(await feedOnce(v, after, (seen) => seen.length >= 3)).toContainEqual(['deleted', 'c/sub/y.md']);
 });
 
 it('a folder tree moved in from outside the vault: a note deleted in its inner folder is in the feed', async () => {
