@@ -12,24 +12,21 @@ import { afterEach, expect, it } from 'vitest';
 import { ManualWatcher } from '../helpers/manual-watcher.js';
 import { type Connection, connect, makeVault, type Structured, within } from '../helpers/vault.js';
 
-let open: Connection[] = [];
-let base: string | undefined;
+/** What each test leaves to undo, last first: servers closed before their vault is removed. */
+const undo: (() => unknown)[] = [];
 afterEach(async () => {
-  for (const c of open) await c.close();
-  open = [];
-  if (base !== undefined) fs.rmSync(base, { recursive: true, force: true });
-  base = undefined;
+  for (const step of undo.splice(0).reverse()) await step();
 });
 
 async function serve(files: Record<string, string>): Promise<{ dir: string; watcher: ManualWatcher }> {
   const made = makeVault(files);
-  base = made.base;
+  undo.push(() => fs.rmSync(made.base, { recursive: true, force: true }));
   return { dir: made.dir, watcher: new ManualWatcher() };
 }
 
 async function server(dir: string, watcher?: ManualWatcher): Promise<Connection> {
   const c = await connect(dir, watcher === undefined ? {} : { watch: true, watcher: watcher.start });
-  open.push(c);
+  undo.push(() => c.close());
   return c;
 }
 
