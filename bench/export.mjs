@@ -60,9 +60,18 @@ if (values.base !== undefined) {
 t = performance.now();
 const server = await startServer({ serverPath: values.server, vault, connectTimeoutMs: 600_000 });
 console.error(`server connected (index built or caught up) in ${sec(t)} s`);
-const info = await server.client.callTool({ name: 'get_vault_info', arguments: {} }, undefined, {
-  timeout: 600_000,
-});
+// The server answers at once and builds its index meanwhile (SPEC 14.1): the counts come when it is ready.
+let info;
+for (;;) {
+  info = await server.client.callTool({ name: 'get_vault_info', arguments: {} }, undefined, {
+    timeout: 600_000,
+  });
+  if (info.structuredContent?.counts !== undefined) break;
+  if (info.structuredContent?.index?.state === 'failed')
+    throw new Error(`the index failed: ${info.content[0].text}`);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+}
+console.error(`index ready in ${sec(t)} s`);
 const notes = info.structuredContent.counts.notes;
 
 const rows = [];

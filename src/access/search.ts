@@ -10,7 +10,13 @@ import { buildExcerpt } from '../index/excerpt.js';
 import { type CandidateFacts, explainHit } from '../index/search-check.js';
 import { compileSearch } from '../index/search-compile.js';
 import { decodeSearchCursor, encodeSearchCursor, searchFingerprint } from '../index/search-cursor.js';
-import { noteProperties, noteTags, noteTasks, visiblePropertyNames } from '../index/search-facts.js';
+import {
+  noteProperties,
+  noteTags,
+  noteTasks,
+  tagsOfNotes,
+  visiblePropertyNames,
+} from '../index/search-facts.js';
 import { close } from '../index/search-operators.js';
 import { parseSearchQuery, type QueryNode, type RegexNode } from '../index/search-query.js';
 import { compileRegex, regexRanges } from '../index/search-regex.js';
@@ -71,7 +77,13 @@ export async function search(
       ...(after ? { after } : {}),
     });
   }
-  const results = page.rows.map((row) => hitOf(ctx, rules, row, query, compiled.highlightTerms));
+  const tags = tagsOfNotes(
+    db,
+    page.rows.map((row) => row.id),
+  );
+  const results = page.rows.map((row) =>
+    hitOf(ctx, rules, row, query, compiled.highlightTerms, tags.get(row.id) ?? []),
+  );
   const last = page.rows[page.rows.length - 1];
   return {
     results,
@@ -101,6 +113,7 @@ function factsOf(
   ctx: AccessContext,
   rules: Rules,
   row: SearchRow,
+  knownTags?: string[],
 ): CandidateFacts & { text(): string | null; stored(): string | null } {
   const db = ctx.index.db;
   const format = formatOf(ctx.vault);
@@ -128,7 +141,7 @@ function factsOf(
   return {
     path: row.path,
     title: row.title,
-    tags: once(() => noteTags(db, row.id)),
+    tags: knownTags === undefined ? once(() => noteTags(db, row.id)) : () => knownTags,
     tasks: once(() => noteTasks(db, row.id)),
     properties: once(() => noteProperties(db, row.id)),
     text: readText,
@@ -187,8 +200,9 @@ function hitOf(
   row: SearchRow,
   query: QueryNode,
   terms: string[],
+  tags: string[],
 ): SearchHit {
-  const facts = factsOf(ctx, rules, row);
+  const facts = factsOf(ctx, rules, row, tags);
   const explained = explainHit(query, facts);
   const { matched } = explained;
   const format = formatOf(ctx.vault);

@@ -12,6 +12,21 @@ export function noteTags(db: Db, id: number): string[] {
     .map((r) => r.tag);
 }
 
+/**
+ * The tags of several notes in one statement (a page of hits asks for all of theirs at once; one
+ * statement per note was a tenth of a plain search's time). A note without tags maps to [].
+ */
+export function tagsOfNotes(db: Db, ids: readonly number[]): Map<number, string[]> {
+  const out = new Map<number, string[]>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return out;
+  const rows = reusedStatement<number[], { note_id: number; tag: string }>(
+    db,
+    `SELECT note_id, tag FROM note_tags WHERE note_id IN (${ids.map(() => '?').join(',')}) ORDER BY note_id, rowid`,
+  ).all(...ids);
+  for (const r of rows) out.get(r.note_id)?.push(r.tag);
+  return out;
+}
+
 export function noteTasks(db: Db, id: number): TaskFact[] {
   return reusedStatement<[number], { line: number; text: string; done: number }>(
     db,
