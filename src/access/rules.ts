@@ -1,3 +1,9 @@
+/**
+ * @module
+ * The owner's access policy as the gate applies it to one request (SPEC 4): read from
+ * `.noted/mcp-policy.yaml` on every request (as a regular file only: vault/state-file.ts), judged on
+ * each note's real location.
+ */
 import { EVERYTHING_VISIBLE, type IndexVisibility } from '../index/visibility.js';
 import {
   accessFor,

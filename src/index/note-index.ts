@@ -23,7 +23,8 @@ import { applyVisibility, type PartitionResult } from './partition.js';
 import { PathsToSync } from './paths-to-sync.js';
 import { ensureSecondaryIndexes } from './secondary-indexes.js';
 import type { IndexChange } from './store.js';
-import { loadIndexedFiles, type SyncStats, syncAll, syncAllParallel, syncPaths } from './sync.js';
+import { loadIndexedFiles, type SyncStats, syncAll, syncAllParallel } from './sync.js';
+import { syncPaths } from './sync-paths.js';
 import { EVERYTHING_VISIBLE, type IndexVisibility } from './visibility.js';
 
 // Where they were first declared; imported from here by the rest of the server.

@@ -1,20 +1,18 @@
 /**
  * @module
  * Keeps the index in step with the files: a full scan that re-reads only files whose size, mtime or
- * inode changed, and a partial sync of the paths a watcher reported.
+ * inode changed (the partial sync of the paths a watcher reported is sync-paths.ts).
  *
  * Every write transaction begins IMMEDIATE. Another server process may share the index: a deferred
  * transaction that reads first and then writes fails at once with SQLITE_BUSY ("database is locked")
  * when the other process committed in between, since SQLite cannot wait for a newer snapshot;
  * IMMEDIATE takes the write lock up front and waits for it under the busy timeout instead.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { isCancelled, unobservedWork, type Work } from '../common/work.js';
 import type { NoteFormat } from '../format/note-format.js';
-import { type FileEntry, isNoteFile, type WalkResult, walkVault, walkVaultAsync } from '../vault/walk.js';
+import { type FileEntry, type WalkResult, walkVault, walkVaultAsync } from '../vault/walk.js';
 import type { Db } from './database.js';
-import { bulkLoadSettings, withoutAutomerge } from './fts-merge.js';
+import { bulkLoadSettings } from './fts-merge.js';
 import { indexFormat } from './index-format.js';
 import { type ParsedNote, parseNoteFile } from './parse-note.js';
 import type { ParsedBatch, ParserPool } from './parser-pool.js';
@@ -37,7 +35,7 @@ export interface SyncStats {
 const BATCH = 500;
 
 /** Reads and indexes one note file; returns false when it vanished or cannot be read. */
-function indexFile(
+export function indexFile(
   root: string,
   writer: IndexWriter,
   file: FileEntry,
@@ -66,7 +64,7 @@ function putParsed(
 }
 
 /** Indexed as the file is now, and visible or not as wanted (a note whose visibility changed is read again). */
-function unchanged(row: IndexedFile | undefined, file: FileEntry, visible: boolean): boolean {
+export function unchanged(row: IndexedFile | undefined, file: FileEntry, visible: boolean): boolean {
   return (
     row !== undefined &&
     row.size === file.size &&
@@ -340,163 +338,4 @@ function syncAttachments(db: Db, writer: IndexWriter, files: FileEntry[], sub: s
   const seen = new Set(files.map((f) => f.name));
   for (const row of existing) if (!seen.has(row.path)) writer.removeAttachment(row.path);
   for (const file of files) writer.putAttachment(file);
-}
-
-export interface PathsSync {
-  readonly changed: number;
-  /**
-   * The synced folders that hold folders: a watcher may watch those only under their old path, or not
-   * at all (VaultWatcher.rewatch).
-   */
-  readonly nested: string[];
-  /** The synced paths reached through symbolic links, with their real paths. */
-  readonly linked: Map<string, string>;
-}
-
-/**
- * Syncs the paths a watcher reported: a changed file is re-read when its stat differs (or when
- * `visibility` now judges it otherwise), a folder is walked, and a path that no longer exists is
- * removed with everything below it.
- */
-export function syncPaths(
-  db: Db,
-  root: string,
-  paths: Iterable<string>,
-  options: { deferMerge?: boolean; visibility?: IndexVisibility; onChange?: ChangeListener } = {},
-): PathsSync {
-  const visibility = options.visibility ?? EVERYTHING_VISIBLE;
-  const linked = new Map<string, string>();
-  const onChange = options.onChange ?? (() => undefined);
-  const writer = new IndexWriter(db, visibility.key, onChange);
-  const format = indexFormat(db);
-  const selectOne = db.prepare<[string], IndexedFile & { etag: string }>(
-    'SELECT id, path, size, mtime_ms, ino, visible, etag FROM notes WHERE path = ?',
-  );
-  const selectUnder = db.prepare<[{ p: string }], IndexedFile>(
-    'SELECT id, path, size, mtime_ms, ino, visible FROM notes WHERE substr(path, 1, length(@p)) = @p',
-  );
-  let changed = 0;
-  const folders: string[] = [];
-  const nested: string[] = [];
-  const write = (fn: () => void) =>
-    options.deferMerge === true ? withoutAutomerge(db, () => writer.write(fn)) : writer.write(fn);
-  /** Takes a path that is not there out of the index, with everything below it. */
-  const gone = (rel: string) => {
-    if (writer.removeNoteByPath(rel)) changed++;
-    // Already out of the index: another process took it out first, or it was never a note.
-    else if (isNoteFile(rel, format.ending) && !hasHiddenSegment(rel))
-      onChange({ path: rel, kind: 'removed', etag: null, echo: true });
-    writer.removeAttachment(rel);
-    for (const row of selectUnder.all({ p: `${rel}/` })) {
-      writer.removeNote(row.id);
-      changed++;
-    }
-  };
-  write(() => {
-    for (const rel of new Set(paths)) {
-      const abs = path.join(root, ...rel.split('/'));
-      const st = statInside(root, abs);
-      if (st?.isDirectory()) {
-        folders.push(rel);
-        continue;
-      }
-      if (st === null || !st.isFile()) {
-        gone(rel);
-        continue;
-      }
-      if (hasHiddenSegment(rel)) continue;
-      const real = realName(root, abs);
-      if (real === null) {
-        // Gone since the stat (another process deleted or moved it): as if the stat had missed it.
-        gone(rel);
-        continue;
-      }
-      if (real !== rel) linked.set(rel, real);
-      const file: FileEntry = {
-        name: rel,
-        size: st.size,
-        mtimeMs: st.mtimeMs,
-        ctimeMs: st.ctimeMs,
-        birthtimeMs: st.birthtimeMs,
-        ino: st.ino,
-        ...(real === rel ? {} : { real }),
-      };
-      if (!isNoteFile(rel, format.ending)) {
-        writer.putAttachment(file);
-        continue;
-      }
-      const visible = visibility.visible(real);
-      const row = selectOne.get(rel);
-      if (unchanged(row, file, visible)) {
-        // The index already holds it as it is: written by another process that indexed it first, or
-        // by this one (NoteIndex tells which).
-        if (row !== undefined) onChange({ path: rel, kind: 'changed', etag: row.etag, echo: true });
-        continue;
-      }
-      if (indexFile(root, writer, file, visible, format)) changed++;
-    }
-    // In the same transaction: a folder renamed (old path gone, new path walked) is one set of moves
-    // in the change feed, not deletions then creations (feed.ts).
-    for (const folder of folders) {
-      if (holdsFolders(path.join(root, ...folder.split('/')))) nested.push(folder);
-      const stats = syncAll(db, root, folder, undefined, visibility, onChange);
-      changed += stats.reindexed;
-      for (const [k, v] of stats.linked) linked.set(k, v);
-    }
-  });
-  return { changed, linked, nested };
-}
-
-/** Whether a folder holds a folder agents may see (hidden ones are not watched anyway). */
-function holdsFolders(abs: string): boolean {
-  try {
-    return fs
-      .readdirSync(abs, { withFileTypes: true })
-      .some((e) => e.isDirectory() && !e.name.startsWith('.'));
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The vault-relative real path of a file inside the vault, or null when it is gone, or its path was
- * changing as it was resolved (a folder on the way flipped between a folder and a link: EINVAL, ELOOP);
- * the next look finds it as it settled.
- */
-function realName(root: string, abs: string): string | null {
-  try {
-    return path.relative(root, fs.realpathSync.native(abs)).split(path.sep).join('/');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EINVAL' || code === 'ELOOP') return null;
-    throw err;
-  }
-}
-
-/** Stats a path, following a symbolic link only when its real target is inside the vault. */
-function statInside(root: string, abs: string): fs.Stats | null {
-  try {
-    const st = fs.lstatSync(abs);
-    if (!st.isSymbolicLink()) return st;
-    const real = fs.realpathSync.native(abs);
-    // Security: a link that leads out of the vault, or into a hidden folder of it (`.noted/`), is
-    // treated as if the file were not there.
-    if (real !== root && !real.startsWith(root + path.sep)) return null;
-    if (
-      hasHiddenSegment(
-        real
-          .slice(root.length + 1)
-          .split(path.sep)
-          .join('/'),
-      )
-    )
-      return null;
-    return fs.statSync(abs);
-  } catch {
-    return null;
-  }
-}
-
-function hasHiddenSegment(rel: string): boolean {
-  return rel.startsWith('.') || rel.includes('/.');
 }

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { attachFeed, changesAfter, recordClaims, startFeed } from '../../src/index/feed.js';
-import { syncPaths } from '../../src/index/sync.js';
+import { syncPaths } from '../../src/index/sync-paths.js';
 import { etagOf } from '../../src/vault/etag.js';
 import { countArrayWork } from '../helpers/array-work.js';
 import { type IndexedVault, indexedVault } from './indexed-vault.js';

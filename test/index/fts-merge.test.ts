@@ -16,7 +16,8 @@ import {
 } from '../../src/index/fts-merge.js';
 import type { parseNoteFile } from '../../src/index/parse-note.js';
 import { type ParserPool, parseHere } from '../../src/index/parser-pool.js';
-import { syncAll, syncAllParallel, syncPaths } from '../../src/index/sync.js';
+import { syncAll, syncAllParallel } from '../../src/index/sync.js';
+import { syncPaths } from '../../src/index/sync-paths.js';
 import { makeVault, testJournalKey } from '../helpers/vault.js';
 import { type IndexedVault, indexedVault } from './indexed-vault.js';
 

@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Db, openIndexDatabase } from '../../src/index/database.js';
 import { applyVisibility } from '../../src/index/partition.js';
-import { syncAll, syncPaths } from '../../src/index/sync.js';
+import { syncAll } from '../../src/index/sync.js';
+import { syncPaths } from '../../src/index/sync-paths.js';
 import { EVERYTHING_VISIBLE, type IndexVisibility } from '../../src/index/visibility.js';
 
 export interface IndexedVault {

@@ -12,7 +12,8 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { type Db, openIndexDatabase } from '../../src/index/database.js';
 import type { parseNoteFile } from '../../src/index/parse-note.js';
 import { type ParserPool, parseHere } from '../../src/index/parser-pool.js';
-import { syncAll, syncAllParallel, syncPaths } from '../../src/index/sync.js';
+import { syncAll, syncAllParallel } from '../../src/index/sync.js';
+import { syncPaths } from '../../src/index/sync-paths.js';
 import { interceptOpen } from '../helpers/fs-faults.js';
 
 let base: string | undefined;
