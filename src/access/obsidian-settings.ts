@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { TypeAssignments } from '../markdown/properties.js';
 import { relativeToRoot } from '../vault/confine.js';
+import { readStateFile } from '../vault/state-file.js';
 
 /** A settings file larger than this is not Obsidian's. */
 const SETTINGS_MAX_BYTES = 1024 * 1024;
@@ -79,9 +80,8 @@ function readSettings(root: string, file: string): Readonly<Record<string, unkno
     const real = fs.realpathSync(path.join(root, '.obsidian', file));
     // Security: follow no link out of the vault.
     if (relativeToRoot(root, real) === null) return null;
-    const stat = fs.statSync(real);
-    if (!stat.isFile() || stat.size > SETTINGS_MAX_BYTES) return null;
-    text = fs.readFileSync(real, 'utf8');
+    // Only a regular file, opened without blocking: a FIFO swapped in would stall the server.
+    text = readStateFile(real, SETTINGS_MAX_BYTES);
   } catch {
     return null;
   }

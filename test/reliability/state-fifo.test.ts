@@ -86,3 +86,14 @@ for (const relative of ['config.json', 'converting', 'journal/usage.json', 'jour
     expect(read.isError).toBe(false);
   }, 120_000);
 }
+
+it("a FIFO as Obsidian's daily-notes settings leaves get_daily_note answering, with the defaults", async () => {
+  const made = makeVault({ 'a.md': '# A\n' });
+  base = made.base;
+  fifoAt(path.join(made.dir, '.obsidian', 'daily-notes.json'));
+  server = await spawnServer(made.dir);
+  const daily = await answered('get_daily_note', server.call('get_daily_note', {}));
+  expect(daily.isError).toBe(false);
+  const again = await answered('read_note', server.call('read_note', { name: 'a' }));
+  expect(again.isError).toBe(false);
+}, 120_000);
