@@ -6,7 +6,7 @@ import { foldName } from '../markdown/link-key.js';
 import type { FileEntry } from '../vault/walk.js';
 import type { Db } from './database.js';
 import type { DerivedNote } from './derive.js';
-import { FeedRecorder } from './feed.js';
+import { FeedRecorder } from './feed-recorder.js';
 import { FtsTotals } from './fts-totals.js';
 import { EVERYTHING_VISIBLE, markVisibilityStale } from './visibility.js';
 
