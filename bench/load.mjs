@@ -14,8 +14,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { generateVault, MANIFEST_NAME } from './generate-vault.mjs';
+import { argsOrExit } from './lib/args.mjs';
 import { startHttpServerProcess } from './lib/load-server.mjs';
 import {
   closeClients,
@@ -34,32 +34,23 @@ const usage = `usage: node bench/load.mjs [--sessions 20] [--stateless 4] [--not
        [--heap-growing-percent N]`;
 
 function options() {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: {
-        sessions: { type: 'string', default: '20' },
-        stateless: { type: 'string', default: '4' },
-        notes: { type: 'string', default: '10000' },
-        'round-seconds': { type: 'string', default: '30' },
-        rounds: { type: 'string', default: '3' },
-        'warmup-seconds': { type: 'string', default: '5' },
-        seed: { type: 'string', default: '1' },
-        vault: { type: 'string' },
-        keep: { type: 'boolean', default: false },
-        server: { type: 'string' },
-        'heap-growing-percent': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (err) {
-    console.error(`${err.message}\n${usage}`);
-    process.exit(2);
-  }
-  if (values.help) {
-    console.log(usage);
-    process.exit(0);
-  }
+  const values = argsOrExit(
+    {
+      sessions: { type: 'string', default: '20' },
+      stateless: { type: 'string', default: '4' },
+      notes: { type: 'string', default: '10000' },
+      'round-seconds': { type: 'string', default: '30' },
+      rounds: { type: 'string', default: '3' },
+      'warmup-seconds': { type: 'string', default: '5' },
+      seed: { type: 'string', default: '1' },
+      vault: { type: 'string' },
+      keep: { type: 'boolean', default: false },
+      server: { type: 'string' },
+      'heap-growing-percent': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    usage,
+  );
   const int = (name, min) => {
     const v = Number(values[name]);
     if (!Number.isInteger(v) || v < min) {

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { type FileEntry, isNoteFile } from '../vault/walk.js';
+import { fileEntryOf, isNoteFile } from '../vault/walk.js';
 import type { Db } from './database.js';
 import { withoutAutomerge } from './fts-merge.js';
 import { indexFormat } from './index-format.js';
@@ -83,15 +83,7 @@ export function syncPaths(
         continue;
       }
       if (real !== rel) linked.set(rel, real);
-      const file: FileEntry = {
-        name: rel,
-        size: st.size,
-        mtimeMs: st.mtimeMs,
-        ctimeMs: st.ctimeMs,
-        birthtimeMs: st.birthtimeMs,
-        ino: st.ino,
-        ...(real === rel ? {} : { real }),
-      };
+      const file = fileEntryOf(rel, st, real);
       if (!isNoteFile(rel, format.ending)) {
         writer.putAttachment(file);
         continue;

@@ -43,6 +43,19 @@ export function isNoteFile(name: string, ending: NoteEnding): boolean {
   return hasEnding(name, ending);
 }
 
+/** A file as the walk and the index know it; `real` only where it differs from `name`. */
+export function fileEntryOf(name: string, st: fs.Stats, real: string): FileEntry {
+  return {
+    name,
+    size: st.size,
+    mtimeMs: st.mtimeMs,
+    ctimeMs: st.ctimeMs,
+    birthtimeMs: st.birthtimeMs,
+    ino: st.ino,
+    ...(real === name ? {} : { real }),
+  };
+}
+
 /**
  * Walks `root` (a real path) or one folder of it. `sub` is a vault-relative folder ('' for all).
  * Files ending in `ending` are notes. Orphaned temporary files from crashed writers are removed on
@@ -152,15 +165,7 @@ function* walkSteps(root: string, ending: NoteEnding, sub: string, result: WalkR
       const realName = linked
         ? target.slice(rootPrefix.length).split(path.sep).join('/')
         : realPrefix + fileName;
-      const item: FileEntry = {
-        name: rel,
-        size: st.size,
-        mtimeMs: st.mtimeMs,
-        ctimeMs: st.ctimeMs,
-        birthtimeMs: st.birthtimeMs,
-        ino: st.ino,
-        ...(realName === rel ? {} : { real: realName }),
-      };
+      const item = fileEntryOf(rel, st, realName);
       (isNoteFile(fileName, ending) ? result.notes : result.attachments).push(item);
       if (realName !== rel) result.linked.set(rel, realName);
     }
