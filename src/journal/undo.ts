@@ -87,8 +87,9 @@ export async function undoChanges(
 ): Promise<UndoResult> {
   refuseDuringConversion(journal.vault.stateDir, 'undo');
   const outcomes: UndoOutcome[] = [];
-  for (const unit of unitsOf(journal, target)) outcomes.push(...(await undoUnit(journal, unit, ctx)));
-  followUndoneConversion(journal, outcomes);
+  const units = unitsOf(journal, target);
+  for (const unit of units) outcomes.push(...(await undoUnit(journal, unit, ctx)));
+  followUndoneConversion(journal, units.flat(), outcomes);
   return { outcomes };
 }
 
@@ -96,11 +97,16 @@ export async function undoChanges(
  * Undoing a conversion (noted-mcp convert) brings back the notes it converted from: the vault's
  * recorded format follows them, or servers would go on looking for the other format's notes, now gone.
  */
-function followUndoneConversion(journal: Journal, outcomes: readonly UndoOutcome[]): void {
-  for (const o of outcomes) {
-    if (o.outcome !== 'undone') continue;
-    const entry = journal.get(o.entry);
-    if (entry?.tool !== CONVERSION_TOOL || entry.kind !== 'delete') continue;
+function followUndoneConversion(
+  journal: Journal,
+  entries: readonly JournalEntry[],
+  outcomes: readonly UndoOutcome[],
+): void {
+  // The undone entries are among those planned: looked up there, not read again from the journal
+  // (a day file read per outcome would make a large undo quadratic).
+  const undone = new Set(outcomes.filter((o) => o.outcome === 'undone').map((o) => o.entry));
+  for (const entry of entries) {
+    if (!undone.has(entry.id) || entry.tool !== CONVERSION_TOOL || entry.kind !== 'delete') continue;
     const format = FORMAT_NAMES.find((f) => entry.note.toLowerCase().endsWith(ENDING_OF[f]));
     if (format !== undefined) {
       setVaultConfigFormat(journal.vault.stateDir, format);
