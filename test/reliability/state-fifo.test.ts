@@ -47,14 +47,20 @@ async function answered<T>(what: string, call: Promise<T>): Promise<T> {
   }
 }
 
-/** A vault whose server has written once (so the journal's files exist), then the FIFO put in place. */
-async function serverWithFifo(relative: string): Promise<{ dir: string; s: ServerProcess }> {
+/** A vault whose server has written once, so the journal's files exist. */
+async function servedVault(): Promise<{ dir: string; s: ServerProcess }> {
   const made = makeVault({ 'a.md': '# A\n' });
   base = made.base;
   server = await spawnServer(made.dir);
   expect((await server.call('update_note', { name: 'a', content: '# A\n\nonce\n' })).isError).toBe(false);
-  fifoAt(path.join(made.dir, '.noted', relative));
   return { dir: made.dir, s: server };
+}
+
+/** The same, then a FIFO put at `relative` in `.noted/`. */
+async function serverWithFifo(relative: string): Promise<{ dir: string; s: ServerProcess }> {
+  const served = await servedVault();
+  fifoAt(path.join(served.dir, '.noted', relative));
+  return served;
 }
 
 it('a FIFO as the policy file closes the vault (policy_error) instead of stalling it', async () => {
@@ -96,4 +102,15 @@ it("a FIFO as Obsidian's daily-notes settings leaves get_daily_note answering, w
   expect(daily.isError).toBe(false);
   const again = await answered('read_note', server.call('read_note', { name: 'a' }));
   expect(again.isError).toBe(false);
+}, 120_000);
+
+it('a policy file past 4 MB closes the vault with policy_error instead of being read whole', async () => {
+  const { dir, s } = await servedVault();
+  fs.writeFileSync(
+    path.join(dir, '.noted', 'mcp-policy.yaml'),
+    `# ${'x'.repeat(4 * 1024 * 1024)}\ndefault: read-write\n`,
+  );
+  const read = await answered('read_note', s.call('read_note', { name: 'a' }));
+  expect(read.structured).toMatchObject({ code: 'policy_error' });
+  expect(read.text).toContain('larger than');
 }, 120_000);
