@@ -18,6 +18,7 @@ import {
   visiblePropertyNames,
 } from '../index/search-facts.js';
 import { close } from '../index/search-operators.js';
+import { IndexedScopes, indexedScopeTerms } from '../index/search-positions.js';
 import { parseSearchQuery, type QueryNode, type RegexNode } from '../index/search-query.js';
 import { compileRegex, regexRanges } from '../index/search-regex.js';
 import { NoteRegions } from '../index/search-regions.js';
@@ -61,6 +62,7 @@ export async function search(
     ...(tag ? { tagLower: tag } : {}),
   };
   let page: { rows: SearchRow[]; total: number; more: boolean };
+  let indexed: IndexedScopes | null = null;
   if (compiled.check === undefined) {
     const sql = searchSql(compiled, { ...scope, limit: limit + 1, ...(after ? { after } : {}) });
     const found = retried(ctx, rules, () => runSearch(db, query, sql, rules.visibility.key, limit));
@@ -70,11 +72,26 @@ export async function search(
   } else {
     const check = compiled.check;
     const sql = candidateSql(compiled, scope);
-    const candidates = retried(ctx, rules, () => runCandidates(db, query, sql, rules.visibility.key));
-    page = await checkCandidates(candidates, check, (row) => factsOf(ctx, rules, row), {
+    const terms = indexedScopeTerms(query);
+    // The scopes the index answers read word positions instead of the notes, with the candidates.
+    const found = retried(ctx, rules, () =>
+      runCandidates(db, query, sql, rules.visibility.key, (rows) =>
+        terms.size === 0 || formatOf(ctx.vault).name !== 'markdown'
+          ? null
+          : IndexedScopes.read(
+              db,
+              terms,
+              rows.filter((row) => visible(row.path)).map((row) => row.id),
+            ),
+      ),
+    );
+    indexed = found.alongside;
+    const scopes = indexed;
+    page = await checkCandidates(found.rows, check, (row) => factsOf(ctx, rules, row, undefined, scopes), {
       limit,
       keep: (row) => visible(row.path),
       ...(after ? { after } : {}),
+      ...(scopes ? { hasLayout: (row) => scopes.has(row.id) } : {}),
     });
   }
   const tags = tagsOfNotes(
@@ -82,7 +99,7 @@ export async function search(
     page.rows.map((row) => row.id),
   );
   const results = page.rows.map((row) =>
-    hitOf(ctx, rules, row, query, compiled.highlightTerms, tags.get(row.id) ?? []),
+    hitOf(ctx, rules, row, query, compiled.highlightTerms, tags.get(row.id) ?? [], indexed),
   );
   const last = page.rows[page.rows.length - 1];
   return {
@@ -114,6 +131,7 @@ function factsOf(
   rules: Rules,
   row: SearchRow,
   knownTags?: string[],
+  indexed?: IndexedScopes | null,
 ): CandidateFacts & { text(): string | null; stored(): string | null } {
   const db = ctx.index.db;
   const format = formatOf(ctx.vault);
@@ -146,6 +164,7 @@ function factsOf(
     properties: once(() => noteProperties(db, row.id)),
     text: readText,
     stored: readStored,
+    indexed: () => indexed?.note(row.id) ?? null,
     regions: () => {
       if (regions === undefined) {
         const t = readText();
@@ -201,8 +220,9 @@ function hitOf(
   query: QueryNode,
   terms: string[],
   tags: string[],
+  indexed: IndexedScopes | null,
 ): SearchHit {
-  const facts = factsOf(ctx, rules, row, tags);
+  const facts = factsOf(ctx, rules, row, tags, indexed);
   const explained = explainHit(query, facts);
   const { matched } = explained;
   const format = formatOf(ctx.vault);

@@ -12,6 +12,7 @@ import { foldName, linkKey } from '../markdown/link-key.js';
 import { inferPropertyType, type PropertyType } from '../markdown/properties.js';
 import { normalizeTag, tagWithParents } from '../markdown/tag-match.js';
 import { segmentCjk } from './cjk.js';
+import { encodeLayout, layoutOf, layoutWords } from './note-layout.js';
 
 /** One link of a note as written; it is resolved only when asked (links-query.ts). */
 export interface DerivedLink extends ReadLink {
@@ -63,6 +64,11 @@ export interface DerivedNote {
    * either as the same text.
    */
   readonly ftsBody: string | Uint8Array;
+  /**
+   * Where the body's lines, blocks and sections start in the words of `ftsBody` (note-layout.ts), and
+   * how many words that layout counts in all; null for a format whose lines are not the file's (HTML).
+   */
+  readonly layout: { readonly bytes: Uint8Array; readonly words: number } | null;
 }
 
 /** The index record of a note stored in `format`. */
@@ -95,7 +101,13 @@ export function deriveNote(name: string, text: string, format: NoteFormat): Deri
     // `/` separates nesting levels, so `#project/alpha` is found by `project` and by `alpha`.
     ftsTags: segmentCjk(tags.join(' ')),
     ftsBody: segmentCjk(read.searchText),
+    layout: format.name === 'markdown' ? layoutRecord(text) : null,
   };
+}
+
+function layoutRecord(text: string): DerivedNote['layout'] {
+  const layout = layoutOf(text);
+  return { bytes: encodeLayout(layout), words: layoutWords(layout) };
 }
 
 function tagPrefixes(tags: readonly string[]): DerivedTagPrefix[] {

@@ -4,7 +4,7 @@
  * time; bump SCHEMA_VERSION on any change and old indexes are rebuilt on start.
  */
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** `PRAGMA application_id` marks the file as ours ('NOTD'), so a foreign SQLite file is never reused. */
 export const APPLICATION_ID = 0x4e4f5444;
@@ -121,6 +121,10 @@ CREATE TABLE note_props(
   PRIMARY KEY(key_lower, note_id, ord)
 ) WITHOUT ROWID;
 CREATE INDEX note_props_note ON note_props(note_id);
+-- Where a note's lines, blocks and sections start, in the words of its full-text row (note-layout.ts):
+-- with the positions FTS5 keeps (notes_positions), line:, block: and section: are answered without
+-- reading the note (search-positions.ts). Kept only where the layout's word count is the row's.
+CREATE TABLE note_layout(note_id INTEGER PRIMARY KEY, data BLOB NOT NULL);
 -- The change feed (SPEC 12.1, index/feed.ts): one row per change of a note, written in the transaction
 -- that changes the note's rows, numbered in order. real: where a note reached through a symbolic link
 -- really is, so the policy judges it there when the feed is read.
@@ -156,6 +160,8 @@ CREATE VIRTUAL TABLE notes_fts USING fts5(
 );
 -- Each word's notes and occurrences (over the visible notes), to bound a search's work before it runs.
 CREATE VIRTUAL TABLE notes_vocab USING fts5vocab(notes_fts, 'row');
+-- Each occurrence of each word: the note, the column and the word's offset in it.
+CREATE VIRTUAL TABLE notes_positions USING fts5vocab(notes_fts, 'instance');
 INSERT INTO notes_fts(notes_fts, rank) VALUES('rank', 'bm25(3.0, 2.0, 1.0)');
 INSERT INTO notes_fts(notes_fts, rank) VALUES('pgsz', 16000);
 `;

@@ -11,6 +11,7 @@
  */
 import { foldName } from '../markdown/link-key.js';
 import type { Check } from './search-compile.js';
+import { indexAnswers } from './search-positions.js';
 import type { PropertyNode, QueryNode } from './search-query.js';
 import { compileRegex } from './search-regex.js';
 import { type CandidateFacts, type Found, type Location, scopeMatches } from './search-scopes.js';
@@ -156,22 +157,26 @@ function propertyMatches(node: PropertyNode, facts: CandidateFacts, found?: Foun
   return hit;
 }
 
-/** Whether a check reads the note's text: line, block and section scopes, text terms checked in code. */
-export function checkNeedsText(check: Check): boolean {
+/**
+ * Whether a check reads the note's text: line, block and section scopes, text terms checked in code.
+ * With `layout`, for a note whose layout the index keeps: the scopes the index answers
+ * (search-positions.ts) then read nothing.
+ */
+export function checkNeedsText(check: Check, layout = false): boolean {
   switch (check.k) {
     case 'col':
       return false;
     case 'not':
-      return checkNeedsText(check.op);
+      return checkNeedsText(check.op, layout);
     case 'and':
     case 'or':
-      return check.ops.some(checkNeedsText);
+      return check.ops.some((op) => checkNeedsText(op, layout));
     case 'node':
-      return needsText(check.node);
+      return needsText(check.node, layout);
   }
 }
 
-function needsText(node: QueryNode): boolean {
+function needsText(node: QueryNode, layout: boolean): boolean {
   switch (node.kind) {
     case 'word':
     case 'phrase':
@@ -180,12 +185,12 @@ function needsText(node: QueryNode): boolean {
       return node.in === undefined || node.in === 'content';
     case 'scope':
       // A task's text is in the index; a scope nested in a task is the task itself.
-      return !node.scope.startsWith('task');
+      return !node.scope.startsWith('task') && !(layout && indexAnswers(node));
     case 'not':
-      return needsText(node.operand);
+      return needsText(node.operand, layout);
     case 'and':
     case 'or':
-      return node.operands.some(needsText);
+      return node.operands.some((op) => needsText(op, layout));
     default:
       return false;
   }

@@ -33,7 +33,7 @@ const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 export class NoteRegions {
   private readonly body: string;
   /** Lines before the body (the frontmatter's), so body line i is file line i + 1 + lineOffset. */
-  private readonly lineOffset: number;
+  readonly lineOffset: number;
   private rawLines: Line[] | undefined;
   private lineList: Region[] | undefined;
   private blockList: Region[] | undefined;
@@ -48,6 +48,11 @@ export class NoteRegions {
   /** The body, the text terms of a note are looked for in. */
   bodyText(): string {
     return this.body;
+  }
+
+  /** The body's lines, as splitLines gives them. */
+  bodyLines(): readonly Line[] {
+    return this.linesOfBody();
   }
 
   private linesOfBody(): Line[] {

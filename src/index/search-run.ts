@@ -84,18 +84,23 @@ export function runSearch(
   })();
 }
 
-/** Every candidate of a query with a check, in result order; null as for {@link runSearch}. */
-export function runCandidates(
+/**
+ * Every candidate of a query with a check, in result order, and what `alongside` reads of them in the
+ * same transaction (the positions of search-positions.ts); null as for {@link runSearch}.
+ */
+export function runCandidates<T>(
   db: Db,
   query: QueryNode,
   sql: SqlPart,
   visibilityKey: string,
-): CandidateRow[] | null {
+  alongside: (rows: readonly CandidateRow[]) => T,
+): { rows: CandidateRow[]; alongside: T } | null {
   registerSearchFunctions(db);
-  return db.transaction((): CandidateRow[] | null => {
+  return db.transaction((): { rows: CandidateRow[]; alongside: T } | null => {
     if (storedVisibility(db) !== visibilityKey) return null;
     checkSearchWork(db, query);
-    return reusedStatement<unknown[], CandidateRow>(db, sql.sql).all(...sql.params);
+    const rows = reusedStatement<unknown[], CandidateRow>(db, sql.sql).all(...sql.params);
+    return { rows, alongside: alongside(rows) };
   })();
 }
 
@@ -124,19 +129,29 @@ export async function checkCandidates(
   candidates: readonly CandidateRow[],
   check: Check,
   factsOf: (row: CandidateRow) => CandidateFacts,
-  page: { limit: number; after?: SearchPosition; keep: (row: CandidateRow) => boolean; maxWork?: number },
+  page: {
+    limit: number;
+    after?: SearchPosition;
+    keep: (row: CandidateRow) => boolean;
+    maxWork?: number;
+    /** Whether the index keeps the note's layout, so scopes it answers read no text (search-positions.ts). */
+    hasLayout?: (row: CandidateRow) => boolean;
+  },
 ): Promise<CheckedPage> {
   const kept = candidates.filter(page.keep);
   const maxWork = page.maxWork ?? MAX_SCAN_WORK;
   if (checkNeedsText(check)) {
+    const always = checkNeedsText(check, true);
+    const reads = (row: CandidateRow) => always || page.hasLayout?.(row) !== true;
     const terms = Math.max(1, countChecked(check));
-    const bytes = kept.reduce((n, r) => n + r.size, 0);
+    const read = kept.filter(reads);
+    const bytes = read.reduce((n, r) => n + r.size, 0);
     if (bytes * terms > maxWork) {
       throw new NotedError(
         'too_large',
-        `This search would read and check ${kept.length.toLocaleString('en-US')} notes (${mb(bytes)} MB of text, ${terms} term${terms === 1 ? '' : 's'} checked in each) for its line:, block:, section:, match-case: or /regex/ parts; the limit is ${mb(maxWork)} MB of text per term. ` +
+        `This search would read and check ${read.length.toLocaleString('en-US')} notes (${mb(bytes)} MB of text, ${terms} term${terms === 1 ? '' : 's'} checked in each) for its line:, block:, section:, match-case: or /regex/ parts; the limit is ${mb(maxWork)} MB of text per term. ` +
           'Narrow it with words the notes must contain (they are found by the index, not read), a path: or tag:, or the folder argument.',
-        { limit: maxWork, actual: bytes * terms, candidates: kept.length },
+        { limit: maxWork, actual: bytes * terms, candidates: read.length },
       );
     }
   }

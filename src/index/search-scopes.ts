@@ -5,6 +5,7 @@
  * body and their matches placed in parts; regexes and nested scopes are tested part by part.
  */
 import { fold, termRegex } from './excerpt.js';
+import { type IndexedNote, indexAnswers } from './search-positions.js';
 import type { PhraseNode, QueryNode, WordNode } from './search-query.js';
 import type { NoteRegions, Region } from './search-regions.js';
 import { booleanOf, isText, textTest } from './search-text.js';
@@ -29,6 +30,8 @@ export interface CandidateFacts {
   properties(): readonly PropertyFact[];
   /** The note's text split up, or null when the file can no longer be read (the note then fails). */
   regions(): NoteRegions | null;
+  /** The note as the index knows its parts and words, when it does (search-positions.ts). */
+  indexed?(): IndexedNote | null;
 }
 
 /** Where a scope matched: the lines of one line, block, section or task. */
@@ -56,6 +59,13 @@ export function scopeMatches(
   within: Region | null,
   found?: Found,
 ): boolean {
+  if (within === null && indexAnswers(node)) {
+    const answered = facts.indexed?.()?.matching(node.scope as 'line' | 'block' | 'section', node.operand!);
+    if (answered) {
+      if (found) for (const part of answered) note(found, node.scope, part);
+      return answered.length > 0;
+    }
+  }
   const parts = partsOf(node.scope, facts, within);
   // Words and phrases are found in one pass over the whole body, not part by part (search-scan.ts).
   const regions = within === null && !node.scope.startsWith('task') ? facts.regions() : null;
@@ -67,19 +77,21 @@ export function scopeMatches(
     } else if (node.operand !== null && !inRegion(node.operand, part, facts)) continue;
     hit = true;
     if (!found) return true;
-    found.where.add(node.scope.startsWith('task') ? 'task' : node.scope);
-    if (
-      found.lines.length < MAX_LOCATIONS &&
-      !found.lines.some((l) => l.from === part.from && l.to === part.to)
-    ) {
-      found.lines.push({
-        scope: node.scope.startsWith('task') ? 'task' : (node.scope as Location['scope']),
-        from: part.from,
-        to: part.to,
-      });
-    }
+    note(found, node.scope, part);
   }
   return hit;
+}
+
+/** Notes in `found` that a part of kind `scope` matched, and its lines (up to {@link MAX_LOCATIONS}). */
+function note(found: Found, scope: Scope['scope'], part: { from: number; to: number }): void {
+  const kind: Location['scope'] = scope.startsWith('task') ? 'task' : (scope as Location['scope']);
+  found.where.add(kind);
+  if (
+    found.lines.length < MAX_LOCATIONS &&
+    !found.lines.some((l) => l.from === part.from && l.to === part.to)
+  ) {
+    found.lines.push({ scope: kind, from: part.from, to: part.to });
+  }
 }
 
 /** The parts of a kind, in the whole note or clipped to `within`; a task's parts are the task itself. */

@@ -7,7 +7,7 @@ import type { FileEntry } from '../vault/walk.js';
 import type { Db } from './database.js';
 import type { DerivedNote } from './derive.js';
 import { FeedRecorder } from './feed-recorder.js';
-import { FtsTotals } from './fts-totals.js';
+import { FtsTotals, readVarints } from './fts-totals.js';
 import { EVERYTHING_VISIBLE, markVisibilityStale } from './visibility.js';
 
 /**
@@ -60,6 +60,7 @@ const NOTE_TABLES = [
   'note_tasks',
   'note_aliases',
   'note_props',
+  'note_layout',
 ];
 
 /**
@@ -79,6 +80,8 @@ export class IndexWriter {
   private readonly insertTask;
   private readonly insertAlias;
   private readonly insertProp;
+  private readonly insertLayout;
+  private readonly selectDocSize;
   private readonly deleteFts;
   private readonly insertFts;
   private readonly upsertAttachment;
@@ -137,6 +140,10 @@ export class IndexWriter {
     );
     this.insertProp = db.prepare(
       'INSERT INTO note_props(note_id, ord, key, key_lower, value_json, type) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.insertLayout = db.prepare('INSERT INTO note_layout(note_id, data) VALUES (?, ?)');
+    this.selectDocSize = db.prepare<[number], { sz: Buffer }>(
+      'SELECT sz FROM notes_fts_docsize WHERE id = ?',
     );
     this.deleteFts = db.prepare('DELETE FROM notes_fts WHERE rowid = ?');
     this.insertFts = db.prepare('INSERT INTO notes_fts(rowid, title, tags, body) VALUES (?, ?, ?, ?)');
@@ -257,6 +264,20 @@ export class IndexWriter {
     for (const tag of derived.tags) this.insertTag.run(id, tag, tag.toLowerCase());
     if (visible) this.insertFts.run(id, derived.ftsTitle, derived.ftsTags, derived.ftsBody);
     this.putDerivedRows(id, derived);
+    if (derived.layout && (!visible || this.bodyWords(id) === derived.layout.words)) {
+      this.insertLayout.run(id, derived.layout.bytes);
+    }
+  }
+
+  /**
+   * The words FTS5 counted in a note's body. The layout's own count must be the same, or its offsets
+   * would place matches on the wrong lines: a note where they differ keeps no layout, and its scopes
+   * are checked in its text. A hidden note has no full-text row: its layout is kept unchecked, and
+   * checked when the note is written again as visible.
+   */
+  private bodyWords(id: number): number {
+    const row = this.selectDocSize.get(id);
+    return row === undefined ? -1 : (readVarints(row.sz)[2] ?? -1);
   }
 
   /**

@@ -73,7 +73,7 @@ describe('checkCandidates: what code checks, bounded and in slices (issue 26)', 
     const node = parseSearchQuery(query);
     const compiled = compileSearch(node);
     if (!compiled.check) throw new Error(`${query} needs no check`);
-    const rows = runCandidates(v.db, node, candidateSql(compiled, {}), 'all')!;
+    const rows = runCandidates(v.db, node, candidateSql(compiled, {}), 'all', () => null)!.rows;
     return { rows, check: compiled.check };
   }
 

@@ -1,0 +1,188 @@
+/**
+ * line:, block: and section: answered from the index (search-positions.ts): FTS5's word positions
+ * placed in lines, blocks and sections by each note's stored layout give what reading the note gives
+ * (search-scopes.ts), hits and lines alike, without reading a note; what that would read is bounded;
+ * and a note whose layout does not count what FTS5 counted keeps none, so its text is checked instead.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NotedError } from '../../src/common/errors.js';
+import { markdownFormat } from '../../src/format/markdown-format.js';
+import { deriveNote } from '../../src/index/derive.js';
+import { type CandidateFacts, type Found, matchesNote } from '../../src/index/search-check.js';
+import { IndexedScopes, indexedScopeTerms } from '../../src/index/search-positions.js';
+import { parseSearchQuery, type QueryNode } from '../../src/index/search-query.js';
+import { NoteRegions } from '../../src/index/search-regions.js';
+import { IndexWriter } from '../../src/index/store.js';
+import { fileEntryOf } from '../../src/vault/walk.js';
+import { type IndexedVault, indexedVault } from './indexed-vault.js';
+
+const WORDS = ['dog', 'cat', 'Café', 'cafe', 'the', 'dog-cat', 'naïve', '東京', 'DOG'];
+const BREAKS = [
+  '\n',
+  '\n\n',
+  '\n# Head\n',
+  '\n## Sub dog\n',
+  '\n- ',
+  '\n> ',
+  '\n```\n',
+  '\n---\n',
+  '\r\n',
+  '\n\n\n',
+];
+const body = fc
+  .array(fc.oneof(fc.constantFrom(...WORDS), fc.constantFrom(...WORDS), fc.constantFrom(...BREAKS)), {
+    minLength: 1,
+    maxLength: 50,
+  })
+  .map((parts) => parts.join(' '));
+const note = fc
+  .tuple(fc.boolean(), body)
+  .map(([front, text]) => (front ? `---\ntitle: cat dog\ntags: [dog]\n---\n${text}` : text));
+
+const term = fc.constantFrom(
+  'dog',
+  'cat',
+  'cafe',
+  'naive',
+  'the',
+  '"dog cat"',
+  '"the dog"',
+  '"cat dog"',
+  '東京',
+  'dog-cat',
+  '京',
+);
+const operand: fc.Arbitrary<string> = fc.letrec<{ expr: string }>((tie) => ({
+  expr: fc.oneof(
+    { weight: 4, arbitrary: term },
+    { weight: 1, arbitrary: term.map((t) => `-${t}`) },
+    { weight: 2, arbitrary: fc.tuple(tie('expr'), tie('expr')).map(([a, b]) => `(${a} ${b})`) },
+    { weight: 2, arbitrary: fc.tuple(tie('expr'), tie('expr')).map(([a, b]) => `(${a} OR ${b})`) },
+  ),
+})).expr;
+const query = fc
+  .tuple(fc.constantFrom('line', 'block', 'section'), operand)
+  .map(([scope, op]) => `${scope}:(${op})`);
+
+let v: IndexedVault;
+let notes: { id: number; path: string }[];
+
+beforeAll(() => {
+  const files: Record<string, string> = {};
+  fc.sample(note, { numRuns: 80, seed: 26 }).forEach((text, i) => {
+    files[`n${String(i).padStart(2, '0')}.md`] = text;
+  });
+  v = indexedVault(files);
+  notes = v.db.prepare<[], { id: number; path: string }>('SELECT id, path FROM notes ORDER BY path').all();
+});
+afterAll(() => v.close());
+
+function textFacts(p: string): CandidateFacts {
+  const regions = new NoteRegions(fs.readFileSync(path.join(v.dir, p), 'utf8'));
+  return { path: p, title: p, tags: () => [], tasks: () => [], properties: () => [], regions: () => regions };
+}
+
+/** The facts of the index's answer: reading the note fails the test. */
+function indexFacts(row: { id: number; path: string }, scopes: IndexedScopes): CandidateFacts {
+  return {
+    ...textFacts(row.path),
+    regions: () => {
+      throw new Error(`read ${row.path}`);
+    },
+    indexed: () => scopes.note(row.id),
+  };
+}
+
+function answer(node: QueryNode, facts: CandidateFacts): { hit: boolean; found: Found } {
+  const found: Found = { where: new Set(), lines: [] };
+  return { hit: matchesNote(node, facts, found), found };
+}
+
+describe('scopes answered from word positions', () => {
+  it('every note keeps a layout that counts what FTS5 counted', () => {
+    const kept = v.db.prepare('SELECT count(*) AS n FROM note_layout').get() as { n: number };
+    expect(kept.n).toBe(notes.length);
+  });
+
+  it('give what reading the note gives: the same hits, on the same lines, reading no note', () => {
+    const seen = { yes: 0, no: 0 };
+    for (const q of fc.sample(query, { numRuns: 300, seed: 5 })) {
+      const node = parseSearchQuery(q);
+      const scopes = IndexedScopes.read(
+        v.db,
+        indexedScopeTerms(node),
+        notes.map((n) => n.id),
+      );
+      for (const row of notes) {
+        const byText = answer(node, textFacts(row.path));
+        const byIndex = answer(node, indexFacts(row, scopes));
+        expect({ q, note: row.path, ...byIndex }).toEqual({ q, note: row.path, ...byText });
+        seen[byText.hit ? 'yes' : 'no']++;
+      }
+    }
+    expect(seen.yes).toBeGreaterThan(2000);
+    expect(seen.no).toBeGreaterThan(2000);
+  });
+
+  it('leave to the text what the index cannot answer: match-case, regexes and nested scopes', () => {
+    for (const q of ['line:(match-case:DOG)', 'block:(/d.g/)', 'section:(line:(dog cat))']) {
+      const node = parseSearchQuery(q);
+      expect(indexedScopeTerms(node).size, q).toBe(q.startsWith('section:(line') ? 2 : 0);
+      const scopes = IndexedScopes.read(
+        v.db,
+        indexedScopeTerms(node),
+        notes.map((n) => n.id),
+      );
+      // A scope inside a section is checked within the section's text: the note is read there too.
+      expect(() => matchesNote(node, indexFacts(notes[0]!, scopes))).toThrow(/^read /);
+    }
+  });
+
+  it('refuses, reading nothing, a search whose positions are past the bound, naming its common words', () => {
+    const node = parseSearchQuery('line:(dog cat)');
+    const ids = notes.map((n) => n.id);
+    const refused = (() => {
+      try {
+        IndexedScopes.read(v.db, indexedScopeTerms(node), ids, 10);
+        return null;
+      } catch (e) {
+        return e as NotedError;
+      }
+    })();
+    expect(refused).toBeInstanceOf(NotedError);
+    expect(refused?.code).toBe('too_large');
+    expect(refused?.message).toMatch(/"dog" \(\d+\)/);
+    expect(refused?.message).toContain('the limit is 10');
+    expect(() => IndexedScopes.read(v.db, indexedScopeTerms(node), ids)).not.toThrow();
+  });
+
+  it('keeps no layout for a note whose words FTS5 counted otherwise: its scopes are read from its text', () => {
+    const name = 'odd.md';
+    const text = 'dog cat\n\ncat\n';
+    fs.writeFileSync(path.join(v.dir, name), text);
+    const derived = deriveNote(name, text, markdownFormat);
+    const writer = new IndexWriter(v.db);
+    const st = fs.statSync(path.join(v.dir, name));
+    writer.write(() => {
+      writer.putNote(fileEntryOf(name, st, name), 'etag-odd', {
+        ...derived,
+        layout: { ...derived.layout!, words: derived.layout!.words + 1 },
+      });
+    });
+    const id = (v.db.prepare('SELECT id FROM notes WHERE path = ?').get(name) as { id: number }).id;
+    expect(v.db.prepare('SELECT count(*) AS n FROM note_layout WHERE note_id = ?').get(id)).toEqual({ n: 0 });
+    const node = parseSearchQuery('line:(dog cat)');
+    const scopes = IndexedScopes.read(v.db, indexedScopeTerms(node), [id]);
+    expect(scopes.has(id)).toBe(false);
+    const facts = { ...textFacts(name), indexed: () => scopes.note(id) };
+    expect(answer(node, facts).found.lines).toEqual([{ scope: 'line', from: 1, to: 1 }]);
+    // Written again as it is, the note keeps its layout.
+    writer.write(() => writer.putNote(fileEntryOf(name, st, name), 'etag-odd2', derived));
+    expect(v.db.prepare('SELECT count(*) AS n FROM note_layout WHERE note_id = ?').get(id)).toEqual({ n: 1 });
+    v.remove(name);
+    expect(v.db.prepare('SELECT count(*) AS n FROM note_layout WHERE note_id = ?').get(id)).toEqual({ n: 0 });
+  });
+});
