@@ -26,7 +26,10 @@ export const MAX_POSITION_READS = 3_000_000;
 
 type Part = 'line' | 'block' | 'section';
 
-/** Whether the index answers a scope: words and phrases (not under `match-case:`) joined by AND, OR and `-`. */
+/**
+ * Whether the index answers a scope: words and phrases (not under `match-case:`) joined by AND, OR and
+ * `-`, and line, block and section scopes of those.
+ */
 export function indexAnswers(node: ScopeNode): boolean {
   return !node.scope.startsWith('task') && node.operand !== null && plain(node.operand);
 }
@@ -36,6 +39,8 @@ function plain(node: QueryNode): boolean {
     case 'word':
     case 'phrase':
       return node.matchCase !== true && (node.in === undefined || node.in === 'content');
+    case 'scope':
+      return indexAnswers(node);
     case 'not':
       return plain(node.operand);
     case 'and':
@@ -68,6 +73,7 @@ export function indexedScopeTerms(node: QueryNode, out = new Set<string>()): Set
 
 function collectTerms(node: QueryNode, out: Set<string>): void {
   if (node.kind === 'word' || node.kind === 'phrase') out.add(node.text);
+  else if (node.kind === 'scope' && node.operand !== null) collectTerms(node.operand, out);
   else if (node.kind === 'not') collectTerms(node.operand, out);
   else if (node.kind === 'and' || node.kind === 'or') for (const op of node.operands) collectTerms(op, out);
 }
@@ -238,6 +244,7 @@ export interface IndexedPart {
 
 /** The parts of one kind: part i holds words [starts[i], ends[i]) and body lines first[i]..last[i]. */
 interface PartTable {
+  readonly kind: Part;
   readonly starts: Uint32Array;
   readonly ends: Uint32Array;
   readonly first: (i: number) => number;
@@ -276,7 +283,13 @@ export class IndexedNote {
     const lines = wordStart.length - 1;
     if (scope === 'line') {
       const at = (i: number) => i;
-      table = { starts: wordStart.subarray(0, lines), ends: wordStart.subarray(1), first: at, last: at };
+      table = {
+        kind: scope,
+        starts: wordStart.subarray(0, lines),
+        ends: wordStart.subarray(1),
+        first: at,
+        last: at,
+      };
     } else {
       const spans = scope === 'block' ? this.layout.blocks : this.layout.sections;
       const count = spans.length / 2;
@@ -286,7 +299,7 @@ export class IndexedNote {
         starts[i] = wordStart[spans[i * 2]!]!;
         ends[i] = wordStart[spans[i * 2 + 1]! + 1]!;
       }
-      table = { starts, ends, first: (i) => spans[i * 2]!, last: (i) => spans[i * 2 + 1]! };
+      table = { kind: scope, starts, ends, first: (i) => spans[i * 2]!, last: (i) => spans[i * 2 + 1]! };
     }
     this.tables.set(scope, table);
     return table;
@@ -297,6 +310,10 @@ export class IndexedNote {
       case 'word':
       case 'phrase':
         return this.partsHolding(node.text, table);
+      case 'scope':
+        return node.operand === null || node.scope.startsWith('task')
+          ? null
+          : this.partsWithin(node.scope as Part, node.operand, table);
       case 'not': {
         const inner = this.partsMatching(node.operand, table);
         if (inner === null) return null;
@@ -321,6 +338,29 @@ export class IndexedNote {
     }
   }
 
+  /**
+   * The parts of `table` inside which a part of kind `inner` matches `operand`. Lines lie inside blocks
+   * and blocks inside sections (a heading is a block of its own), so a finer part lies wholly in one
+   * part of `table`; a part of the same or a coarser kind, cut to a part of `table`, is that part.
+   */
+  private partsWithin(inner: Part, operand: QueryNode, table: PartTable): Set<number> | null {
+    if (FINENESS[inner] >= FINENESS[table.kind]) return this.partsMatching(operand, table);
+    const innerTable = this.tableOf(inner);
+    const holder = new Int32Array(innerTable.starts.length);
+    for (let j = 0; j < holder.length; j++) {
+      const i = partHoldingLine(table, innerTable.first(j));
+      // A part across two of `table`'s (a paragraph ending in a setext heading) is cut in two by the
+      // text check: that note's text answers.
+      if (i !== -1 && innerTable.last(j) > table.last(i)) return null;
+      holder[j] = i;
+    }
+    const matched = this.partsMatching(operand, innerTable);
+    if (matched === null) return null;
+    const out = new Set<number>();
+    for (const j of matched) if (holder[j]! !== -1) out.add(holder[j]!);
+    return out;
+  }
+
   /** The parts wholly holding the term's words one after the other (a phrase's words, or one word's). */
   private partsHolding(term: string, table: PartTable): Set<number> | null {
     const words = this.terms.get(term);
@@ -342,6 +382,26 @@ export class IndexedNote {
     }
     return out;
   }
+}
+
+/** Coarser kinds of parts hold finer ones whole. */
+const FINENESS: Record<Part, number> = { line: 0, block: 1, section: 2 };
+
+/** The part whose lines hold body line `line`, or -1. */
+function partHoldingLine(table: PartTable, line: number): number {
+  let lo = 0;
+  let hi = table.starts.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (table.first(mid) <= line) {
+      found = mid;
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return found !== -1 && line <= table.last(found) ? found : -1;
 }
 
 /** Whether an ascending list holds `n`. */

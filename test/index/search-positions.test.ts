@@ -61,6 +61,12 @@ const operand: fc.Arbitrary<string> = fc.letrec<{ expr: string }>((tie) => ({
     { weight: 1, arbitrary: term.map((t) => `-${t}`) },
     { weight: 2, arbitrary: fc.tuple(tie('expr'), tie('expr')).map(([a, b]) => `(${a} ${b})`) },
     { weight: 2, arbitrary: fc.tuple(tie('expr'), tie('expr')).map(([a, b]) => `(${a} OR ${b})`) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom('line', 'block', 'section'), tie('expr'))
+        .map(([k, e]) => `${k}:(${e})`),
+    },
   ),
 })).expr;
 const query = fc
@@ -85,12 +91,19 @@ function textFacts(p: string): CandidateFacts {
   return { path: p, title: p, tags: () => [], tasks: () => [], properties: () => [], regions: () => regions };
 }
 
-/** The facts of the index's answer: reading the note fails the test. */
-function indexFacts(row: { id: number; path: string }, scopes: IndexedScopes): CandidateFacts {
+/** The facts of the index's answer; `reads` counts the notes it read anyway. */
+function indexFacts(
+  row: { id: number; path: string },
+  scopes: IndexedScopes,
+  reads?: { n: number },
+): CandidateFacts {
+  const text = textFacts(row.path);
   return {
-    ...textFacts(row.path),
+    ...text,
     regions: () => {
-      throw new Error(`read ${row.path}`);
+      if (!reads) throw new Error(`read ${row.path}`);
+      reads.n++;
+      return text.regions();
     },
     indexed: () => scopes.note(row.id),
   };
@@ -109,6 +122,7 @@ describe('scopes answered from word positions', () => {
 
   it('give what reading the note gives: the same hits, on the same lines, reading no note', () => {
     const seen = { yes: 0, no: 0 };
+    const nested = { reads: { n: 0 }, checks: 0 };
     for (const q of fc.sample(query, { numRuns: 300, seed: 5 })) {
       const node = parseSearchQuery(q);
       const scopes = IndexedScopes.read(
@@ -116,28 +130,32 @@ describe('scopes answered from word positions', () => {
         indexedScopeTerms(node),
         notes.map((n) => n.id),
       );
+      // A block across two sections (a paragraph ending in a setext heading) is left to the text when
+      // a scope nests in a section; nothing else reads a note.
+      const mayRead = /^section:.*(line|block):/.test(q);
       for (const row of notes) {
         const byText = answer(node, textFacts(row.path));
-        const byIndex = answer(node, indexFacts(row, scopes));
+        const byIndex = answer(node, indexFacts(row, scopes, mayRead ? nested.reads : undefined));
         expect({ q, note: row.path, ...byIndex }).toEqual({ q, note: row.path, ...byText });
         seen[byText.hit ? 'yes' : 'no']++;
+        if (mayRead) nested.checks++;
       }
     }
     expect(seen.yes).toBeGreaterThan(2000);
     expect(seen.no).toBeGreaterThan(2000);
+    expect(nested.checks).toBeGreaterThan(1000);
+    expect(nested.reads.n).toBeLessThan(nested.checks / 10);
   });
 
-  it('leave to the text what the index cannot answer: match-case, regexes and nested scopes', () => {
-    for (const q of ['line:(match-case:DOG)', 'block:(/d.g/)', 'section:(line:(dog cat))']) {
+  it('leave to the text what the index cannot answer: match-case and regexes', () => {
+    for (const q of ['line:(match-case:DOG)', 'block:(/d.g/)', 'section:(line:(dog /c.t/))']) {
       const node = parseSearchQuery(q);
-      expect(indexedScopeTerms(node).size, q).toBe(q.startsWith('section:(line') ? 2 : 0);
       const scopes = IndexedScopes.read(
         v.db,
         indexedScopeTerms(node),
         notes.map((n) => n.id),
       );
-      // A scope inside a section is checked within the section's text: the note is read there too.
-      expect(() => matchesNote(node, indexFacts(notes[0]!, scopes))).toThrow(/^read /);
+      expect(() => matchesNote(node, indexFacts(notes[0]!, scopes)), q).toThrow(/^read /);
     }
   });
 
