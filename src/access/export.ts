@@ -103,7 +103,7 @@ export function exportNotes(ctx: AccessContext, rules: Rules, input: ExportInput
     // Such a query's SQL only narrows to candidates; exporting them would export more than it selects.
     throw new NotedError(
       'validation_error',
-      'export_notes selects with queries the index answers alone: words, phrases, tag:, path:, file:, content:, task…:, [property] and [property:value], and regexes on path: and file:. line:, block:, section:, match-case: and regexes on the text need each note read: find those notes with search_notes, then export them by folder or tag, or read them.',
+      'export_notes selects with queries the index answers alone: words, phrases, tag:, path:, file:, content:, task…:, [property] and [property:value], and regexes on path: and file:. line:, block:, section:, match-case: and regexes on the text are settled note by note, which only search_notes does: find those notes with search_notes, then export them by folder or tag, or read them.',
     );
   }
   const selection: ExportSelection = {

@@ -10,13 +10,36 @@
 import { CJK_CLASS } from './cjk.js';
 import { WORD_CARRIES, WORD_STARTS } from './fts-token-chars.js';
 
-/** ASCII word characters: letters and digits (unicode61 reads `_` and all punctuation as separators). */
-const ASCII_WORD = new Uint8Array(128);
-for (let c = 0; c < 128; c++) {
-  ASCII_WORD[c] = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) ? 1 : 0;
+/** What a character of the Basic Multilingual Plane is to the tokenizer (the {@link BMP} table). */
+const SEPARATOR = 0;
+const STARTS = 1;
+const CARRIES = 2;
+const CJK = 3;
+const SURROGATE = 4;
+
+/**
+ * Every BMP character's kind, looked up instead of searched: 64 KB, built once. Most notes are mostly
+ * BMP text, accented letters included; a character past it is rare enough to search the ranges for.
+ */
+const CJK_ONE = new RegExp(`^[${CJK_CLASS}]$`, 'u');
+const BMP = buildBmp();
+
+function buildBmp(): Uint8Array {
+  const table = new Uint8Array(0x10000);
+  fill(table, WORD_STARTS, STARTS);
+  fill(table, WORD_CARRIES, CARRIES);
+  for (let c = 0x2e80; c < 0x10000; c++) {
+    if (table[c] === STARTS && isCjk(c)) table[c] = CJK;
+  }
+  table.fill(SURROGATE, 0xd800, 0xe000);
+  return table;
 }
 
-const CJK_ONE = new RegExp(`^[${CJK_CLASS}]$`, 'u');
+function fill(table: Uint8Array, ranges: readonly number[], kind: number): void {
+  for (let i = 0; i < ranges.length; i += 2) {
+    table.fill(kind, ranges[i]!, Math.min(ranges[i + 1]!, 0xffff) + 1);
+  }
+}
 
 function inRanges(ranges: readonly number[], c: number): boolean {
   let lo = 0;
@@ -30,7 +53,7 @@ function inRanges(ranges: readonly number[], c: number): boolean {
   return false;
 }
 
-/** Whether a code point (not ASCII) is one cjk.ts spaces out: first the cheap range test it uses. */
+/** Whether a code point is one cjk.ts spaces out: first the cheap range test it uses. */
 function isCjk(c: number): boolean {
   if (!((c >= 0x2e80 && c <= 0xd7ff) || (c >= 0xf900 && c <= 0xffef) || (c >= 0x20000 && c <= 0x3ffff))) {
     return false;
@@ -38,39 +61,46 @@ function isCjk(c: number): boolean {
   return CJK_ONE.test(String.fromCodePoint(c));
 }
 
+/** The kind of a code point past the BMP. */
+function astralKind(c: number): number {
+  if (!inRanges(WORD_STARTS, c)) return inRanges(WORD_CARRIES, c) ? CARRIES : SEPARATOR;
+  return isCjk(c) ? CJK : STARTS;
+}
+
 /** The words in `text.slice(start, end)`, as the index counts them. */
 export function countWords(text: string, start = 0, end = text.length): number {
   let words = 0;
-  // 1 inside a word, 0 between words: numbers, so the ASCII path needs no branch.
+  // 1 inside a word, 0 between words: numbers, so the common path needs no branch.
   let inWord = 0;
   for (let i = start; i < end; i++) {
-    let c = text.charCodeAt(i);
-    if (c < 128) {
-      const k = ASCII_WORD[c]!;
-      words += k & ~inWord;
-      inWord = k;
+    const unit = text.charCodeAt(i);
+    let kind = BMP[unit]!;
+    if (kind <= STARTS) {
+      words += kind & ~inWord;
+      inWord = kind;
       continue;
     }
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < end) {
-      const low = text.charCodeAt(i + 1);
-      if (low >= 0xdc00 && low <= 0xdfff) {
-        c = (c - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+    if (kind === SURROGATE) {
+      const low = i + 1 < end ? text.charCodeAt(i + 1) : 0;
+      if (unit <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
+        kind = astralKind((unit - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000);
         i++;
+      } else {
+        // A lone surrogate reaches SQLite as U+FFFD, a separator.
+        kind = SEPARATOR;
+      }
+      if (kind <= STARTS) {
+        words += kind & ~inWord;
+        inWord = kind;
+        continue;
       }
     }
-    if (c >= 0xd800 && c <= 0xdfff) {
-      // A lone surrogate reaches SQLite as U+FFFD, a separator.
-      inWord = 0;
-    } else if (isCjk(c)) {
-      // Spaced out on both sides: a word of its own when it is a word character at all.
-      if (inRanges(WORD_STARTS, c)) words++;
-      inWord = 0;
-    } else if (inRanges(WORD_STARTS, c)) {
-      words += 1 & ~inWord;
-      inWord = 1;
-    } else if (!(inWord === 1 && inRanges(WORD_CARRIES, c))) {
+    if (kind === CJK) {
+      // Spaced out on both sides: a word of its own.
+      words++;
       inWord = 0;
     }
+    // CARRIES: a word goes on through it, and nothing starts with it.
   }
   return words;
 }

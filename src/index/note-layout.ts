@@ -29,25 +29,15 @@ export function layoutOf(text: string): NoteLayout {
   const body = regions.bodyText();
   const lines = regions.bodyLines();
   const wordStart = new Uint32Array(lines.length + 1);
-  let words = 0;
-  lines.forEach((line, i) => {
-    wordStart[i] = words;
-    words += countWords(body, line.start, line.end);
-  });
-  wordStart[lines.length] = words;
-  const spans = (parts: ReturnType<NoteRegions['blocks']>): Uint32Array => {
-    const out = new Uint32Array(parts.length * 2);
-    parts.forEach((p, i) => {
-      out[i * 2] = p.from - 1 - regions.lineOffset;
-      out[i * 2 + 1] = p.to - 1 - regions.lineOffset;
-    });
-    return out;
-  };
+  // A line break is no word character: each line's words are counted on their own.
+  for (let i = 0; i < lines.length; i++) {
+    wordStart[i + 1] = wordStart[i]! + countWords(body, lines[i]!.start, lines[i]!.end);
+  }
   return {
     lineOffset: regions.lineOffset,
     wordStart,
-    blocks: spans(regions.blocks()),
-    sections: spans(regions.sections()),
+    blocks: Uint32Array.from(regions.blockSpans()),
+    sections: Uint32Array.from(regions.sectionSpans()),
   };
 }
 

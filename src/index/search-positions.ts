@@ -138,6 +138,9 @@ export class IndexedScopes {
     const termWords = new Map([...terms].map((t) => [t, indexWords(t)] as const));
     const scopes = new IndexedScopes(termWords);
     if (ids.length === 0 || terms.size === 0) return scopes;
+    const words = [...new Set([...termWords.values()].flat())];
+    // Counted before anything is read, so that a refusal costs no more than the count.
+    const notes = checkReads(db, words, ids.length, limit);
     const idList = JSON.stringify(ids);
     for (const row of reusedStatement<[string], { note_id: number; data: Buffer }>(
       db,
@@ -146,8 +149,6 @@ export class IndexedScopes {
       scopes.layouts.set(row.note_id, row.data);
     }
     if (scopes.layouts.size === 0) return scopes;
-    const words = [...new Set([...termWords.values()].flat())];
-    const notes = checkReads(db, words, scopes.layouts.size, limit);
     const withLayout = JSON.stringify([...scopes.layouts.keys()]);
     // One row per note, its offsets as a JSON array: a third of the time of a row per offset. The
     // candidates are named to SQLite only when they are few of the word's notes; else the rows of

@@ -72,13 +72,29 @@ export class NoteRegions {
   }
 
   blocks(): readonly Region[] {
-    if (this.blockList) return this.blockList;
+    this.blockList ??= this.regionsOf(this.blockSpans());
+    return this.blockList;
+  }
+
+  sections(): readonly Region[] {
+    this.sectionList ??= this.regionsOf(this.sectionSpans());
+    return this.sectionList;
+  }
+
+  private regionsOf(spans: readonly number[]): Region[] {
     const out: Region[] = [];
+    for (let i = 0; i < spans.length; i += 2) out.push(this.span(spans[i]!, spans[i + 1]!));
+    return out;
+  }
+
+  /** Each block's first and last body line (0-based), flat: [first, last, first, last, …]. */
+  blockSpans(): number[] {
+    const out: number[] = [];
     const lines = this.linesOfBody();
     let first = -1;
     let kind: 'paragraph' | 'list' | 'quote' = 'paragraph';
     const close = (last: number) => {
-      if (first !== -1) out.push(this.span(first, last));
+      if (first !== -1) out.push(first, last);
       first = -1;
     };
     for (let i = 0; i < lines.length; i++) {
@@ -88,13 +104,13 @@ export class NoteRegions {
         close(i - 1);
         let j = i;
         while (j + 1 < lines.length && lines[j + 1]!.inCode && !opensFence(lines, j + 1)) j++;
-        out.push(this.span(i, j));
+        out.push(i, j);
         i = j;
-      } else if (line.text.trim() === '') {
+      } else if (isBlank(line.text)) {
         close(i - 1);
       } else if (ATX_HEADING.test(line.text) || THEMATIC_BREAK.test(line.text)) {
         close(i - 1);
-        out.push(this.span(i, i));
+        out.push(i, i);
       } else {
         // A list item or a quote interrupts a paragraph (CommonMark), so it starts a block of its own;
         // a line with no marker continues whatever block it follows.
@@ -107,27 +123,25 @@ export class NoteRegions {
       }
     }
     close(lines.length - 1);
-    this.blockList = out;
     return out;
   }
 
-  sections(): readonly Region[] {
-    if (this.sectionList) return this.sectionList;
+  /** Each section's first and last body line (0-based), flat as {@link blockSpans} gives blocks. */
+  sectionSpans(): number[] {
     const lines = this.linesOfBody();
     const headingLines = headingsOfLines(lines, 0, 0).map((h) => h.line);
     const starts = [0, ...headingLines.filter((l) => l > 0)];
-    const out: Region[] = [];
+    const out: number[] = [];
     starts.forEach((start, k) => {
       let end = (k + 1 < starts.length ? starts[k + 1]! : lines.length) - 1;
       // Blank lines at a section's end belong to no one: its lines end with its last text.
-      while (end > start && lines[end]!.text.trim() === '') end--;
+      while (end > start && isBlank(lines[end]!.text)) end--;
       if (end < start) return;
-      const region = this.span(start, end);
       // The part before the first heading counts only when it holds something.
-      if (k === 0 && headingLines[0] !== 0 && region.text.trim() === '') return;
-      out.push(region);
+      if (k === 0 && headingLines[0] !== 0 && lines.slice(start, end + 1).every((l) => isBlank(l.text)))
+        return;
+      out.push(start, end);
     });
-    this.sectionList = out;
     return out;
   }
 
@@ -153,6 +167,13 @@ export class NoteRegions {
     return first > last ? null : this.span(first, last);
   }
 }
+
+/** A line of nothing but white space (what `trim` removes), tested without making the trimmed string. */
+function isBlank(text: string): boolean {
+  return !NON_BLANK.test(text);
+}
+
+const NON_BLANK = /\S/;
 
 /** Whether body line `i` starts a new fence right after another block of code closed. */
 function opensFence(lines: readonly Line[], i: number): boolean {

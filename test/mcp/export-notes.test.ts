@@ -78,7 +78,7 @@ describe('export_notes', () => {
     );
   });
 
-  it('selects by the search operators the index answers, and refuses those that need each note read (issue 26)', async () => {
+  it('selects by the search operators the index answers, and refuses those settled note by note (issue 26)', async () => {
     const v = await open({
       'a.md': '---\nstatus: draft\n---\n- [ ] call Bob\nalpha beta\n',
       'b.md': '---\nstatus: done\n---\n- [x] call Ann\nalpha\nbeta\n',
