@@ -78,13 +78,15 @@ const QUERIES = [
   ['line: common words', 'line:(the of)', 'may refuse'],
   ['section: with -', 'section:(project -budget)'],
   ['block: OR, phrase', 'block:("next steps" OR review)'],
-  ['line: nested', 'section:(line:(project budget))', 'may refuse'],
-  ['match-case:Word', 'match-case:Budget'],
-  ['/regex/ + word', 'café /caf[eé]s?/'],
+  ['line: nested', 'section:(line:(project budget))'],
+  // Case and regexes on text are not in the index: these read their candidates' text, which a large
+  // vault's common words make too much to read.
+  ['match-case:Word', 'match-case:Budget', 'may refuse'],
+  ['/regex/ + word', 'café /caf[eé]s?/', 'may refuse'],
   ['/regex/ alone', '/\\d{4}-\\d{2}-\\d{2}/', 'may refuse'],
   ['path:/regex/', 'path:/\\d{4}/'],
   ['-line: + word', 'budget -line:(budget review)'],
-  ['pathological regex', 'café /(a|aa)*b/'],
+  ['pathological regex', 'café /(a|aa)*b/', 'may refuse'],
   ['page 2 (cursor)', 'budget', 'page2'],
 ];
 
