@@ -164,7 +164,7 @@ function factsOf(
     properties: once(() => noteProperties(db, row.id)),
     text: readText,
     stored: readStored,
-    indexed: () => indexed?.note(row.id) ?? null,
+    indexed: once(() => indexed?.note(row.id) ?? null),
     regions: () => {
       if (regions === undefined) {
         const t = readText();

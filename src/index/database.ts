@@ -16,14 +16,50 @@ export interface OpenedIndex {
   readonly rebuiltBecause: string | null;
 }
 
+/** How often, and how long apart, an open that found the file locked by another process is tried. */
+const OPEN_ATTEMPTS = 50;
+const OPEN_PAUSE_MS = 100;
+
 export function openIndexDatabase(file: string): OpenedIndex {
-  try {
-    return { db: openChecked(file), rebuiltBecause: null };
-  } catch (err) {
-    const reason = err instanceof ForeignIndex ? err.message : `unreadable (${(err as Error).message})`;
-    removeDatabaseFiles(file);
-    return { db: openChecked(file), rebuiltBecause: reason };
+  return openIndexWith(file, openChecked, pause);
+}
+
+/**
+ * {@link openIndexDatabase} with its opening and waiting given, for tests. A file another process is
+ * creating or changing at the same moment can answer SQLITE_BUSY at once, whatever the busy timeout
+ * (two servers starting on one new vault: one of them switching the file to WAL). That is tried again,
+ * never taken for a damaged file: deleting the files would pull them from under the other process,
+ * which then failed with SQLITE_IOERR_FSTAT, and both servers stopped.
+ */
+export function openIndexWith(
+  file: string,
+  open: (file: string) => Db,
+  wait: (ms: number) => void,
+): OpenedIndex {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return { db: open(file), rebuiltBecause: null };
+    } catch (err) {
+      if (isLocked(err)) {
+        if (attempt >= OPEN_ATTEMPTS) throw err;
+        wait(OPEN_PAUSE_MS);
+        continue;
+      }
+      const reason = err instanceof ForeignIndex ? err.message : `unreadable (${(err as Error).message})`;
+      removeDatabaseFiles(file);
+      return { db: open(file), rebuiltBecause: reason };
+    }
   }
+}
+
+function isLocked(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
+}
+
+/** Blocks the thread for `ms`: only at start-up, before the server answers anything. */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 class ForeignIndex extends Error {}

@@ -118,7 +118,6 @@ function memoryTokenizer(): { words: (text: string) => string[] } {
 /** Where each word stands in each candidate note, and the candidates' layouts, read in one transaction. */
 export class IndexedScopes {
   private readonly layouts = new Map<number, Uint8Array>();
-  private readonly decoded = new Map<number, IndexedNote | null>();
   /** word → note → its offsets, ascending. */
   private readonly positions = new Map<string, Map<number, number[]>>();
 
@@ -142,10 +141,12 @@ export class IndexedScopes {
     // Counted before anything is read, so that a refusal costs no more than the count.
     const notes = checkReads(db, words, ids.length, limit);
     const idList = JSON.stringify(ids);
-    for (const row of reusedStatement<[string], { note_id: number; data: Buffer }>(
-      db,
-      'SELECT note_id, data FROM note_layout WHERE note_id IN (SELECT value FROM json_each(?))',
-    ).iterate(idList)) {
+    // Prepared here, not shared (database.ts reusedStatement): these are iterated and set to raw rows.
+    for (const row of db
+      .prepare<[string], { note_id: number; data: Buffer }>(
+        'SELECT note_id, data FROM note_layout WHERE note_id IN (SELECT value FROM json_each(?))',
+      )
+      .iterate(idList)) {
       scopes.layouts.set(row.note_id, row.data);
     }
     if (scopes.layouts.size === 0) return scopes;
@@ -153,14 +154,16 @@ export class IndexedScopes {
     // One row per note, its offsets as a JSON array: a third of the time of a row per offset. The
     // candidates are named to SQLite only when they are few of the word's notes; else the rows of
     // other notes are passed over here, unparsed.
-    const all = reusedStatement<[string], [number, string]>(
-      db,
-      "SELECT doc, json_group_array(offset) FROM notes_positions WHERE term = ? AND col = 'body' GROUP BY doc",
-    ).raw();
-    const some = reusedStatement<[string, string], [number, string]>(
-      db,
-      "SELECT doc, json_group_array(offset) FROM notes_positions WHERE term = ? AND col = 'body' AND doc IN (SELECT value FROM json_each(?)) GROUP BY doc",
-    ).raw();
+    const all = db
+      .prepare<[string], [number, string]>(
+        "SELECT doc, json_group_array(offset) FROM notes_positions WHERE term = ? AND col = 'body' GROUP BY doc",
+      )
+      .raw();
+    const some = db
+      .prepare<[string, string], [number, string]>(
+        "SELECT doc, json_group_array(offset) FROM notes_positions WHERE term = ? AND col = 'body' AND doc IN (SELECT value FROM json_each(?)) GROUP BY doc",
+      )
+      .raw();
     for (const word of words) {
       const byNote = new Map<number, number[]>();
       const few = scopes.layouts.size * 2 < (notes.get(word) ?? 0);
@@ -180,16 +183,15 @@ export class IndexedScopes {
     return this.layouts.has(id);
   }
 
-  /** The note's view, or null when it has no (readable) layout: its scopes are then checked in its text. */
+  /**
+   * The note's view, or null when it has no (readable) layout: its scopes are then checked in its text.
+   * Made anew on each call (the caller keeps it while it checks the note), so that the views of tens
+   * of thousands of candidates are not all held at once.
+   */
   note(id: number): IndexedNote | null {
-    let view = this.decoded.get(id);
-    if (view === undefined) {
-      const bytes = this.layouts.get(id);
-      const layout = bytes === undefined ? null : decodeLayout(bytes);
-      view = layout === null ? null : new IndexedNote(id, layout, this.terms, this.positions);
-      this.decoded.set(id, view);
-    }
-    return view;
+    const bytes = this.layouts.get(id);
+    const layout = bytes === undefined ? null : decodeLayout(bytes);
+    return layout === null ? null : new IndexedNote(id, layout, this.terms, this.positions);
   }
 }
 
