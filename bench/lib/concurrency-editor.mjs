@@ -17,9 +17,16 @@ import { pathToFileURL } from 'node:url';
 import { appendToLog, etagOf, freshText, revEdit, token, wellFormed } from './concurrency-notes.mjs';
 import { deriveSeed, mulberry32 } from './random.mjs';
 
-/** Wall-clock milliseconds with sub-millisecond precision, comparable between processes. */
+/**
+ * Milliseconds of the machine's monotonic clock (CLOCK_MONOTONIC on Linux), with sub-millisecond
+ * precision: one clock for every process, so the editor's times and the agents' compare. Not
+ * `performance.timeOrigin + performance.now()`: each process sets its timeOrigin from two clocks read
+ * one after the other at its start, so a process started on a loaded machine can be off by however
+ * long it waited between the two reads — a CI run under load once judged three editor-over-agent
+ * races as writes whose times did not overlap.
+ */
 export function nowMs() {
-  return performance.timeOrigin + performance.now();
+  return Number(process.hrtime.bigint()) / 1e6;
 }
 
 const MODES = [
