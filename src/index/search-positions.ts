@@ -15,6 +15,7 @@ import { NotedError } from '../common/errors.js';
 import { segmentCjk } from './cjk.js';
 import { type Db, reusedStatement } from './database.js';
 import { decodeLayout, type NoteLayout } from './note-layout.js';
+import { partSets } from './part-sets.js';
 import { FTS_TOKENIZER } from './schema.js';
 import type { QueryNode, ScopeNode } from './search-nodes.js';
 
@@ -309,36 +310,19 @@ export class IndexedNote {
   }
 
   private partsMatching(node: QueryNode, table: PartTable): Set<number> | null {
-    switch (node.kind) {
-      case 'word':
-      case 'phrase':
-        return this.partsHolding(node.text, table);
-      case 'scope':
-        return node.operand === null || node.scope.startsWith('task')
-          ? null
-          : this.partsWithin(node.scope as Part, node.operand, table);
-      case 'not': {
-        const inner = this.partsMatching(node.operand, table);
-        if (inner === null) return null;
-        const out = new Set<number>();
-        for (let i = 0; i < table.starts.length; i++) if (!inner.has(i)) out.add(i);
-        return out;
+    return partSets(node, table.starts.length, (leaf) => {
+      switch (leaf.kind) {
+        case 'word':
+        case 'phrase':
+          return this.partsHolding(leaf.text, table);
+        case 'scope':
+          return leaf.operand === null || leaf.scope.startsWith('task')
+            ? null
+            : this.partsWithin(leaf.scope as Part, leaf.operand, table);
+        default:
+          return null;
       }
-      case 'and':
-      case 'or': {
-        const sets: Set<number>[] = [];
-        for (const op of node.operands) {
-          const set = this.partsMatching(op, table);
-          if (set === null) return null;
-          sets.push(set);
-        }
-        if (node.kind === 'or') return new Set(sets.flatMap((set) => [...set]));
-        const [first, ...rest] = sets.sort((a, b) => a.size - b.size);
-        return new Set([...(first ?? [])].filter((i) => rest.every((set) => set.has(i))));
-      }
-      default:
-        return null;
-    }
+    });
   }
 
   /**

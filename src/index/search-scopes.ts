@@ -5,6 +5,7 @@
  * body and their matches placed in parts; regexes and nested scopes are tested part by part.
  */
 import { fold, termRegex } from './excerpt.js';
+import { partSets } from './part-sets.js';
 import { type IndexedNote, indexAnswers } from './search-positions.js';
 import type { PhraseNode, QueryNode, WordNode } from './search-query.js';
 import type { NoteRegions, Region } from './search-regions.js';
@@ -130,40 +131,23 @@ function partsOf(scope: Scope['scope'], facts: CandidateFacts, within: Region | 
  * once in the whole body and its matches placed in parts; a regex is tested part by part.
  */
 function partsMatching(node: QueryNode, parts: readonly Region[], regions: NoteRegions): Set<number> | null {
-  switch (node.kind) {
-    case 'word':
-    case 'phrase':
-      return partsHolding(node, parts, regions);
-    case 'regex': {
-      const test = textTest(node);
-      const out = new Set<number>();
-      parts.forEach((p, i) => {
-        if (test(p.text)) out.add(i);
-      });
-      return out;
-    }
-    case 'not': {
-      const inner = partsMatching(node.operand, parts, regions);
-      if (inner === null) return null;
-      const out = new Set<number>();
-      for (let i = 0; i < parts.length; i++) if (!inner.has(i)) out.add(i);
-      return out;
-    }
-    case 'and':
-    case 'or': {
-      const sets: Set<number>[] = [];
-      for (const op of node.operands) {
-        const set = partsMatching(op, parts, regions);
-        if (set === null) return null;
-        sets.push(set);
+  return partSets(node, parts.length, (leaf) => {
+    switch (leaf.kind) {
+      case 'word':
+      case 'phrase':
+        return partsHolding(leaf, parts, regions);
+      case 'regex': {
+        const test = textTest(leaf);
+        const out = new Set<number>();
+        parts.forEach((p, i) => {
+          if (test(p.text)) out.add(i);
+        });
+        return out;
       }
-      if (node.kind === 'or') return new Set(sets.flatMap((set) => [...set]));
-      const [first, ...rest] = sets.sort((a, b) => a.size - b.size);
-      return new Set([...(first ?? [])].filter((i) => rest.every((set) => set.has(i))));
+      default:
+        return null;
     }
-    default:
-      return null;
-  }
+  });
 }
 
 /** Bodies folded once per note for {@link partsHolding}. */
