@@ -18,7 +18,7 @@ import {
   visiblePropertyNames,
 } from '../index/search-facts.js';
 import { close } from '../index/search-operators.js';
-import { IndexedScopes, indexedScopeTerms } from '../index/search-positions.js';
+import { IndexedScopes } from '../index/search-positions.js';
 import { parseSearchQuery, type QueryNode, type RegexNode } from '../index/search-query.js';
 import { compileRegex, regexRanges } from '../index/search-regex.js';
 import { NoteRegions } from '../index/search-regions.js';
@@ -72,15 +72,14 @@ export async function search(
   } else {
     const check = compiled.check;
     const sql = candidateSql(compiled, scope);
-    const terms = indexedScopeTerms(query);
     // The scopes the index answers read word positions instead of the notes, with the candidates.
     const found = retried(ctx, rules, () =>
       runCandidates(db, query, sql, rules.visibility.key, (rows) =>
-        terms.size === 0 || formatOf(ctx.vault).name !== 'markdown'
+        formatOf(ctx.vault).name !== 'markdown'
           ? null
           : IndexedScopes.read(
               db,
-              terms,
+              query,
               rows.filter((row) => visible(row.path)).map((row) => row.id),
             ),
       ),

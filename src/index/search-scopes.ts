@@ -5,11 +5,13 @@
  * body and their matches placed in parts; regexes and nested scopes are tested part by part.
  */
 import { fold, termRegex } from './excerpt.js';
+import type { IndexedNote } from './indexed-note.js';
 import { partSets } from './part-sets.js';
-import { type IndexedNote, indexAnswers } from './search-positions.js';
+import { indexAnswers } from './search-positions.js';
 import type { PhraseNode, QueryNode, WordNode } from './search-query.js';
 import type { NoteRegions, Region } from './search-regions.js';
 import { booleanOf, isText, textTest } from './search-text.js';
+import { lastAtOrBefore } from './sorted.js';
 
 export interface TaskFact {
   readonly line: number;
@@ -190,19 +192,7 @@ function partsHolding(
 
 /** The last part starting at or before `offset` (parts are in order and do not overlap), or -1. */
 function partAt(parts: readonly Region[], offset: number): number {
-  let lo = 0;
-  let hi = parts.length - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if ((parts[mid]!.start ?? 0) <= offset) {
-      found = mid;
-      lo = mid + 1;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  return found;
+  return lastAtOrBefore(parts.length, (i) => parts[i]!.start ?? 0, offset);
 }
 
 /** Whether one part of a note matches a scope's operand. */

@@ -49,7 +49,7 @@ export interface SearchWork {
   readonly words: readonly { readonly word: string; readonly occurrences: number }[];
 }
 
-interface Stats {
+export interface Stats {
   readonly docs: number;
   readonly occurrences: number;
 }
@@ -172,7 +172,7 @@ const caches = new WeakMap<Db, WordCache>();
  * word's whole list of occurrences, so they are kept until the index changes: a common word took about
  * a tenth of what searching for it takes.
  */
-function wordStats(db: Db, words: readonly string[]): Map<string, Stats> {
+export function wordStats(db: Db, words: readonly string[]): Map<string, Stats> {
   const state = indexState(db);
   let cache = caches.get(db);
   if (cache === undefined || cache.state !== state || cache.counts.size > MAX_CACHED_WORDS) {

@@ -12,7 +12,7 @@ import { NotedError } from '../../src/common/errors.js';
 import { markdownFormat } from '../../src/format/markdown-format.js';
 import { deriveNote } from '../../src/index/derive.js';
 import { type CandidateFacts, type Found, matchesNote } from '../../src/index/search-check.js';
-import { IndexedScopes, indexedScopeTerms } from '../../src/index/search-positions.js';
+import { IndexedScopes } from '../../src/index/search-positions.js';
 import { parseSearchQuery, type QueryNode } from '../../src/index/search-query.js';
 import { NoteRegions } from '../../src/index/search-regions.js';
 import { IndexWriter } from '../../src/index/store.js';
@@ -127,7 +127,7 @@ describe('scopes answered from word positions', () => {
       const node = parseSearchQuery(q);
       const scopes = IndexedScopes.read(
         v.db,
-        indexedScopeTerms(node),
+        node,
         notes.map((n) => n.id),
       );
       // A block across two sections (a paragraph ending in a setext heading) is left to the text when
@@ -152,7 +152,7 @@ describe('scopes answered from word positions', () => {
       const node = parseSearchQuery(q);
       const scopes = IndexedScopes.read(
         v.db,
-        indexedScopeTerms(node),
+        node,
         notes.map((n) => n.id),
       );
       expect(() => matchesNote(node, indexFacts(notes[0]!, scopes)), q).toThrow(/^read /);
@@ -164,7 +164,7 @@ describe('scopes answered from word positions', () => {
     const ids = notes.map((n) => n.id);
     const refused = (() => {
       try {
-        IndexedScopes.read(v.db, indexedScopeTerms(node), ids, 10);
+        IndexedScopes.read(v.db, node, ids, { positions: 10 });
         return null;
       } catch (e) {
         return e as NotedError;
@@ -174,7 +174,31 @@ describe('scopes answered from word positions', () => {
     expect(refused?.code).toBe('too_large');
     expect(refused?.message).toMatch(/"dog" \(\d+\)/);
     expect(refused?.message).toContain('the limit is 10');
-    expect(() => IndexedScopes.read(v.db, indexedScopeTerms(node), ids)).not.toThrow();
+    expect(() => IndexedScopes.read(v.db, node, ids)).not.toThrow();
+  });
+
+  it('refuses exclusions and nested scopes that would go through too many parts, whatever their words', () => {
+    const ids = notes.map((n) => n.id);
+    const bytes = (v.db.prepare('SELECT sum(length(data)) AS n FROM note_layout').get() as { n: number }).n;
+    // Words found nowhere: no position to read, yet each `-` goes through every line of every note.
+    const excluded = Array.from({ length: 40 }, (_, i) => `-zz${i}`).join(' ');
+    const node = parseSearchQuery(`line:(${excluded})`);
+    const refusal = (limit: number) => {
+      try {
+        IndexedScopes.read(v.db, node, ids, { parts: limit });
+        return null;
+      } catch (e) {
+        return e as NotedError;
+      }
+    };
+    const refused = refusal(bytes * 40 - 1);
+    expect(refused?.code).toBe('too_large');
+    expect(refused?.message).toContain(`${notes.length} notes`);
+    expect(refusal(bytes * 40)).toBeNull();
+    // A nested scope goes through its parts too; plain words and phrases add nothing.
+    const nested = parseSearchQuery('section:(line:(dog cat) "the dog")');
+    expect(() => IndexedScopes.read(v.db, nested, ids, { parts: bytes - 1 })).toThrow(/nested scopes/);
+    expect(() => IndexedScopes.read(v.db, nested, ids, { parts: bytes })).not.toThrow();
   });
 
   it('keeps no layout for a note whose words FTS5 counted otherwise: its scopes are read from its text', () => {
@@ -193,7 +217,7 @@ describe('scopes answered from word positions', () => {
     const id = (v.db.prepare('SELECT id FROM notes WHERE path = ?').get(name) as { id: number }).id;
     expect(v.db.prepare('SELECT count(*) AS n FROM note_layout WHERE note_id = ?').get(id)).toEqual({ n: 0 });
     const node = parseSearchQuery('line:(dog cat)');
-    const scopes = IndexedScopes.read(v.db, indexedScopeTerms(node), [id]);
+    const scopes = IndexedScopes.read(v.db, node, [id]);
     expect(scopes.has(id)).toBe(false);
     const facts = { ...textFacts(name), indexed: () => scopes.note(id) };
     expect(answer(node, facts).found.lines).toEqual([{ scope: 'line', from: 1, to: 1 }]);

@@ -119,6 +119,10 @@ describe('hidden notes answer exactly as absent ones', () => {
       ['get_backlinks', { name: 'pub/Public' }],
       ['get_outgoing_links', { name: 'pub/Public' }],
       ['search_notes', { query: 'merger OR layoffs OR public' }],
+      // Scopes answered from word positions and layouts, and their bounds: the same as without the notes.
+      ['search_notes', { query: 'line:(layoffs bonuses) OR block:(hello public)' }],
+      ['search_notes', { query: 'section:(merger -hello) OR line:(hello -layoffs)' }],
+      ['search_notes', { query: `line:(${Array.from({ length: 90 }, (_, i) => `-q${i}`).join(' ')})` }],
       ['list_notes', {}],
       ['list_tags', {}],
       ['list_tasks', {}],
