@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestVault, type Structured, type TestVault } from '../helpers/vault.js';
 
@@ -64,9 +66,26 @@ const LISTS: Paged[] = [
   },
 ];
 
+/** The numbered notes, by name. */
+const NOTES = Array.from({ length: 12 }, (_, i) => {
+  const n = String(i).padStart(2, '0');
+  return `p/f${n}/n${n}`;
+});
+
 let v: TestVault;
 beforeAll(async () => {
-  v = await openTestVault(files());
+  // Modification times with ties, as a busy machine writes them (several files within one
+  // millisecond): list_notes and list_by_tag sort newest first and then by path, so cursors must
+  // hold across equal times.
+  const t = Date.now() / 1000 - 100;
+  v = await openTestVault(files(), {
+    prepare: (dir) => {
+      for (const [i, name] of NOTES.entries()) {
+        const when = i < 8 ? t : t + 1;
+        fs.utimesSync(path.join(dir, `${name}.md`), when, when);
+      }
+    },
+  });
 });
 afterAll(async () => {
   await v.close();
@@ -126,11 +145,15 @@ describe('a page boundary holds while the vault changes (keyset cursors)', () =>
    * the items of the new whole list that sort after the first page's last item: nothing given twice,
    * nothing that stayed skipped.
    */
-  async function across(list: Paged, change: () => Promise<void>, limit = 4): Promise<void> {
+  async function across(
+    list: Paged,
+    change: (firstKeys: readonly string[]) => Promise<void>,
+    limit = 4,
+  ): Promise<void> {
     const first = await v.call(list.tool, { ...list.args, limit });
     const firstKeys = first.structured[list.items].map(list.key);
     const boundary = firstKeys[firstKeys.length - 1];
-    await change();
+    await change(firstKeys);
     const rest: string[] = [];
     let cursor: string | undefined = first.structured.nextCursor;
     while (cursor !== undefined) {
@@ -157,15 +180,41 @@ describe('a page boundary holds while the vault changes (keyset cursors)', () =>
 
   it('list_by_tag and list_notes: a note rewritten (newest now) and one created', async () => {
     for (const list of [LISTS[3] as Paged, LISTS[0] as Paged]) {
-      await across(list, async () => {
-        const r = await v.call('read_note', { name: 'p/f00/n00' });
+      await across(list, async (firstKeys) => {
+        // A note from past the boundary: rewritten, it sorts before it. Which notes the first page
+        // holds depends on the files' modification times (a busy machine writes several within one
+        // millisecond, and ties go by path), so the note is picked off the page, not named.
+        const name = NOTES.find((n) => !firstKeys.includes(`${n}.md`)) as string;
+        const r = await v.call('read_note', { name });
         await v.call('update_note', {
-          name: 'p/f00/n00',
+          name,
           content: `${r.structured.frontmatterRaw}${r.structured.body}\nmore\n`,
         });
         await v.call('create_note', { name: `fresh-${list.tool}`, content: '#all new\n' });
       });
     }
+  });
+
+  it('list_notes: the boundary note itself rewritten, so it sorts first now', async () => {
+    const list = LISTS[0] as Paged;
+    const old = (await v.call(list.tool, { ...list.args, limit: 500 })).structured[list.items].map(list.key);
+    const first = await v.call(list.tool, { ...list.args, limit: 4 });
+    const boundary = first.structured[list.items].map(list.key)[3] as string;
+    const r = await v.call('read_note', { name: boundary });
+    await v.call('update_note', {
+      name: boundary,
+      content: `${r.structured.frontmatterRaw}${r.structured.body}\nagain\n`,
+    });
+    const rest: string[] = [];
+    let cursor: string | undefined = first.structured.nextCursor;
+    while (cursor !== undefined) {
+      const page = await v.call(list.tool, { ...list.args, limit: 4, cursor });
+      rest.push(...page.structured[list.items].map(list.key));
+      cursor = page.structured.nextCursor;
+    }
+    // The cursor holds the boundary's old place: what followed it then follows now, and the
+    // boundary, now first, is not given again.
+    expect(rest).toEqual(old.slice(4));
   });
 
   it('list_tags, list_folders, get_backlinks, query_notes: items added and removed around the boundary', async () => {
