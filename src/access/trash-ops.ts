@@ -5,24 +5,31 @@
 
 import { positionOf } from '../common/cursor.js';
 import { NotedError } from '../common/errors.js';
+import { hasEnding, withoutEnding } from '../common/note-ending.js';
 import { type Keyset, type Page, type PageRequest, pageOf } from '../common/paging.js';
+import { htmlNoteToMarkdown, markdownNoteToHtml } from '../format/convert-note.js';
+import { resolveLinkTarget } from '../index/links-query.js';
+import type { NewLinkpath } from '../markdown/link-rewrite.js';
 import { baseNameOf, normalizeNoteName } from '../vault/names.js';
 import {
   isPastRetention,
   listTrash as listTrashItems,
   moveToTrash,
   newestFirst,
+  restoreConvertedFromTrash,
   restoreFromTrash,
   type TrashItem,
   trashedBytes,
 } from '../vault/trash.js';
-import type { AccessContext, Writer } from './context.js';
+import { type AccessContext, MAX_NOTE_BYTES, type Writer } from './context.js';
 import { stage, writableAccess } from './permission.js';
 import { recordThenMake } from './recorded-write.js';
 import { existingCaseVariant, notFound, resolveExisting } from './resolve.js';
 import type { Rules } from './rules.js';
 import type { DeleteResult, RestoreResult, StagedResult } from './types.js';
 import { checkExpected } from './write.js';
+
+const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export async function deleteNote(
   ctx: AccessContext,
@@ -114,18 +121,77 @@ export async function restoreNote(
       { name: existing },
     );
   }
-  await ctx.vault.withNoteLock(item.name, () => {
-    const after = trashedBytes(ctx.vault, item);
+  const losses = await ctx.vault.withNoteLock(item.name, () => {
+    const trashed = trashedBytes(ctx.vault, item);
+    const converted = item.deletedAs === undefined ? null : convertTrashed(ctx, rules, item, trashed);
     recordThenMake(
       ctx,
-      { ...who, tool: 'restore_note', note: item.name, kind: 'restore', before: null, after },
-      () => restoreFromTrash(ctx.vault, item, rules.writable),
+      {
+        ...who,
+        tool: 'restore_note',
+        note: item.name,
+        kind: 'restore',
+        before: null,
+        after: converted?.bytes ?? trashed,
+      },
+      () =>
+        converted === null
+          ? restoreFromTrash(ctx.vault, item, rules.writable)
+          : restoreConvertedFromTrash(ctx.vault, item, converted.bytes, rules.writable),
     );
+    return converted?.losses ?? null;
   });
   ctx.index.touched([item.name]);
   const stored = ctx.vault.read(item.name, rules.sight);
   if (stored === null) throw notFound(item.name);
-  return { name: item.name, etag: stored.etag, trashId: item.id };
+  const result = { name: item.name, etag: stored.etag, trashId: item.id };
+  return item.deletedAs === undefined || losses === null
+    ? result
+    : { ...result, deletedAs: item.deletedAs, losses };
+}
+
+/**
+ * A note deleted before the vault was converted, in the vault's format now, as `noted-mcp convert`
+ * would have converted it: a link naming a note with the old ending (`[x](Plan.md)`) gets the new
+ * one when the note it names is there, converted, and visible.
+ */
+function convertTrashed(
+  ctx: AccessContext,
+  rules: Rules,
+  item: TrashItem,
+  trashed: Buffer,
+): { bytes: Buffer; losses: string[] } {
+  let text: string;
+  try {
+    text = utf8Strict.decode(trashed);
+  } catch {
+    throw new NotedError(
+      'not_supported',
+      `"${item.deletedAs}" was deleted before the vault was converted, and it is not valid UTF-8 text, so it cannot be converted to restore it as "${item.name}". Nothing was restored; the owner finds it in .noted/trash/${item.id}/.`,
+      { name: item.name, committed: false },
+    );
+  }
+  const from = ctx.vault.ending === '.md' ? '.html' : '.md';
+  const relink: NewLinkpath = (link) => {
+    if (!hasEnding(link.linkpath, from)) return null;
+    const linkpath = withoutEnding(link.linkpath, from) + ctx.vault.ending;
+    const target = resolveLinkTarget(ctx.index.db, linkpath, item.name, visibility(rules));
+    return target !== null && hasEnding(target, ctx.vault.ending) ? linkpath : null;
+  };
+  const converted = from === '.md' ? markdownNoteToHtml(text, relink) : htmlNoteToMarkdown(text, relink);
+  const bytes = Buffer.from(converted.text, 'utf8');
+  if (bytes.length > MAX_NOTE_BYTES) {
+    throw new NotedError(
+      'too_large',
+      `"${item.deletedAs}" was deleted before the vault was converted, and converted it would be ${(bytes.length / 1048576).toFixed(1)} MB, over the 5 MB a note may hold. Nothing was restored; the owner finds it in .noted/trash/${item.id}/.`,
+      { sizeBytes: bytes.length, maxBytes: MAX_NOTE_BYTES },
+    );
+  }
+  return { bytes, losses: converted.losses };
+}
+
+function visibility(rules: Rules): { visible?: (path: string) => boolean } {
+  return rules.visible === undefined ? {} : { visible: rules.visible };
 }
 
 /**

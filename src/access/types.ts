@@ -101,6 +101,12 @@ export interface RestoreResult {
   readonly name: string;
   readonly etag: string;
   readonly trashId: string;
+  /**
+   * Set when the note was deleted before the vault was converted: its name then. It was restored
+   * converted, and `losses` says what its new format could not hold (empty when nothing).
+   */
+  readonly deletedAs?: string;
+  readonly losses?: readonly string[];
 }
 
 /** A write in a staged folder: computed and kept for the owner's review, not applied (SPEC 5.1). */

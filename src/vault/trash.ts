@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { NotedError } from '../common/errors.js';
+import { hasEnding, type NoteEnding, withoutEnding } from '../common/note-ending.js';
 import { fsyncDir } from './atomic-write.js';
 import { ANYWHERE, type Sight } from './checked-folder.js';
 import { moveInChecked, moveOutChecked } from './checked-write.js';
@@ -19,6 +20,12 @@ export interface TrashItem {
   readonly name: string;
   /** When it was deleted (ISO 8601). */
   readonly deletedAt: string;
+  /**
+   * Set when the note was deleted in the vault's other format, before the vault was converted
+   * (`noted-mcp convert`): its name as kept in the trash, e.g. `a/b.md` in an HTML vault. `name` is
+   * then the name in the vault's format, which it is restored under, converted.
+   */
+  readonly deletedAs?: string;
 }
 
 const ID_PATTERN = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z(?:_\d+)?$/;
@@ -79,11 +86,28 @@ export function listTrash(vault: Vault): TrashItem[] {
   for (const id of ids) {
     const at = deletedAtOf(id);
     if (!at) continue;
+    const deletedAt = at.toISOString();
     const walked = walkVault(path.join(root, id), vault.ending);
-    for (const note of walked.notes) items.push({ id, name: note.name, deletedAt: at.toISOString() });
+    const names = new Set(walked.notes.map((note) => note.name));
+    for (const name of names) items.push({ id, name, deletedAt });
+    // The trash is not converted with the vault: a note deleted before keeps its format there.
+    const other = otherEnding(vault.ending);
+    for (const file of walked.attachments) {
+      if (!hasEnding(file.name, other)) continue;
+      const name = withoutEnding(file.name, other) + vault.ending;
+      if (!names.has(name)) items.push({ id, name, deletedAt, deletedAs: file.name });
+    }
   }
   items.sort(newestFirst);
   return items;
+}
+
+function otherEnding(ending: NoteEnding): NoteEnding {
+  return ending === '.md' ? '.html' : '.md';
+}
+
+function storedPath(vault: Vault, item: TrashItem): string {
+  return path.join(trashRoot(vault), item.id, ...(item.deletedAs ?? item.name).split('/'));
 }
 
 /**
@@ -103,7 +127,7 @@ export function isPastRetention(deletedAt: Date, retentionDays: number, now: Dat
 /** The stored bytes of a trashed note (for the journal, before it is restored). */
 export function trashedBytes(vault: Vault, item: TrashItem): Buffer {
   try {
-    return fs.readFileSync(path.join(trashRoot(vault), item.id, ...item.name.split('/')));
+    return fs.readFileSync(storedPath(vault, item));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     throw new NotedError('not_found', `The deletion ${item.id} of "${item.name}" is no longer in the trash.`);
@@ -115,7 +139,9 @@ export function trashedBytes(vault: Vault, item: TrashItem): Buffer {
  * Refuses with `already_exists` when a note is at that path again; nothing is overwritten.
  */
 export function restoreFromTrash(vault: Vault, item: TrashItem, allow: Sight = ANYWHERE): void {
-  const source = path.join(trashRoot(vault), item.id, ...item.name.split('/'));
+  if (item.deletedAs !== undefined)
+    throw new Error('A note deleted in the other format is restored converted.');
+  const source = storedPath(vault, item);
   let restored: boolean;
   try {
     // Never over a file: a note created in the meantime is never replaced (checked-write.ts).
@@ -133,6 +159,27 @@ export function restoreFromTrash(vault: Vault, item: TrashItem, allow: Sight = A
   removeEmptyDeletion(vault, item.id);
 }
 
+/**
+ * Restores a note deleted in the vault's other format (`item.deletedAs`) as `bytes`, its conversion,
+ * under `item.name`; then removes the trashed file. Never over a note: `already_exists` when one is
+ * there. A crash between the two steps leaves the trashed copy, which then cannot be restored over
+ * the restored note.
+ */
+export function restoreConvertedFromTrash(
+  vault: Vault,
+  item: TrashItem,
+  bytes: Uint8Array,
+  allow: Sight = ANYWHERE,
+): void {
+  const source = storedPath(vault, item);
+  if (!fs.existsSync(source)) {
+    throw new NotedError('not_found', `The deletion ${item.id} of "${item.name}" is no longer in the trash.`);
+  }
+  if (vault.create(item.name, bytes, allow) === null) throw alreadyThere(item.name);
+  fs.rmSync(source, { force: true });
+  removeEmptyDeletion(vault, item.id);
+}
+
 function alreadyThere(name: string): NotedError {
   return new NotedError(
     'already_exists',
@@ -143,7 +190,10 @@ function alreadyThere(name: string): NotedError {
 
 function removeEmptyDeletion(vault: Vault, id: string): void {
   const dir = path.join(trashRoot(vault), id);
-  if (walkVault(dir, vault.ending).notes.length === 0) fs.rmSync(dir, { recursive: true, force: true });
+  const left = walkVault(dir, vault.ending);
+  // Files of the other format are deletions too (listTrash).
+  if (left.notes.length === 0 && left.attachments.length === 0)
+    fs.rmSync(dir, { recursive: true, force: true });
 }
 
 /** Removes deletions older than `retentionDays` (0 keeps everything). Returns how many were purged. */

@@ -25,6 +25,12 @@ export const outputSchema = withErrors(
           id: z.string().describe('Deletion id, for restore_note'),
           name: z.string().describe('The path the note had'),
           deletedAt: z.string(),
+          deletedAs: z
+            .string()
+            .optional()
+            .describe(
+              'Only for a note deleted before the vault was converted to its present format: the name it had then. restore_note restores it under name, converted',
+            ),
         }),
       )
       .describe('Newest deletion first, then by name'),
@@ -50,7 +56,10 @@ export function register({ server, access, session }: ToolDeps): void {
           limit: args.limit ?? DEFAULT_LIMIT,
           ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
         });
-        const lines = page.items.map((t) => `- ${t.name} (deleted ${t.deletedAt}, id ${t.id})`);
+        const lines = page.items.map(
+          (t) =>
+            `- ${t.name} (deleted ${t.deletedAt}, id ${t.id}${t.deletedAs === undefined ? '' : `; deleted as ${t.deletedAs}, before the vault was converted: restored converted`})`,
+        );
         const head =
           page.total === 0
             ? 'The trash is empty.'

@@ -24,6 +24,16 @@ export const outputSchema = withErrors(
     name: z.string(),
     etag: z.string(),
     trashId: z.string().describe('The deletion that was restored'),
+    deletedAs: z
+      .string()
+      .optional()
+      .describe(
+        'Only when the note was deleted before the vault was converted: its name then; it was restored converted',
+      ),
+    losses: z
+      .array(z.string())
+      .optional()
+      .describe('With deletedAs: what the conversion could not keep (empty when nothing)'),
   }),
 );
 
@@ -33,7 +43,7 @@ export function register({ server, access, session }: ToolDeps): void {
     {
       title: 'Restore a deleted note',
       description:
-        'Puts a note from the trash back at its original path. Without id, the latest deletion of that name. Refused with already_exists when a note exists at that path again (nothing is overwritten).',
+        "Puts a note from the trash back at its original path. Without id, the latest deletion of that name. Refused with already_exists when a note exists at that path again (nothing is overwritten). A note deleted before the vault was converted (list_trash shows deletedAs) is restored converted to the vault's format.",
       inputSchema,
       outputSchema,
       annotations: {
@@ -50,7 +60,15 @@ export function register({ server, access, session }: ToolDeps): void {
           name: args.name,
           ...(args.id === undefined ? {} : { id: args.id }),
         });
-        return toolResult(`Restored ${result.name} (etag ${result.etag}).`, { ...result });
+        const converted =
+          result.deletedAs === undefined
+            ? ''
+            : ` It was deleted as ${result.deletedAs}, before the vault was converted, and is restored converted to the vault's format${
+                result.losses === undefined || result.losses.length === 0
+                  ? '; nothing was lost.'
+                  : `. Not kept:\n${result.losses.map((l) => `- ${l}`).join('\n')}`
+              }`;
+        return toolResult(`Restored ${result.name} (etag ${result.etag}).${converted}`, { ...result });
       }),
   );
 }
