@@ -10,6 +10,7 @@ import { hasEnding, type NoteEnding, withoutEnding } from '../common/note-ending
 import { fsyncDir } from './atomic-write.js';
 import { ANYWHERE, type Sight } from './checked-folder.js';
 import { moveInChecked, moveOutChecked } from './checked-write.js';
+import { readChecked } from './confine.js';
 import type { Vault } from './vault.js';
 import { walkVault } from './walk.js';
 
@@ -126,12 +127,15 @@ export function isPastRetention(deletedAt: Date, retentionDays: number, now: Dat
 
 /** The stored bytes of a trashed note (for the journal, before it is restored). */
 export function trashedBytes(vault: Vault, item: TrashItem): Buffer {
-  try {
-    return fs.readFileSync(storedPath(vault, item));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  // Read as a note is read: a file swapped for a link since the trash was listed is not followed
+  // (confine.ts), so no file from elsewhere is restored into the vault, nor recorded in the journal.
+  const root = trashRoot(vault);
+  const rel = `${item.id}/${item.deletedAs ?? item.name}`;
+  const read = readChecked(root, rel, storedPath(vault, item));
+  if (read === null) {
     throw new NotedError('not_found', `The deletion ${item.id} of "${item.name}" is no longer in the trash.`);
   }
+  return read.bytes;
 }
 
 /**
