@@ -107,6 +107,7 @@ export async function createWithText(
   const written = await ctx.vault.withNoteLock(name, () => {
     requireFree(ctx, rules, name);
     if (access === 'staged') {
+      requireNoPendingCreate(ctx, name);
       return stage(ctx, who, {
         tool,
         note: name,
@@ -365,6 +366,22 @@ export function checkedEdit(format: NoteFormat, before: string, after: string): 
     );
   }
   return after;
+}
+
+/**
+ * A second staged creation of a name would wait beside the first, and approving one would leave the
+ * other refused: the agent is told now, naming the change that waits. Called inside the note's lock,
+ * which every server on the vault takes, so two cannot stage it at once.
+ */
+function requireNoPendingCreate(ctx: AccessContext, name: string): void {
+  const lower = name.toLowerCase();
+  const waiting = ctx.pending.list().find((p) => p.kind === 'create' && p.note.toLowerCase() === lower);
+  if (waiting === undefined) return;
+  throw new NotedError(
+    'already_exists',
+    `The creation of "${waiting.note}" already waits for the owner's review (pending change ${waiting.id}); nothing was staged. The note is not in the vault until they approve it. To propose other content, ask the owner to reject that change first, or choose another name.`,
+    { name: waiting.note, pendingId: waiting.id },
+  );
 }
 
 function checkSize(text: string): void {

@@ -428,6 +428,25 @@ describe('staged folders (SPEC 5.1)', () => {
     expect(fs.existsSync(path.join(v.dir, '.noted', 'journal'))).toBe(false);
   });
 
+  it('a creation already waiting for review is not staged twice, in any letter case', async () => {
+    const v = await open({});
+    const first = await v.call('create_note', { name: 'drafts/idea', content: 'one\n' });
+    expect(first.structured).toMatchObject({ staged: true, kind: 'create' });
+    for (const name of ['drafts/idea', 'Drafts/IDEA.md']) {
+      const again = await v.call('create_note', { name, content: 'two\n' });
+      expect(again.structured.code, name).toBe('already_exists');
+      expect(again.structured.pendingId).toBe(first.structured.pendingId);
+      expect(again.structured.message).toContain(`pending change ${first.structured.pendingId}`);
+    }
+    const store = new PendingStore(v.opened.vault);
+    expect(store.list().map((p) => p.note)).toEqual(['drafts/idea.md']);
+    expect(store.get(first.structured.pendingId).newText).toBe('one\n');
+    // Once the owner rejected it, the name is free to propose again.
+    store.remove(first.structured.pendingId);
+    const third = await v.call('create_note', { name: 'drafts/idea', content: 'three\n' });
+    expect(third.structured).toMatchObject({ staged: true, kind: 'create' });
+  });
+
   it('a stale etag in a staged folder is a conflict, not a staged change', async () => {
     const v = await open({ 'drafts/plan.md': 'first line\n' });
     const r = await v.call('update_note', {
