@@ -204,6 +204,11 @@ function findTrashed(ctx: AccessContext, rules: Rules, input: string, id: string
   const lower = name.toLowerCase();
   let matches = all.filter((item) => item.name === name);
   if (matches.length === 0) matches = all.filter((item) => item.name.toLowerCase() === lower);
+  if (matches.length === 0) {
+    // The name a note had when it was deleted before the vault was converted (list_trash's deletedAs).
+    const given = input.toLowerCase();
+    matches = all.filter((item) => item.deletedAs?.toLowerCase() === given);
+  }
   if (matches.length === 0 && !name.includes('/')) {
     const base = baseNameOf(name, ctx.vault.ending).toLowerCase();
     matches = all.filter((item) => baseNameOf(item.name, ctx.vault.ending).toLowerCase() === base);

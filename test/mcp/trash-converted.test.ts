@@ -65,7 +65,8 @@ describe('a note deleted before the vault was converted', () => {
       expect(trash.structured.items[0]).toMatchObject({ name: 'Old.html', deletedAs: 'Old.md' });
       expect(trash.text).toContain('deleted as Old.md, before the vault was converted: restored converted');
 
-      const restored = await served.call('restore_note', { name: 'Old' });
+      // Named as it was deleted, as list_trash's deletedAs shows it.
+      const restored = await served.call('restore_note', { name: 'Old.md' });
       expect(restored.isError, JSON.stringify(restored.structured)).toBe(false);
       expect(restored.structured).toMatchObject({ name: 'Old.html', deletedAs: 'Old.md' });
       expect(restored.structured.losses).toEqual([

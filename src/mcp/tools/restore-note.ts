@@ -11,7 +11,9 @@ export const name = 'restore_note';
 
 export const inputSchema = z.object({
   in_folder: inFolderField,
-  name: noteName.describe('The original path of the deleted note, as list_trash shows it'),
+  name: noteName.describe(
+    'The original path of the deleted note, as list_trash shows it (its name or deletedAs)',
+  ),
   id: z
     .string()
     .max(100)
