@@ -6,7 +6,7 @@
  *
  *   npm run build:mcp
  *   node bench/abuse.mjs                     # the issue's sizes
- *   node bench/abuse.mjs --links 2000,8000 --bodies 3 --body-mb 2 --updates 6 --update-mb 1 --journal-max-mb 3
+ *   node bench/abuse.mjs --links 2000,8000 --bodies 3 --body-mb 2 --updates 6 --update-mb 1 --journal-max-mb 3 --html-links 2000,8000
  *
  * - links: a note of `[[t]] ` repeated N times, then `move_note` of the linked note with dry_run, over
  *   stdio: ms per N, and the ratio to the smallest N (linear: about N/N0).
@@ -14,6 +14,9 @@
  *   large once parsed): the server's peak RSS before and after, and how the requests were answered.
  * - journal: U update_note calls of distinct texts of S MB each with journalMaxMB = L: how many were
  *   refused, and what the journal's stored texts take on disk.
+ * - html-links: an HTML vault holding one note whose single paragraph is N links (`<a href>`), read
+ *   with read_note over stdio: ms per N, and the ratio to the smallest N (linear: about N/N0). Reading
+ *   such a note was quadratic (40,000 links: 5.5 s).
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,6 +37,7 @@ const { values } = parseArgs({
     updates: { type: 'string', default: '40' },
     'update-mb': { type: 'string', default: '5' },
     'journal-max-mb': { type: 'string', default: '100' },
+    'html-links': { type: 'string', default: '10000,40000,160000' },
     server: { type: 'string', default: resolve(here, '../dist-mcp/index.cjs') },
   },
 });
@@ -160,6 +164,27 @@ async function journal() {
   );
 }
 
+async function htmlLinks() {
+  const sizes = values['html-links'].split(',').map(Number);
+  console.log('html-links: read_note of an HTML note whose one paragraph holds N links (stdio)');
+  let first = null;
+  for (const n of sizes) {
+    const vault = tempVault('html');
+    const anchors = Array.from({ length: n }, (_, i) => `<a href="n${i % 100}.html">l${i}</a>`).join(' ');
+    writeFileSync(join(vault, 'big.html'), `<h1>Big</h1>\n<p>${anchors}</p>\n`);
+    const session = await startServer({ serverPath: values.server, vault, connectTimeoutMs: 600_000 });
+    const t = performance.now();
+    const read = await call(session.client, 'read_note', { name: 'big' });
+    const ms = performance.now() - t;
+    if (read.isError) throw new Error(`read_note failed: ${JSON.stringify(read.structured)}`);
+    first ??= { n, ms };
+    console.log(
+      `  ${String(n).padStart(8)} links  ${ms.toFixed(0).padStart(7)} ms  (x${(ms / first.ms).toFixed(1)} for x${(n / first.n).toFixed(1)} links)`,
+    );
+    await session.close();
+  }
+}
+
 function du(dir) {
   let total = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -176,3 +201,4 @@ function mb(bytes) {
 await links();
 await bodies();
 await journal();
+await htmlLinks();

@@ -4,10 +4,11 @@
  * lines, blocks and sections holds, from its layout (note-layout.ts), and where the scope's words
  * stand in it, from FTS5's positions. Says which parts match a scope's operand without the note's text.
  */
+
+import { lastAtOrBefore } from '../common/sorted.js';
 import type { NoteLayout } from './note-layout.js';
 import { partSets } from './part-sets.js';
 import type { QueryNode } from './search-nodes.js';
-import { lastAtOrBefore } from './sorted.js';
 
 /** The kinds of part a scope looks in. */
 export type Part = 'line' | 'block' | 'section';

@@ -4,6 +4,8 @@
  * the operand, and which (their lines, for the hit). Words and phrases are found once in the whole
  * body and their matches placed in parts; regexes and nested scopes are tested part by part.
  */
+
+import { lastAtOrBefore } from '../common/sorted.js';
 import { fold, termRegex } from './excerpt.js';
 import type { IndexedNote } from './indexed-note.js';
 import { partSets } from './part-sets.js';
@@ -11,7 +13,6 @@ import { indexAnswers } from './search-positions.js';
 import type { PhraseNode, QueryNode, WordNode } from './search-query.js';
 import type { NoteRegions, Region } from './search-regions.js';
 import { booleanOf, isText, textTest } from './search-text.js';
-import { lastAtOrBefore } from './sorted.js';
 
 export interface TaskFact {
   readonly line: number;

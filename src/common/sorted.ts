@@ -1,7 +1,8 @@
 /**
  * @module
  * A binary search over anything in ascending order, given by index: the search scopes (search-scopes.ts,
- * indexed-note.ts) place offsets and lines in parts with it.
+ * indexed-note.ts) place offsets and lines in parts with it, and an HTML note's reading counts the
+ * line breaks between two offsets (html-read.ts).
  */
 
 /** The last index `i < count` with `at(i) <= target`, or -1 when none is. `at` must not decrease. */
