@@ -8,8 +8,9 @@ import { NotedError } from '../common/errors.js';
 import { hasEnding, withoutEnding } from '../common/note-ending.js';
 import { type Keyset, type Page, type PageRequest, pageOf } from '../common/paging.js';
 import { htmlNoteToMarkdown, markdownNoteToHtml } from '../format/convert-note.js';
-import { resolveLinkTarget } from '../index/links-query.js';
-import type { NewLinkpath } from '../markdown/link-rewrite.js';
+import { rewriteHtmlLinks } from '../format/html-links.js';
+import { resolveLinkTargets } from '../index/links-query.js';
+import { type NewLinkpath, rewriteLinks } from '../markdown/link-rewrite.js';
 import { baseNameOf, normalizeNoteName } from '../vault/names.js';
 import {
   isPastRetention,
@@ -172,10 +173,20 @@ function convertTrashed(
     );
   }
   const from = ctx.vault.ending === '.md' ? '.html' : '.md';
+  const rewrite = from === '.md' ? rewriteLinks : rewriteHtmlLinks;
+  // The links naming a note by the old ending, resolved in one batch under their new ending.
+  const renamed = new Map<string, string>();
+  rewrite(text, (link) => {
+    if (hasEnding(link.linkpath, from)) {
+      renamed.set(link.linkpath, withoutEnding(link.linkpath, from) + ctx.vault.ending);
+    }
+    return null;
+  });
+  const targets = resolveLinkTargets(ctx.index.db, renamed.values(), item.name, visibility(rules));
   const relink: NewLinkpath = (link) => {
-    if (!hasEnding(link.linkpath, from)) return null;
-    const linkpath = withoutEnding(link.linkpath, from) + ctx.vault.ending;
-    const target = resolveLinkTarget(ctx.index.db, linkpath, item.name, visibility(rules));
+    const linkpath = renamed.get(link.linkpath);
+    if (linkpath === undefined) return null;
+    const target = targets.get(linkpath) ?? null;
     return target !== null && hasEnding(target, ctx.vault.ending) ? linkpath : null;
   };
   const converted = from === '.md' ? markdownNoteToHtml(text, relink) : htmlNoteToMarkdown(text, relink);
