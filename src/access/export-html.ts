@@ -6,9 +6,10 @@
  * see is its resource address (`noted://note/<path>`, SPEC 9.2); anything else is plain text.
  */
 import { createHash } from 'node:crypto';
-import { resolveLinkTarget } from '../index/links-query.js';
+import { resolveLinkTarget, resolveLinkTargets } from '../index/links-query.js';
 import { parseFrontmatter } from '../markdown/frontmatter.js';
 import { escapeHtml, markdownToHtml, type RenderedLink, sanitizeHtml } from '../markdown/render-html.js';
+import { scanBody } from '../markdown/scan.js';
 import { stripHeading } from '../markdown/sections.js';
 import { folderOf } from '../vault/names.js';
 import type { StoredNote } from '../vault/vault.js';
@@ -33,6 +34,8 @@ function headingSlug(text: string): string {
 }
 
 export interface HtmlLinks {
+  /** Resolves in one batch the links `source` holds, before they are asked for one by one. */
+  prefetch(source: string, linkpaths: Iterable<string>): void;
   /** Resolves the links of notes written in `source`. */
   hrefFor(source: string, link: RenderedLink): string | null;
   /** Notes the page holds: links to them stay in-page anchors. */
@@ -48,8 +51,10 @@ export function htmlLinks(ctx: AccessContext, rules: Rules): HtmlLinks {
   const byAnchor = new Map<string, string>();
   // Resolution depends on the link text and the source's folder (same-folder preference), not more.
   const resolved = new Map<string, string | null>();
+  const keyOf = (source: string, linkpath: string) =>
+    `${folderOf(source)}\0${linkpath.normalize('NFC').toLowerCase()}`;
   const resolve = (source: string, linkpath: string): string | null => {
-    const key = `${folderOf(source)}\0${linkpath.normalize('NFC').toLowerCase()}`;
+    const key = keyOf(source, linkpath);
     let target = resolved.get(key);
     if (target === undefined) {
       target = resolveLinkTarget(db, linkpath, source, visible);
@@ -58,6 +63,12 @@ export function htmlLinks(ctx: AccessContext, rules: Rules): HtmlLinks {
     return target;
   };
   return {
+    prefetch(source, linkpaths) {
+      const wanted = [...linkpaths].filter((l) => l !== '' && !resolved.has(keyOf(source, l)));
+      for (const [linkpath, target] of resolveLinkTargets(db, wanted, source, visible)) {
+        resolved.set(keyOf(source, linkpath), target);
+      }
+    },
     hrefFor(source, link) {
       const target = link.linkpath === '' ? source : resolve(source, link.linkpath);
       if (target === null || !isNoteFile(target, ctx.vault.ending)) return null;
@@ -85,6 +96,12 @@ export function htmlNote(stored: StoredNote, text: string, links: HtmlLinks, sto
   const fm = parseFrontmatter(storedAsHtml ? '' : text);
   const anchor = noteAnchor(stored.name);
   // A note of an HTML vault is HTML already: sanitized as the export's own, its links as written.
+  // A note may hold tens of thousands of links: resolved together, not one query pair each.
+  if (!storedAsHtml)
+    links.prefetch(
+      stored.name,
+      scanBody(fm.body).links.map((l) => l.linkpath),
+    );
   const body = storedAsHtml
     ? sanitizeHtml(text)
     : markdownToHtml(fm.body, {
