@@ -6,7 +6,7 @@
  *
  *   npm run build:mcp
  *   node bench/abuse.mjs                     # the issue's sizes
- *   node bench/abuse.mjs --links 2000,8000 --bodies 3 --body-mb 2 --updates 6 --update-mb 1 --journal-max-mb 3 --html-links 2000,8000
+ *   node bench/abuse.mjs --links 2000,8000 --bodies 3 --body-mb 2 --updates 6 --update-mb 1 --journal-max-mb 3 --html-links 2000,8000 --html-depth 2000,8000
  *
  * - links: a note of `[[t]] ` repeated N times, then `move_note` of the linked note with dry_run, over
  *   stdio: ms per N, and the ratio to the smallest N (linear: about N/N0).
@@ -17,6 +17,8 @@
  * - html-links: an HTML vault holding one note whose single paragraph is N links (`<a href>`), read
  *   with read_note over stdio: ms per N, and the ratio to the smallest N (linear: about N/N0). Reading
  *   such a note was quadratic (40,000 links: 5.5 s).
+ * - html-depth: an HTML vault holding one note of N nested `<div>`s, read with read_note and found with
+ *   search_notes over stdio: ms per N. It was quadratic and ran out of stack (100,000: minutes).
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,6 +40,7 @@ const { values } = parseArgs({
     'update-mb': { type: 'string', default: '5' },
     'journal-max-mb': { type: 'string', default: '100' },
     'html-links': { type: 'string', default: '10000,40000,160000' },
+    'html-depth': { type: 'string', default: '25000,100000,400000' },
     server: { type: 'string', default: resolve(here, '../dist-mcp/index.cjs') },
   },
 });
@@ -185,6 +188,34 @@ async function htmlLinks() {
   }
 }
 
+async function htmlDepth() {
+  const sizes = values['html-depth'].split(',').map(Number);
+  console.log('html-depth: read_note and search_notes of an HTML note of N nested <div>s (stdio)');
+  for (const n of sizes) {
+    const vault = tempVault('depth');
+    writeFileSync(join(vault, 'deep.html'), `${'<div>'.repeat(n)}deepword${'</div>'.repeat(n)}\n`);
+    const t0 = performance.now();
+    const session = await startServer({ serverPath: values.server, vault, connectTimeoutMs: 3_600_000 });
+    const row = [`  ${String(n).padStart(8)} levels  start ${(performance.now() - t0).toFixed(0)} ms`];
+    for (const [tool, args] of [
+      ['read_note', { name: 'deep' }],
+      ['search_notes', { query: 'deepword' }],
+    ]) {
+      const t = performance.now();
+      let outcome;
+      try {
+        const r = await call(session.client, tool, args);
+        outcome = r.isError ? String(r.structured.code ?? 'error') : 'ok';
+      } catch (e) {
+        outcome = `failed: ${e.message.slice(0, 60)}`;
+      }
+      row.push(`${tool} ${(performance.now() - t).toFixed(0)} ms ${outcome}`);
+    }
+    console.log(row.join('  '));
+    await session.close();
+  }
+}
+
 function du(dir) {
   let total = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -202,3 +233,4 @@ await links();
 await bodies();
 await journal();
 await htmlLinks();
+await htmlDepth();

@@ -6,6 +6,7 @@
  * subpath (`#Heading`), the rest of the tag and every byte around it stay as they were.
  */
 import { Parser } from 'htmlparser2';
+import { boundNesting } from '../markdown/html-nesting.js';
 import {
   type LinkEdit,
   type LinkInNote,
@@ -117,7 +118,8 @@ export function rewriteHtmlLinks(text: string, newLinkpath: NewLinkpath): LinksR
     },
     { decodeEntities: true, lowerCaseTags: true },
   );
-  parser.write(text);
+  // Read with deep nesting bounded (same offsets); what is rewritten is `text` itself.
+  parser.write(boundNesting(text));
   parser.end();
   flushRun();
   if (splices.length === 0) return { text, edits, unwritable };

@@ -12,6 +12,7 @@
  */
 import { Parser } from 'htmlparser2';
 import { lastAtOrBefore } from '../common/sorted.js';
+import { boundNesting } from '../markdown/html-nesting.js';
 import { decodeMarkdownDestination, isExternalDestination, splitSubpath } from '../markdown/link-syntax.js';
 import { scanBody } from '../markdown/scan.js';
 import { parseDueDate } from '../markdown/task-syntax.js';
@@ -133,7 +134,8 @@ class PlainText {
  * Only the note's plain text (what `readHtml` gives as `plainText`), in a lighter pass: no links,
  * tags, tasks or title. What read_note and search excerpts need, several times faster on a large note.
  */
-export function htmlPlainText(source: string): string {
+export function htmlPlainText(note: string): string {
+  const source = boundNesting(note);
   const plain = new PlainText();
   let hidden = 0;
   let preDepth = 0;
@@ -181,7 +183,9 @@ export function htmlPlainText(source: string): string {
  * readHtml('<h1>Plan</h1>\n<ul><li><input type="checkbox" checked> ship #work</li></ul>')
  * // plainText 'Plan\n- [x] ship #work', title 'Plan', tags ['work'], tasks [{line: 2, status: 'x', …}]
  */
-export function readHtml(source: string): HtmlReading {
+export function readHtml(note: string): HtmlReading {
+  // Deep nesting blanked, offsets and lines kept (html-nesting.ts).
+  const source = boundNesting(note);
   const lineStarts = [0];
   for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) lineStarts.push(i + 1);
   let lineCursor = 0;

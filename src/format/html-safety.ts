@@ -7,6 +7,7 @@
  * anything its owner wrote) without letting an agent add what a sanitized write could not.
  */
 import { Parser } from 'htmlparser2';
+import { boundNesting } from '../markdown/html-nesting.js';
 import { STORED_NOTE_SANITIZE_OPTIONS } from '../markdown/render-html.js';
 
 const options = STORED_NOTE_SANITIZE_OPTIONS;
@@ -45,7 +46,7 @@ export function unsafeParts(html: string): string[] {
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
-  parser.write(html);
+  parser.write(boundNesting(html));
   parser.end();
   return found;
 }

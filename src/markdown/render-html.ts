@@ -11,6 +11,7 @@
  */
 import MarkdownIt from 'markdown-it';
 import sanitize from 'sanitize-html';
+import { boundNesting } from './html-nesting.js';
 import { scanBody } from './scan.js';
 
 /** A link in the note, as written: what the caller resolves to an address. */
@@ -87,7 +88,7 @@ export const STORED_NOTE_SANITIZE_OPTIONS: sanitize.IOptions = {
 
 /** HTML with everything SANITIZE_OPTIONS (or the options given) does not allow removed. */
 export function sanitizeHtml(html: string, options: sanitize.IOptions = SANITIZE_OPTIONS): string {
-  return sanitize(html, options);
+  return sanitize(boundNesting(html), options);
 }
 
 export function escapeHtml(text: string): string {
