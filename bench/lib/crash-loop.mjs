@@ -85,6 +85,8 @@ class CrashLoop {
       notAppliedByServer: 0,
       opsCompleted: 0,
       approvalsRefused: 0,
+      /** Staged creations refused because one of the note was already waiting for review. */
+      stagedCreatesRefused: 0,
       /** Temporary files of atomic writes found right after a kill, and still there after the restart. */
       tempFilesAfterKill: 0,
       tempFilesAfterRestart: 0,

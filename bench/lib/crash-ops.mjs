@@ -140,6 +140,17 @@ function opStage(loop, name) {
   }
   return op('stage', {}, async () => {
     const result = await call();
+    // A creation already waiting (one this loop staged, perhaps in a call a kill cut short) is not
+    // staged twice: the refusal names the note, and nothing is written.
+    if (
+      before === null &&
+      result.isError &&
+      result.data?.code === 'already_exists' &&
+      result.data?.name === name
+    ) {
+      loop.stats.stagedCreatesRefused++;
+      return { isError: false, text: result.text };
+    }
     if (!result.isError) {
       if (result.data?.staged !== true)
         throw new Error(`a write in the staged folder was not staged: ${result.text}`);
