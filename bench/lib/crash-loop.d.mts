@@ -44,6 +44,8 @@ export interface CrashReport {
   readonly notAppliedByServer: number;
   readonly opsCompleted: number;
   readonly approvalsRefused: number;
+  /** Staged creations refused because one of the note was already waiting for review. */
+  readonly stagedCreatesRefused: number;
   readonly tempFilesAfterKill: number;
   readonly tempFilesAfterRestart: number;
   /** Temporary files left under `.noted/` (blobs, staged changes, locks) at the end. */
