@@ -42,8 +42,9 @@ const IMPLIES_CLOSE = new Map<string, ReadonlySet<string>>([
     'section', 'table', 'ul',
   ].map((t) => [t, P] as const),
 ]);
+/** Elements that hold nothing and take no closing tag (htmlparser2's list). */
 // biome-ignore format: a word list reads best packed
-const VOID = new Set([
+export const VOID_ELEMENTS: ReadonlySet<string> = new Set([
   'area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'img', 'input', 'isindex',
   'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr',
 ]);
@@ -129,7 +130,7 @@ function blankDeepTags(html: string, max: number): string {
     }
     const implied = IMPLIES_CLOSE.get(name);
     if (implied) while (stack.length > 0 && implied.has(stack[stack.length - 1] as string)) pop();
-    if (VOID.has(name)) continue;
+    if (VOID_ELEMENTS.has(name)) continue;
     if (stack.length >= max && !RAW_TEXT.has(name)) {
       blanked.set(name, (blanked.get(name) ?? 0) + 1);
       blanks.push([lt, tag.end]);

@@ -8,6 +8,7 @@
  */
 
 import TurndownService from 'turndown';
+import { balanceHtml } from './html-balance.js';
 import { boundNesting } from './html-nesting.js';
 
 /** Elements dropped together with everything inside them. */
@@ -113,7 +114,9 @@ function withoutRawText(html: string): string {
  * htmlToMarkdown('<h1>Hi</h1><p onclick="x()">see <a href="javascript:x()">this</a></p>') // '# Hi\n\nsee this\n'
  */
 export function htmlToMarkdown(html: string, options: ConvertOptions = {}): string {
-  const markdown = createConverter(options).turndown(boundNesting(html)).trim();
+  const markdown = createConverter(options)
+    .turndown(balanceHtml(boundNesting(html)))
+    .trim();
   return markdown === '' ? '' : `${markdown}\n`;
 }
 

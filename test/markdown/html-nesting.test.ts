@@ -2,6 +2,7 @@ import { Parser } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { readHtml } from '../../src/format/html-read.js';
 import { htmlToMarkdown } from '../../src/markdown/html.js';
+import { balanceHtml } from '../../src/markdown/html-balance.js';
 import { boundNesting, MAX_HTML_NESTING } from '../../src/markdown/html-nesting.js';
 import { sanitizeHtml } from '../../src/markdown/render-html.js';
 
@@ -116,5 +117,17 @@ describe('bounding how deeply HTML nests', () => {
     expect(read.tags).toEqual(['tag']);
     expect(htmlToMarkdown(html)).toContain('plan');
     expect(sanitizeHtml(html)).toContain('plan');
+  });
+
+  it('turndown takes misnested formatting elements, balanced first, as htmlparser2 reads them', () => {
+    // domino's HTML5 tree builder nests these ever deeper (its "adoption agency"): 20,000 repeats
+    // took seconds and overflowed the stack.
+    for (const unit of ['<font><div></font>', '<i><b></i>']) {
+      const markdown = htmlToMarkdown(`${unit.repeat(20000)}last words`);
+      expect(markdown).toContain('last words');
+    }
+    expect(balanceHtml('<i><b>x</i>y &amp; <img src="a.png"><p title=\'say "hi"\'>z')).toBe(
+      '<i><b>x</b></i>y &amp; <img src="a.png"><p title="say &quot;hi&quot;">z</p>',
+    );
   });
 });
