@@ -12,13 +12,13 @@ import { type DateTools, dateTools } from '../markdown/templates.js';
 import { normalizeNoteName } from '../vault/names.js';
 import { localDay } from './calendar.js';
 import type { AccessContext, Writer } from './context.js';
+import { createWithText } from './create.js';
 import { readDailyNoteSettings } from './obsidian-settings.js';
 import { readNote } from './read.js';
 import { existingCaseVariant } from './resolve.js';
 import type { Rules } from './rules.js';
 import { readTemplate } from './templates.js';
 import type { NoteContent, StagedResult } from './types.js';
-import { createWithText } from './write.js';
 
 export interface DailyNoteInput {
   /** `YYYY-MM-DD`, `today`, `yesterday` or `tomorrow`; default today. */

@@ -12,6 +12,7 @@ import { listAttachments, readAttachmentContent } from './attachment-tools.js';
 import { listenToChanges, policyFingerprint, type VaultChangesListener } from './change-events.js';
 import { listChanges } from './changes.js';
 import type { AccessContext, Writer } from './context.js';
+import { type CreateInput, createNote } from './create.js';
 import { type DailyNoteInput, getDailyNote } from './daily.js';
 import { exportNotes } from './export.js';
 import { moveFolder } from './folder-move.js';
@@ -40,14 +41,7 @@ import {
   type NoteRewrite,
   rewriteGeneratedNote,
 } from './workflows.js';
-import {
-  type CreateInput,
-  createNote,
-  type EditInput,
-  editNote,
-  type UpdateInput,
-  updateNote,
-} from './write.js';
+import { type EditInput, editNote, type UpdateInput, updateNote } from './write.js';
 
 type Rest<F> = F extends (ctx: AccessContext, rules: Rules, ...rest: infer R) => unknown ? R : never;
 type WriterRest<F> = F extends (ctx: AccessContext, rules: Rules, who: Writer, ...rest: infer R) => unknown

@@ -15,7 +15,8 @@ import {
 import { fileTitle } from '../markdown/title.js';
 import { htmlNoteToMarkdown } from './convert-note.js';
 import { rewriteHtmlLinks } from './html-links.js';
-import { htmlPlainText, readHtml } from './html-read.js';
+import { htmlPlainText } from './html-plain-text.js';
+import { readHtml } from './html-read.js';
 import { unsafeAdditions } from './html-safety.js';
 import type { NoteFormat } from './note-format.js';
 
