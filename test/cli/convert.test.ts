@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { convertVault } from '../../src/access/convert.js';
 import { convertCommand } from '../../src/cli/convert-command.js';
 import { Journal } from '../../src/journal/journal.js';
@@ -15,23 +15,18 @@ import { captureIo } from '../helpers/cli-run.js';
 import { DIST, ensureBuilt } from '../helpers/server-process.js';
 import {
   connect,
-  makeVault,
   readBytes,
   snapshot,
   testJournalKey,
   type VaultFiles,
+  vaultsRemovedAfterEach,
   within,
 } from '../helpers/vault.js';
 
-const bases: string[] = [];
-afterEach(() => {
-  for (const base of bases.splice(0)) fs.rmSync(base, { recursive: true, force: true });
-});
+const tempVault = vaultsRemovedAfterEach();
 
 function vaultWith(files: VaultFiles): string {
-  const { base, dir } = makeVault(files);
-  bases.push(base);
-  return dir;
+  return tempVault(files).dir;
 }
 
 const PLAN = `---

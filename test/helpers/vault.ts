@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { type OpenedVault, type OpenOptions, openVault } from '../../src/access/open.js';
 import { ERROR_CODES } from '../../src/common/errors.js';
 import { type JournalKeyState, openJournalKey } from '../../src/journal/journal-key.js';
@@ -92,6 +92,25 @@ export function makeVault(files: VaultFiles = {}): { base: string; dir: string }
   fs.mkdirSync(dir);
   writeFiles(dir, files);
   return { base, dir };
+}
+
+/**
+ * Called at the top level of a test file: a makeVault whose vaults are removed after each test.
+ *
+ * @example
+ * const tempVault = vaultsRemovedAfterEach();
+ * const { dir } = tempVault({ 'a.md': 'a' });
+ */
+export function vaultsRemovedAfterEach(): (files?: VaultFiles) => { base: string; dir: string } {
+  const bases: string[] = [];
+  afterEach(() => {
+    for (const base of bases.splice(0)) fs.rmSync(base, { recursive: true, force: true });
+  });
+  return (files = {}) => {
+    const made = makeVault(files);
+    bases.push(made.base);
+    return made;
+  };
 }
 
 export function writeFiles(dir: string, files: VaultFiles): void {

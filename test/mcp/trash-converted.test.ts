@@ -1,28 +1,29 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { convertCommand } from '../../src/cli/convert-command.js';
 import { Journal } from '../../src/journal/journal.js';
 import { etagOf } from '../../src/vault/etag.js';
 import { Vault } from '../../src/vault/vault.js';
 import { captureIo } from '../helpers/cli-run.js';
-import { connect, makeVault, readBytes, testJournalKey, type VaultFiles } from '../helpers/vault.js';
+import {
+  connect,
+  readBytes,
+  testJournalKey,
+  type VaultFiles,
+  vaultsRemovedAfterEach,
+} from '../helpers/vault.js';
 
 /**
  * The trash is not converted with the vault (noted-mcp convert): a note deleted before keeps its
  * format there. It stays listed and restorable, converted to the vault's format as it is restored.
  */
 
-const bases: string[] = [];
-afterEach(() => {
-  for (const base of bases.splice(0)) fs.rmSync(base, { recursive: true, force: true });
-});
+const tempVault = vaultsRemovedAfterEach();
 
 function vaultWith(files: VaultFiles): string {
-  const { base, dir } = makeVault(files);
-  bases.push(base);
-  return dir;
+  return tempVault(files).dir;
 }
 
 const OLD =

@@ -1,14 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listTrash, moveToTrash, trashedBytes } from '../../src/vault/trash.js';
 import { Vault } from '../../src/vault/vault.js';
-import { makeVault } from '../helpers/vault.js';
+import { vaultsRemovedAfterEach } from '../helpers/vault.js';
 
-const bases: string[] = [];
-afterEach(() => {
-  for (const base of bases.splice(0)) fs.rmSync(base, { recursive: true, force: true });
-});
+const tempVault = vaultsRemovedAfterEach();
 
 /**
  * A hostile local process may swap a trashed note for a symbolic link after the trash was listed:
@@ -16,8 +13,7 @@ afterEach(() => {
  */
 describe('reading a trashed note', () => {
   it('reads the deleted note, and refuses one swapped for a link to a file outside the trash', () => {
-    const { base, dir } = makeVault({ 'Old.md': '# Old\n', 'sub/Deep.md': '# Deep\n' });
-    bases.push(base);
+    const { base, dir } = tempVault({ 'Old.md': '# Old\n', 'sub/Deep.md': '# Deep\n' });
     const outside = path.join(base, 'secret.txt');
     fs.writeFileSync(outside, 'private key');
     const vault = Vault.open(dir);
