@@ -179,6 +179,14 @@ describe('a note deleted before the vault was converted', () => {
       expect(
         trash.structured.items.map((i: { name: string; deletedAs?: string }) => [i.name, i.deletedAs]),
       ).toEqual([['Gone.md', 'Gone.html']]);
+      // The hidden deletion, by either of its names, is answered as a name never deleted.
+      for (const name of ['private/Secret', 'private/Secret.html', 'private/Never.html']) {
+        const refused = await served.call('restore_note', { name });
+        expect(refused.structured.code, name).toBe('not_found');
+        expect(refused.structured.message.replace(/"[^"]*"/, '""'), name).toBe(
+          'No deleted note named "" is in the trash. Call list_trash to see what can be restored.',
+        );
+      }
       const r = await served.call('restore_note', { name: 'Gone.md' });
       expect(r.isError, JSON.stringify(r.structured)).toBe(false);
       expect(r.structured.losses).toEqual([]);
