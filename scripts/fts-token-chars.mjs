@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Writes src/index/fts-token-chars.ts: which characters SQLite's unicode61 tokenizer (as the bundled
+ * Writes src/index/words/token-chars.ts: which characters SQLite's unicode61 tokenizer (as the bundled
  * better-sqlite3 has it) reads as part of a word. Its tables come from an older Unicode than the
  * JavaScript engine's (unassigned code points count as word characters there, and later letters do
  * not), so they are read off SQLite itself: one full-text row per code point. Run it again after an
@@ -61,7 +61,7 @@ export const WORD_STARTS: readonly number[] = [${flat(starts)}];
 
 export const WORD_CARRIES: readonly number[] = [${flat(carries)}];
 `;
-const target = new URL('../src/index/fts-token-chars.ts', import.meta.url);
+const target = new URL('../src/index/words/token-chars.ts', import.meta.url);
 writeFileSync(target, source);
 // Formatted as the linter wants it, so that running this again changes nothing.
 execFileSync('npx', ['biome', 'format', '--write', target.pathname], { stdio: 'ignore' });

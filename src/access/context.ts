@@ -3,7 +3,7 @@
  * What every gate operation works with. Built once by the entry point.
  */
 import type { Diagnostics } from '../common/diagnostics.js';
-import type { NoteIndex } from '../index/note-index.js';
+import type { NoteIndex } from '../index/sync/note-index.js';
 import type { Journal } from '../journal/journal.js';
 import type { PendingStore } from '../staging/pending-store.js';
 import type { Vault } from '../vault/vault.js';

@@ -9,11 +9,11 @@ import { formatOf } from '../format/formats.js';
 import { titleToFileName } from '../markdown/title.js';
 import { baseNameOf, normalizeNoteName } from '../vault/names.js';
 import { type AccessContext, iso, type Writer } from './context.js';
-import { stage, writableAccess } from './permission.js';
+import { textFromTemplate } from './daily/templates.js';
 import { recordThenMake } from './recorded-write.js';
 import { existingCaseVariant, requireFree } from './resolve.js';
-import type { Rules } from './rules.js';
-import { textFromTemplate } from './templates.js';
+import { stage, writableAccess } from './rules/permission.js';
+import type { Rules } from './rules/rules.js';
 import type { StagedResult, WriteResult } from './types.js';
 import { checkSize } from './write.js';
 

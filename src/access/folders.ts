@@ -19,9 +19,9 @@ import { hidesInside } from '../policy/access.js';
 import { existsAny, folderListing, isFolder, listFolderTree, removeEmptyTree } from '../vault/folder-ops.js';
 import { folderOf, isHiddenPath, normalizeFolderName } from '../vault/names.js';
 import type { AccessContext } from './context.js';
-import { allNotePaths } from './move-index.js';
-import { writableAccess } from './permission.js';
-import type { Rules } from './rules.js';
+import { allNotePaths } from './moves/move-index.js';
+import { writableAccess } from './rules/permission.js';
+import type { Rules } from './rules/rules.js';
 
 export interface FolderInfo {
   readonly path: string;

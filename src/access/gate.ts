@@ -8,26 +8,26 @@
 import type { Diagnostic } from '../common/diagnostics.js';
 import type { Work } from '../common/work.js';
 import { purgeTrash } from '../vault/trash.js';
-import { listAttachments, readAttachmentContent } from './attachment-tools.js';
-import { listenToChanges, policyFingerprint, type VaultChangesListener } from './change-events.js';
-import { listChanges } from './changes.js';
+import { listAttachments, readAttachmentContent } from './attachments/tools.js';
 import type { AccessContext, Writer } from './context.js';
 import { type CreateInput, createNote } from './create.js';
-import { type DailyNoteInput, getDailyNote } from './daily.js';
-import { exportNotes } from './export.js';
-import { moveFolder } from './folder-move.js';
+import { type DailyNoteInput, getDailyNote } from './daily/daily.js';
+import { exportNotes } from './export/export.js';
+import { listenToChanges, policyFingerprint, type VaultChangesListener } from './feed/change-events.js';
+import { listChanges } from './feed/changes.js';
 import { createFolder, deleteFolder, listFolders } from './folders.js';
 import { waitForIndex } from './index-wait.js';
 import { backlinks, outgoingLinks } from './links.js';
-import { moveNote } from './move.js';
-import { deleteNotes, moveNotes } from './move-batch.js';
+import { deleteNotes, moveNotes } from './moves/batch.js';
+import { moveFolder } from './moves/folder-move.js';
+import { moveNote } from './moves/move.js';
 import { noteOutline } from './outline.js';
 import { noteText, promptFingerprint, promptNotes } from './prompts.js';
 import { getProperties } from './properties.js';
 import { listNotes, readNote } from './read.js';
 import { completePaths, listVaultFiles, readVaultFile } from './resources.js';
-import type { PolicyReader, Rules } from './rules.js';
-import { withScope } from './scope.js';
+import type { PolicyReader, Rules } from './rules/rules.js';
+import { withScope } from './rules/scope.js';
 import { search } from './search.js';
 import { queryNotes } from './table.js';
 import { listTags, notesByTag } from './tags.js';
@@ -88,7 +88,7 @@ export class VaultAccess {
 
   /**
    * The policy for this request. The index is brought in line with it first, so that no search
-   * answered under it counts a note it hides (index/visibility.ts). Every method passes its session,
+   * answered under it counts a note it hides (index/store/visibility.ts). Every method passes its session,
    * so a write added later is limited by `in_folder` too.
    */
   rules(session: AgentSession): Rules {

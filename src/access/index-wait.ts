@@ -7,7 +7,7 @@
  */
 import { NotedError } from '../common/errors.js';
 import type { Work } from '../common/work.js';
-import type { IndexState, NoteIndex } from '../index/note-index.js';
+import type { IndexState, NoteIndex } from '../index/sync/note-index.js';
 
 /** The longest a call waits for the index before it is answered `busy` (SPEC 14.1). */
 export const INDEX_WAIT_MS = 30_000;

@@ -12,13 +12,13 @@ import {
   backlinks as backlinksOf,
   type OutgoingLink,
   outgoingLinks as outgoingLinksOf,
-} from '../index/links-query.js';
+} from '../index/queries/links.js';
 import { subpathLines } from '../markdown/outline.js';
 import { isNoteFile } from '../vault/walk.js';
 import type { AccessContext } from './context.js';
 import { notFound, resolveExisting } from './resolve.js';
-import type { Rules } from './rules.js';
-import { visibleOption } from './scope.js';
+import type { Rules } from './rules/rules.js';
+import { visibleOption } from './rules/scope.js';
 
 /**
  * A link with the lines its `#heading` or `#^block` part points at in the target note (SPEC 12.3),

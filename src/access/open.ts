@@ -6,7 +6,12 @@
  */
 
 import { Diagnostics } from '../common/diagnostics.js';
-import { type IndexLogger, type IndexOptions, type IndexStartInfo, NoteIndex } from '../index/note-index.js';
+import {
+  type IndexLogger,
+  type IndexOptions,
+  type IndexStartInfo,
+  NoteIndex,
+} from '../index/sync/note-index.js';
 import { Journal } from '../journal/journal.js';
 import type { JournalKeyState } from '../journal/journal-key.js';
 import { reconcileJournal } from '../journal/reconcile.js';
@@ -15,7 +20,7 @@ import { removeOrphanTemps } from '../vault/atomic-write.js';
 import { DEFAULT_JOURNAL_MAX_MB } from '../vault/config.js';
 import { Vault } from '../vault/vault.js';
 import { VaultAccess } from './gate.js';
-import { PolicyReader } from './rules.js';
+import { PolicyReader } from './rules/rules.js';
 
 export interface OpenOptions {
   readonly vaultDir: string;
@@ -25,7 +30,7 @@ export interface OpenOptions {
   readonly watch?: boolean;
   /** Where diagnostics are written (default: stderr, each line prefixed `noted-mcp: `). */
   readonly log?: IndexLogger;
-  /** The entry point's script, to run index parser threads from (see index/parser-pool.ts). */
+  /** The entry point's script, to run index parser threads from (see index/sync/parser-pool.ts). */
   readonly parserScript?: string;
   /** How often deletions past the retention period are purged while serving (default hourly). */
   readonly purgeEveryMs?: number;

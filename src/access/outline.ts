@@ -5,12 +5,12 @@
  */
 import { NotedError } from '../common/errors.js';
 import { formatOf } from '../format/formats.js';
-import { backlinks as backlinksOf, outgoingLinks as outgoingLinksOf } from '../index/links-query.js';
+import { backlinks as backlinksOf, outgoingLinks as outgoingLinksOf } from '../index/queries/links.js';
 import { type NoteOutline, outlineOf } from '../markdown/outline.js';
 import type { AccessContext } from './context.js';
 import { notFound, resolveExisting } from './resolve.js';
-import type { Rules } from './rules.js';
-import { visibleOption } from './scope.js';
+import type { Rules } from './rules/rules.js';
+import { visibleOption } from './rules/scope.js';
 
 export interface NoteOutlineResult extends NoteOutline {
   readonly name: string;

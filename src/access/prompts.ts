@@ -13,10 +13,10 @@ import { formatOf } from '../format/formats.js';
 import { fileTitle } from '../markdown/title.js';
 import { isVisible } from '../policy/access.js';
 import { type FileEntry, walkVault } from '../vault/walk.js';
-import { localDay } from './calendar.js';
 import { type AccessContext, MAX_NOTE_BYTES } from './context.js';
+import { localDay } from './daily/calendar.js';
 import { notFound, resolveExisting } from './resolve.js';
-import type { Rules } from './rules.js';
+import type { Rules } from './rules/rules.js';
 
 /** The folder whose notes are prompts. Sub-folders are included. */
 export const PROMPTS_FOLDER = 'prompts';

@@ -10,7 +10,7 @@ import { noteProperties, type PropertyType } from '../markdown/properties.js';
 import type { AccessContext } from './context.js';
 import { readTypeAssignments } from './obsidian-settings.js';
 import { notFound, resolveExisting } from './resolve.js';
-import type { Rules } from './rules.js';
+import type { Rules } from './rules/rules.js';
 
 export interface NoteProperties {
   readonly name: string;

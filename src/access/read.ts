@@ -4,13 +4,13 @@
  */
 import { NotedError } from '../common/errors.js';
 import { formatOf } from '../format/formats.js';
-import { listNotes as listRows } from '../index/notes-query.js';
+import { listNotes as listRows } from '../index/queries/notes.js';
 import { findBlock, lineRange, outlineOf } from '../markdown/outline.js';
 import { findSection, formatHeading } from '../markdown/sections.js';
 import { normalizeFolderName } from '../vault/names.js';
 import { type AccessContext, iso } from './context.js';
 import { notFound, resolveExisting } from './resolve.js';
-import type { Rules } from './rules.js';
+import type { Rules } from './rules/rules.js';
 import type { NoteContent, NoteListPage } from './types.js';
 
 export function listNotes(

@@ -11,7 +11,7 @@ import { fileSystemFailure, isNotedError, NotedError } from '../common/errors.js
 import type { RecordInput } from '../journal/record-input.js';
 import { ANYWHERE } from '../vault/checked-folder.js';
 import type { AccessContext } from './context.js';
-import { claimChanges } from './feed-claims.js';
+import { claimChanges } from './feed/claims.js';
 
 const DONE: Record<string, string> = {
   create: 'created',

@@ -4,10 +4,10 @@
  * else the wikilink reading picks a single note, and several are an error listing them.
  */
 import { NotedError } from '../common/errors.js';
-import { nameCandidates } from '../index/notes-query.js';
+import { nameCandidates } from '../index/queries/notes.js';
 import { normalizeNoteName } from '../vault/names.js';
 import type { AccessContext } from './context.js';
-import type { Rules } from './rules.js';
+import type { Rules } from './rules/rules.js';
 
 /**
  * The canonical name of an existing note the agent may see, or `not_found` / `ambiguous`. A hidden

@@ -8,8 +8,8 @@
 import { decodeCursor, encodeCursor } from '../common/cursor.js';
 import { NotedError } from '../common/errors.js';
 import { formatOf } from '../format/formats.js';
-import { escapeLike, visibleSql } from '../index/notes-query.js';
-import { lowerPath } from '../index/store.js';
+import { escapeLike, visibleSql } from '../index/queries/notes.js';
+import { lowerPath } from '../index/store/store.js';
 import { normalizeNoteName } from '../vault/names.js';
 import { isNoteFile } from '../vault/walk.js';
 import {
@@ -18,9 +18,9 @@ import {
   normalizeAttachmentName,
   readAttachment,
   tooLarge,
-} from './attachments.js';
+} from './attachments/attachments.js';
 import { type AccessContext, iso } from './context.js';
-import type { Rules } from './rules.js';
+import type { Rules } from './rules/rules.js';
 
 /** Files in one resources/list page unless asked for fewer. */
 export const RESOURCE_PAGE_SIZE = 2000;

@@ -6,27 +6,27 @@
  */
 import { NotedError } from '../common/errors.js';
 import { formatOf } from '../format/formats.js';
-import { buildExcerpt } from '../index/excerpt.js';
-import { type CandidateFacts, explainHit } from '../index/search-check.js';
-import { compileSearch } from '../index/search-compile.js';
-import { decodeSearchCursor, encodeSearchCursor, searchFingerprint } from '../index/search-cursor.js';
+import { type CandidateFacts, explainHit } from '../index/search/check/check.js';
+import { buildExcerpt } from '../index/search/check/excerpt.js';
+import { IndexedScopes } from '../index/search/check/positions.js';
+import { close } from '../index/search/parse/operators.js';
+import { parseSearchQuery, type QueryNode, type RegexNode } from '../index/search/parse/query.js';
+import { compileRegex, regexRanges } from '../index/search/parse/regex.js';
+import { compileSearch } from '../index/search/plan/compile.js';
+import { candidateSql, searchSql } from '../index/search/plan/sql.js';
+import { decodeSearchCursor, encodeSearchCursor, searchFingerprint } from '../index/search/run/cursor.js';
 import {
   noteProperties,
   noteTags,
   noteTasks,
   tagsOfNotes,
   visiblePropertyNames,
-} from '../index/search-facts.js';
-import { close } from '../index/search-operators.js';
-import { IndexedScopes } from '../index/search-positions.js';
-import { parseSearchQuery, type QueryNode, type RegexNode } from '../index/search-query.js';
-import { compileRegex, regexRanges } from '../index/search-regex.js';
-import { NoteRegions } from '../index/search-regions.js';
-import { checkCandidates, runCandidates, runSearch, type SearchRow } from '../index/search-run.js';
-import { candidateSql, searchSql } from '../index/search-sql.js';
+} from '../index/search/run/facts.js';
+import { checkCandidates, runCandidates, runSearch, type SearchRow } from '../index/search/run/run.js';
+import { NoteRegions } from '../index/words/regions.js';
 import { normalizeFolderName } from '../vault/names.js';
 import { type AccessContext, iso } from './context.js';
-import type { Rules } from './rules.js';
+import type { Rules } from './rules/rules.js';
 import type { SearchHit, SearchResult } from './types.js';
 
 /** Tries to search with the index in line with the request's rules; another process may be changing it. */

@@ -4,12 +4,12 @@
  * request goes to the index's engine as the agent wrote it; whatever the engine cannot understand
  * it refuses (`validation_error`), and a `has_link` name is read among visible notes only.
  */
-import { type QueryResult, queryNotes as queryNotesOf } from '../index/query-notes.js';
+import { type QueryResult, queryNotes as queryNotesOf } from '../index/table/query.js';
 import { normalizeFolderName } from '../vault/names.js';
-import { localDay } from './calendar.js';
 import type { AccessContext } from './context.js';
-import type { Rules } from './rules.js';
-import { visibleOption } from './scope.js';
+import { localDay } from './daily/calendar.js';
+import type { Rules } from './rules/rules.js';
+import { visibleOption } from './rules/scope.js';
 
 /** A query_notes request: `folder`, `tag`, `filters`, `sort`, `columns`, `limit` (SPEC 2.4). */
 export type TableQuery = Readonly<Record<string, unknown>>;

@@ -12,10 +12,10 @@ import {
   type TaggedNote,
   taggedNotesPage,
   tagOrder,
-} from '../index/tags-query.js';
+} from '../index/queries/tags.js';
 import type { AccessContext } from './context.js';
-import type { Rules } from './rules.js';
-import { visibleOption } from './scope.js';
+import type { Rules } from './rules/rules.js';
+import { visibleOption } from './rules/scope.js';
 
 export interface TagList {
   readonly tags: TagCount[];

@@ -5,13 +5,13 @@
  * one of them.
  */
 import { NotedError } from '../common/errors.js';
-import { type TaskFilters, type TaskResult, taskPage } from '../index/tasks-query.js';
+import { type TaskFilters, type TaskResult, taskPage } from '../index/queries/tasks.js';
 import type { TaskChange } from '../markdown/task-edit.js';
 import { normalizeFolderName } from '../vault/names.js';
-import { localDay } from './calendar.js';
 import type { AccessContext, Writer } from './context.js';
-import type { Rules } from './rules.js';
-import { visibleOption } from './scope.js';
+import { localDay } from './daily/calendar.js';
+import type { Rules } from './rules/rules.js';
+import { visibleOption } from './rules/scope.js';
 import { editNote } from './write.js';
 
 export type TaskQuery = Omit<TaskFilters, 'visible'> & { readonly cursor?: string };

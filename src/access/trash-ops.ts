@@ -9,7 +9,7 @@ import { hasEnding, withoutEnding } from '../common/note-ending.js';
 import { type Keyset, type Page, type PageRequest, pageOf } from '../common/paging.js';
 import { htmlNoteToMarkdown, markdownNoteToHtml } from '../format/convert-note.js';
 import { rewriteHtmlLinks } from '../format/html-links.js';
-import { resolveLinkTargets } from '../index/links-query.js';
+import { resolveLinkTargets } from '../index/queries/links.js';
 import { type NewLinkpath, rewriteLinks } from '../markdown/link-rewrite.js';
 import { baseNameOf, normalizeNoteName } from '../vault/names.js';
 import {
@@ -23,10 +23,10 @@ import {
   trashedBytes,
 } from '../vault/trash.js';
 import { type AccessContext, MAX_NOTE_BYTES, type Writer } from './context.js';
-import { stage, writableAccess } from './permission.js';
 import { recordThenMake } from './recorded-write.js';
 import { existingCaseVariant, notFound, resolveExisting } from './resolve.js';
-import type { Rules } from './rules.js';
+import { stage, writableAccess } from './rules/permission.js';
+import type { Rules } from './rules/rules.js';
 import type { DeleteResult, RestoreResult, StagedResult } from './types.js';
 import { checkExpected } from './write.js';
 

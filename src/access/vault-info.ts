@@ -6,15 +6,15 @@
  * The server's own name, version and protocol version are added by the MCP layer.
  */
 import path from 'node:path';
-import { listTags } from '../index/tags-query.js';
+import { listTags } from '../index/queries/tags.js';
 import { describeAccess } from '../policy/access.js';
 import type { Access } from '../policy/policy.js';
 import { folderOf } from '../vault/names.js';
-import { MAX_CHANGES_PAGE } from './changes.js';
 import { type AccessContext, MAX_NOTE_BYTES } from './context.js';
-import { EXPORT_MAX_BYTES } from './export.js';
-import type { Rules } from './rules.js';
-import { visibleOption } from './scope.js';
+import { EXPORT_MAX_BYTES } from './export/export.js';
+import { MAX_CHANGES_PAGE } from './feed/changes.js';
+import type { Rules } from './rules/rules.js';
+import { visibleOption } from './rules/scope.js';
 
 /**
  * The index's state: `building` (with progress: notes read of those to read, and what it is doing)

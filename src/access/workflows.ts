@@ -12,10 +12,10 @@ import { titleToFileName } from '../markdown/title.js';
 import type { FormatName } from '../vault/format-choice.js';
 import { normalizeFolderName, normalizeNoteName } from '../vault/names.js';
 import { type AccessContext, iso, MAX_NOTE_BYTES, type Writer } from './context.js';
-import { writableAccess } from './permission.js';
 import { recordThenMake } from './recorded-write.js';
 import { existingCaseVariant, notFound, requireFree, resolveExisting } from './resolve.js';
-import type { Rules } from './rules.js';
+import { writableAccess } from './rules/permission.js';
+import type { Rules } from './rules/rules.js';
 import type { WriteResult } from './types.js';
 import { replaceIfStill } from './write.js';
 

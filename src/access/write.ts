@@ -17,10 +17,10 @@ import {
 import type { StoredNote, WrittenNote } from '../vault/vault.js';
 import { type AccessContext, iso, MAX_NOTE_BYTES, type Writer } from './context.js';
 import { readTypeAssignments } from './obsidian-settings.js';
-import { stage, writableAccess } from './permission.js';
 import { recordThenMake } from './recorded-write.js';
 import { notFound, resolveExisting } from './resolve.js';
-import type { Rules } from './rules.js';
+import { stage, writableAccess } from './rules/permission.js';
+import type { Rules } from './rules/rules.js';
 import type { StagedResult, WriteResult } from './types.js';
 
 /** What `update_note` puts between the stored text and an appended part (SPEC 2.6). */

@@ -7,8 +7,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { openIndexReadOnly } from '../index/database.js';
-import { loadIndexedFiles } from '../index/sync.js';
+import { openIndexReadOnly } from '../index/db/database.js';
+import { loadIndexedFiles } from '../index/sync/sync.js';
 import { PackIndex } from '../journal/blob-packs.js';
 import { packDir } from '../journal/files.js';
 import type { JournalKeyState } from '../journal/journal-key.js';

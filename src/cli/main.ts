@@ -4,7 +4,7 @@
  * as an index parser thread when started as one.
  */
 import path from 'node:path';
-import { isParserThread, runParserThread } from '../index/parser-pool.js';
+import { isParserThread, runParserThread } from '../index/sync/parser-pool.js';
 import { configCommand } from './config-command.js';
 import { convertCommand } from './convert-command.js';
 import { doctorCommand } from './doctor-command.js';

@@ -1,6 +1,6 @@
 /**
  * @module
- * A binary search over anything in ascending order, given by index: the search scopes (search-scopes.ts,
+ * A binary search over anything in ascending order, given by index: the search scopes (search/check/scopes.ts,
  * indexed-note.ts) place offsets and lines in parts with it, and an HTML note's reading counts the
  * line breaks between two offsets (html-read.ts).
  */

@@ -117,7 +117,7 @@ function followUndoneConversion(
 
 /**
  * Undoes the given entries together, or none of them (the entries one operation recorded before it
- * was cancelled: see access/move-rollback.ts). `entries` in the order they were recorded.
+ * was cancelled: see access/moves/rollback.ts). `entries` in the order they were recorded.
  */
 export function undoEntries(
   journal: Journal,

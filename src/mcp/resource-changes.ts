@@ -4,14 +4,14 @@
  * attachments agents may see appear or go (or the owner's policy changes what they may see), and
  * `resources/subscribe` / `unsubscribe` with `notifications/resources/updated` when a subscribed one
  * changes, from any source (this server's tools, an editor, git, another server process). Nothing is
- * said about what the policy hides: the gate leaves those changes out (access/changes.ts).
+ * said about what the policy hides: the gate leaves those changes out (access/feed/changes.ts).
  *
  * A subscription is taken for any well-formed URI of this server, whether a file is there or not, so
  * that subscribing tells nothing about hidden notes either; a note created later at that path is
  * announced then.
  */
 import type { McpServer } from '@modelcontextprotocol/server';
-import type { VaultChange } from '../access/change-events.js';
+import type { VaultChange } from '../access/feed/change-events.js';
 import type { VaultAccess } from '../access/gate.js';
 import { type LiveMode, whenLive } from './live.js';
 import { invalidParams } from './protocol-errors.js';

@@ -87,7 +87,7 @@ export function pagingArguments(what: string, unit: string) {
 
 /**
  * `in_folder` (SPEC 12.5), declared by every tool that writes, moves or deletes; the contract test
- * checks that each such tool has it. The gate applies it (access/scope.ts).
+ * checks that each such tool has it. The gate applies it (access/rules/scope.ts).
  */
 export const inFolderField = z
   .string()

@@ -21,7 +21,7 @@ export interface FileEntry {
   readonly ino: number;
   /**
    * The real vault-relative path, when it differs from `name` (reached through a symbolic link): the
-   * index reads the note only from there (index/parse-note.ts).
+   * index reads the note only from there (index/sync/parse-note.ts).
    */
   readonly real?: string;
 }

@@ -1,6 +1,6 @@
 /**
  * The cold build of a large vault runs on parser threads, which hand the full-text bodies to the
- * writer as UTF-8 bytes (src/index/parser-pool.ts); a small vault is indexed on the main thread from
+ * writer as UTF-8 bytes (src/index/sync/parser-pool.ts); a small vault is indexed on the main thread from
  * strings. Both must index the same text: the built server over a vault past the parallel threshold
  * answers every search exactly as an in-process server that indexed the same files sequentially,
  * names, order and scores — accents, CJK, emoji, empty bodies and frontmatter-only notes included.
@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCHEMA_SQL } from '../../src/index/schema.js';
+import { SCHEMA_SQL } from '../../src/index/db/schema.js';
 import { ensureBuilt, type ServerProcess, spawnServer } from '../helpers/server-process.js';
 import { makeVault, openTestVault, type TestVault, type VaultFiles } from '../helpers/vault.js';
 

@@ -6,11 +6,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Db, openIndexDatabase } from '../../src/index/database.js';
-import { applyVisibility } from '../../src/index/partition.js';
-import { syncAll } from '../../src/index/sync.js';
-import { syncPaths } from '../../src/index/sync-paths.js';
-import { EVERYTHING_VISIBLE, type IndexVisibility } from '../../src/index/visibility.js';
+import { type Db, openIndexDatabase } from '../../src/index/db/database.js';
+import { applyVisibility } from '../../src/index/store/partition.js';
+import { EVERYTHING_VISIBLE, type IndexVisibility } from '../../src/index/store/visibility.js';
+import { syncAll } from '../../src/index/sync/sync.js';
+import { syncPaths } from '../../src/index/sync/sync-paths.js';
 
 export interface IndexedVault {
   readonly dir: string;

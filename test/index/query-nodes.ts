@@ -1,8 +1,8 @@
 /**
  * @module
- * Query trees (index/search-query.ts) written the short way, for the parser and dedupe tests.
+ * Query trees (index/search/parse/query.ts) written the short way, for the parser and dedupe tests.
  */
-import type { QueryNode } from '../../src/index/search-query.js';
+import type { QueryNode } from '../../src/index/search/parse/query.js';
 
 export const word = (text: string): QueryNode => ({ kind: 'word', text });
 export const phrase = (text: string): QueryNode => ({ kind: 'phrase', text });

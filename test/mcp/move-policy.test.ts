@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { applyRewrites, moveWriter } from '../../src/access/move-apply.js';
-import { planMove } from '../../src/access/move-plan.js';
+import { applyRewrites, moveWriter } from '../../src/access/moves/apply.js';
+import { planMove } from '../../src/access/moves/plan.js';
 import { unobservedWork } from '../../src/common/work.js';
 import { PendingStore } from '../../src/staging/pending-store.js';
 import { openTestVault, readBytes, snapshot, type TestVault } from '../helpers/vault.js';

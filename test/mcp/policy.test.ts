@@ -274,7 +274,7 @@ describe('a hidden note answers exactly like a missing one (SPEC 4)', () => {
 
     for (const [tool, argsList] of Object.entries(calls)) {
       for (const args of argsList) {
-        // Scores too: the full-text index holds visible notes only (index/visibility.ts).
+        // Scores too: the full-text index holds visible notes only (index/store/visibility.ts).
         const a = withoutCursors(await hidden.call(tool, args));
         const b = withoutCursors(await absent.call(tool, args));
         expect({ tool, args, text: a.text, structured: a.structured }).toEqual({

@@ -5,7 +5,7 @@
  * test/index/search-work.test.ts; no timing here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_SEARCH_WORK } from '../../src/index/search-work.js';
+import { MAX_SEARCH_WORK } from '../../src/index/search/plan/work.js';
 import { openTestVault, type TestVault } from '../helpers/vault.js';
 
 /** 100 distinct words, each in every large note 2,000 times: 200,000 words, about 1.1 MB a note. */

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readAverages } from '../../src/index/fts-totals.js';
+import { readAverages } from '../../src/index/store/fts-totals.js';
 import { isVisible } from '../../src/policy/access.js';
 import { parsePolicy } from '../../src/policy/policy.js';
 import { type CallResult, connect, openTestVault, type TestVault } from '../helpers/vault.js';

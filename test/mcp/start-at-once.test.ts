@@ -11,8 +11,8 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, expect, it } from 'vitest';
 import { type StartingVault, startVault } from '../../src/access/open.js';
-import type { ParserPool } from '../../src/index/parser-pool.js';
-import { parseHere } from '../../src/index/parser-pool.js';
+import type { ParserPool } from '../../src/index/sync/parser-pool.js';
+import { parseHere } from '../../src/index/sync/parser-pool.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { checkResult, makeVault, testJournalKey, within } from '../helpers/vault.js';
 

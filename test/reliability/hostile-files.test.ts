@@ -661,7 +661,7 @@ describe(
         }
         try {
           // Left out of the index: not listed, and its text is not searchable (before the fix in
-          // index/sync.ts, a note indexed before it became unreadable stayed, old text and all).
+          // index/sync/sync.ts, a note indexed before it became unreadable stayed, old text and all).
           const gone = await within(5000, async () => {
             const list = await v.call('list_notes', {});
             const search = await v.call('search_notes', { query: 'secret' });

@@ -3,7 +3,7 @@
  * export_notes: many notes at once, paged under a byte budget (SPEC 12.2).
  */
 import * as z from 'zod';
-import { EXPORT_MAX_BYTES, EXPORT_MIN_BYTES } from '../../access/export.js';
+import { EXPORT_MAX_BYTES, EXPORT_MIN_BYTES } from '../../access/export/export.js';
 import { runTool, toolResult } from '../result.js';
 import { readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';

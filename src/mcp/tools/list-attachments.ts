@@ -4,7 +4,7 @@
  * embed or link each, or only those nothing links to (SPEC 13.4).
  */
 import * as z from 'zod';
-import { DEFAULT_ATTACHMENT_LIMIT } from '../../access/attachment-tools.js';
+import { DEFAULT_ATTACHMENT_LIMIT } from '../../access/attachments/tools.js';
 import { cursorField, limitField, moreText, pageFields } from '../paging.js';
 import { runTool, toolResult } from '../result.js';
 import { readOnlyTool, withErrors } from '../schemas.js';

@@ -3,7 +3,7 @@
  * list_changes: the change feed (SPEC 12.1), for agents that keep up with a vault over time.
  */
 import * as z from 'zod';
-import type { Change } from '../../access/changes.js';
+import type { Change } from '../../access/feed/changes.js';
 import { runTool, toolResult } from '../result.js';
 import { readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';

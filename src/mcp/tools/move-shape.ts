@@ -4,8 +4,8 @@
  * move_folder): how link changes, skipped notes and pending rewrites are shown to the model.
  */
 import * as z from 'zod';
-import type { LinkChange, NotUpdated } from '../../access/move-apply.js';
-import type { NowResolved } from '../../access/move-plan.js';
+import type { LinkChange, NotUpdated } from '../../access/moves/apply.js';
+import type { NowResolved } from '../../access/moves/plan.js';
 
 export const updateLinksField = z
   .boolean()

@@ -1,0 +1,37 @@
+/**
+ * @module
+ * SQL functions that let the index answer operators over what it stores, in the statement itself:
+ * a property's value (`[status:draft OR final]`, `[due:<2025-01-01]`), a task's text (`task-todo:call`),
+ * a path, file name or tag by regex or exact case. Each takes the term it tests as JSON (a parameter,
+ * never SQL), parsed once per statement run.
+ */
+import type { Db } from '../../db/database.js';
+import { textMatches, valueMatches } from '../check/text.js';
+import type { PropertyValue, QueryNode } from '../parse/query.js';
+
+const registered = new WeakSet<Db>();
+const specs = new Map<string, unknown>();
+const MAX_SPECS = 500;
+
+function spec<T>(json: unknown): T {
+  const key = String(json);
+  let parsed = specs.get(key);
+  if (parsed === undefined) {
+    parsed = JSON.parse(key) as unknown;
+    if (specs.size >= MAX_SPECS) specs.clear();
+    specs.set(key, parsed);
+  }
+  return parsed as T;
+}
+
+/** Makes `noted_value(spec, value_json)` and `noted_text(spec, text)` available on this connection. */
+export function registerSearchFunctions(db: Db): void {
+  if (registered.has(db)) return;
+  db.function('noted_value', { deterministic: true }, (s: unknown, json: unknown) =>
+    typeof json === 'string' && valueMatches(spec<PropertyValue>(s), JSON.parse(json)) ? 1 : 0,
+  );
+  db.function('noted_text', { deterministic: true }, (s: unknown, text: unknown) =>
+    typeof text === 'string' && textMatches(spec<QueryNode>(s), text) ? 1 : 0,
+  );
+  registered.add(db);
+}

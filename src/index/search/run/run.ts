@@ -1,0 +1,200 @@
+/**
+ * @module
+ * Runs a compiled search (search/plan/compile.ts) in one read transaction, so that its page, its total and
+ * the checks before them all see the same rows: that the index follows the rules of the request
+ * (visibility.ts), and that the query's work is within its bound (search/plan/work.ts). A query with parts
+ * SQL cannot answer takes every candidate instead; {@link checkCandidates} then checks each (reading
+ * the note where it must, yielding to other requests as it goes) and pages what passes.
+ */
+import { NotedError } from '../../../common/errors.js';
+import { type Db, reusedStatement } from '../../db/database.js';
+import { storedVisibility } from '../../store/visibility.js';
+import { type CandidateFacts, checkNeedsText, passes } from '../check/check.js';
+import { countTerms, type QueryNode } from '../parse/query.js';
+import type { Check, SqlPart } from '../plan/compile.js';
+import type { SearchPosition, SearchSql } from '../plan/sql.js';
+import { checkSearchWork } from '../plan/work.js';
+import { registerSearchFunctions } from './functions.js';
+
+export interface SearchRow {
+  readonly id: number;
+  readonly path: string;
+  readonly title: string;
+  readonly mtime_ms: number;
+  /** BM25, larger is better; 0 for a query without words. */
+  readonly score: number;
+}
+
+export interface SearchPage {
+  readonly rows: SearchRow[];
+  /** Every matching note, not only the page. */
+  readonly total: number;
+  /** True when more rows follow the page. */
+  readonly more: boolean;
+}
+
+interface FastRow extends SearchRow {
+  readonly edge?: number;
+  readonly fetched?: number;
+}
+
+/** A candidate of a query with a check: a row and the exact columns the check reads. */
+export interface CandidateRow extends SearchRow {
+  readonly size: number;
+  readonly [column: `c${number}`]: unknown;
+}
+
+/**
+ * The page and total of a search whose SQL is exact (`sql` asks for one row more than the page, to
+ * know whether more follow). Null, with nothing read, when the index does not follow the rules named
+ * `visibilityKey` (another process changed it since the caller brought it in line): the caller brings
+ * it in line again and retries. Throws `too_large` for a query over its work bound.
+ */
+export function runSearch(
+  db: Db,
+  query: QueryNode,
+  sql: SearchSql,
+  visibilityKey: string,
+  limit = Number.POSITIVE_INFINITY,
+): SearchPage | null {
+  registerSearchFunctions(db);
+  return db.transaction((): SearchPage | null => {
+    if (storedVisibility(db) !== visibilityKey) return null;
+    checkSearchWork(db, query);
+    let rows = reusedStatement<unknown[], FastRow>(db, sql.sql).all(...sql.params);
+    const last = rows[rows.length - 1];
+    if (sql.exact && last !== undefined && last.fetched === sql.exact.looked && last.score === last.edge) {
+      // The page ends inside a run of equal scores that went on past what the fast statement looked at.
+      rows = reusedStatement<unknown[], FastRow>(db, sql.exact.sql).all(...sql.exact.params);
+    }
+    const total = reusedStatement<unknown[], { total: number }>(db, sql.countSql).get(
+      ...sql.countParams,
+    )!.total;
+    return {
+      rows: rows.slice(0, limit).map((r) => ({
+        id: r.id,
+        path: r.path,
+        title: r.title,
+        mtime_ms: r.mtime_ms,
+        score: r.score,
+      })),
+      total,
+      more: rows.length > limit,
+    };
+  })();
+}
+
+/**
+ * Every candidate of a query with a check, in result order, and what `alongside` reads of them in the
+ * same transaction (the positions of search/check/positions.ts); null as for {@link runSearch}.
+ */
+export function runCandidates<T>(
+  db: Db,
+  query: QueryNode,
+  sql: SqlPart,
+  visibilityKey: string,
+  alongside: (rows: readonly CandidateRow[]) => T,
+): { rows: CandidateRow[]; alongside: T } | null {
+  registerSearchFunctions(db);
+  return db.transaction((): { rows: CandidateRow[]; alongside: T } | null => {
+    if (storedVisibility(db) !== visibilityKey) return null;
+    checkSearchWork(db, query);
+    const rows = reusedStatement<unknown[], CandidateRow>(db, sql.sql).all(...sql.params);
+    return { rows, alongside: alongside(rows) };
+  })();
+}
+
+/**
+ * The most text one search may read and check, counted as the bytes of the candidate notes it reads
+ * times the terms checked in them. Measured in-process on the 10k bench vault under load: reading and
+ * checking ran at about 60 MB/s, so the bound is a few seconds of work, done in slices between which
+ * other requests are answered. A regex alone over the 81 MB of the 10k vault is within it.
+ */
+export const MAX_SCAN_WORK = 256_000_000;
+/** Checking stops for other requests this often (ms). */
+const SLICE_MS = 20;
+
+export interface CheckedPage {
+  readonly rows: CandidateRow[];
+  readonly total: number;
+  readonly more: boolean;
+}
+
+/**
+ * Checks the candidates in order and pages those that pass: `keep` (the request's own last word on a
+ * row, the policy) runs first and a row it refuses is never read. Throws `too_large` before reading
+ * anything when the notes to read are past {@link MAX_SCAN_WORK}.
+ */
+export async function checkCandidates(
+  candidates: readonly CandidateRow[],
+  check: Check,
+  factsOf: (row: CandidateRow) => CandidateFacts,
+  page: {
+    limit: number;
+    after?: SearchPosition;
+    keep: (row: CandidateRow) => boolean;
+    maxWork?: number;
+    /** Whether the index keeps the note's layout, so scopes it answers read no text (search/check/positions.ts). */
+    hasLayout?: (row: CandidateRow) => boolean;
+  },
+): Promise<CheckedPage> {
+  const kept = candidates.filter(page.keep);
+  const maxWork = page.maxWork ?? MAX_SCAN_WORK;
+  if (checkNeedsText(check)) {
+    const always = checkNeedsText(check, true);
+    const reads = (row: CandidateRow) => always || page.hasLayout?.(row) !== true;
+    const terms = Math.max(1, countChecked(check));
+    const read = kept.filter(reads);
+    const bytes = read.reduce((n, r) => n + r.size, 0);
+    if (bytes * terms > maxWork) {
+      throw new NotedError(
+        'too_large',
+        `This search would read and check ${read.length.toLocaleString('en-US')} notes (${mb(bytes)} MB of text, ${terms} term${terms === 1 ? '' : 's'} checked in each) for its line:, block:, section:, match-case: or /regex/ parts; the limit is ${mb(maxWork)} MB of text per term. ` +
+          'Narrow it with words the notes must contain (they are found by the index, not read), a path: or tag:, or the folder argument.',
+        { limit: maxWork, actual: bytes * terms, candidates: read.length },
+      );
+    }
+  }
+  const passed: CandidateRow[] = [];
+  let sliceStart = Date.now();
+  for (const row of kept) {
+    if (passes(check, row, factsOf(row))) passed.push(row);
+    if (Date.now() - sliceStart >= SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = Date.now();
+    }
+  }
+  const start = page.after === undefined ? 0 : passed.findIndex((r) => comparePosition(r, page.after!) > 0);
+  const from = start === -1 ? passed.length : start;
+  const rows = passed.slice(from, from + page.limit);
+  return { rows, total: passed.length, more: from + rows.length < passed.length };
+}
+
+function mb(bytes: number): string {
+  return (bytes / 1_000_000).toLocaleString('en-US', { maximumFractionDigits: 1 });
+}
+
+/** Terms a check tests in text: each may scan all of it. */
+function countChecked(check: Check): number {
+  switch (check.k) {
+    case 'col':
+      return 0;
+    case 'not':
+      return countChecked(check.op);
+    case 'and':
+    case 'or':
+      return check.ops.reduce((n, op) => n + countChecked(op), 0);
+    case 'node':
+      return countTerms(check.node);
+  }
+}
+
+/**
+ * Where `row` sorts against `position`: negative before, positive after. Scores descending, times
+ * descending, paths by their UTF-8 bytes, as SQLite orders them.
+ */
+export function comparePosition(row: SearchRow, position: SearchPosition): number {
+  if (row.score !== position.s) return row.score > position.s ? -1 : 1;
+  if (row.mtime_ms !== position.m) return row.mtime_ms > position.m ? -1 : 1;
+  return Buffer.compare(Buffer.from(row.path), Buffer.from(position.p));
+}
