@@ -29,7 +29,7 @@ import {
   removeConversionMarker,
   writeConversionMarker,
 } from '../vault/conversion-marker.js';
-import { ENDING_OF, type FormatName } from '../vault/format-choice.js';
+import { ENDING_OF, type FormatName } from '../vault/format-name.js';
 import type { StoredNote, Vault } from '../vault/vault.js';
 import { walkVault } from '../vault/walk.js';
 import { MAX_NOTE_BYTES } from './context.js';

@@ -9,7 +9,7 @@
  */
 import { NotedError } from '../common/errors.js';
 import { titleToFileName } from '../markdown/title.js';
-import type { FormatName } from '../vault/format-choice.js';
+import type { FormatName } from '../vault/format-name.js';
 import { normalizeFolderName, normalizeNoteName } from '../vault/names.js';
 import { type AccessContext, iso, MAX_NOTE_BYTES, type Writer } from './context.js';
 import { recordThenMake } from './recorded-write.js';

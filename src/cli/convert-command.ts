@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ConvertReport, convertVault } from '../access/convert.js';
 import { Journal } from '../journal/journal.js';
-import { FORMAT_NAMES, type FormatName } from '../vault/format-choice.js';
+import { FORMAT_NAMES, type FormatName } from '../vault/format-name.js';
 import { type CliIo, type ExitCode, usageError } from './io.js';
 import { cliJournalKey, failure, openCliVault, parseFlags } from './journal-args.js';
 

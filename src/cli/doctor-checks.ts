@@ -14,7 +14,8 @@ import { packDir } from '../journal/files.js';
 import type { JournalKeyState } from '../journal/journal-key.js';
 import { verifyJournal } from '../journal/verify.js';
 import { POLICY_FILE_NAME, parsePolicy } from '../policy/policy.js';
-import { chooseFormat, ENDING_OF } from '../vault/format-choice.js';
+import { chooseFormat } from '../vault/format-choice.js';
+import { ENDING_OF } from '../vault/format-name.js';
 import { STATE_DIR_NAME } from '../vault/vault.js';
 import { walkVault } from '../vault/walk.js';
 

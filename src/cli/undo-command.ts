@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Journal } from '../journal/journal.js';
-import type { UndoResult, UndoTarget } from '../journal/undo.js';
+import type { UndoResult } from '../journal/undo.js';
+import type { UndoTarget } from '../journal/undo-journal.js';
 import { type CliIo, type ExitCode, usageError } from './io.js';
 import { cliJournalKey, failure, openCliVault, parseFlags } from './journal-args.js';
 

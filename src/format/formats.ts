@@ -2,7 +2,7 @@
  * @module
  * The vault's format: every layer above the vault asks here, never at a file ending.
  */
-import type { FormatName } from '../vault/format-choice.js';
+import type { FormatName } from '../vault/format-name.js';
 import type { Vault } from '../vault/vault.js';
 import { htmlFormat } from './html-format.js';
 import { markdownFormat } from './markdown-format.js';

@@ -7,7 +7,7 @@
 import type { NoteEnding } from '../common/note-ending.js';
 import type { JsonValue } from '../markdown/frontmatter.js';
 import type { LinksRewritten, NewLinkpath } from '../markdown/link-rewrite.js';
-import type { FormatName } from '../vault/format-choice.js';
+import type { FormatName } from '../vault/format-name.js';
 
 /** The kinds of links a note can hold: `html` is an `<a href>` (or `<img src>`) of an HTML note. */
 export type LinkKind = 'wikilink' | 'markdown' | 'frontmatter' | 'html';

@@ -30,7 +30,8 @@ import { dayFiles, entriesOf, freshBlobs, packDir, readBlob, storeBlobs } from '
 import { type JournalKeyState, openJournalKey } from './journal-key.js';
 import { type PruneResult, pruneTexts } from './prune.js';
 import { type EntryFields, prepare, type RecordInput } from './record-input.js';
-import { type UndoContext, type UndoResult, type UndoTarget, undoChanges } from './undo.js';
+import { type UndoContext, type UndoResult, undoChanges } from './undo.js';
+import type { UndoJournal, UndoTarget } from './undo-journal.js';
 import { addUsage, currentUsage, type JournalUsage, requireRoom } from './usage.js';
 import { type VerifyResult, verifyJournal } from './verify.js';
 
@@ -72,7 +73,7 @@ export interface JournalOptions {
   readonly maxStoredBytes?: number | null;
 }
 
-export class Journal {
+export class Journal implements UndoJournal {
   /** `<vault>/.noted/journal` */
   readonly dir: string;
   readonly now: () => Date;

@@ -6,11 +6,10 @@
  */
 import { NotedError } from '../common/errors.js';
 import type { JournalEntry } from './entry.js';
-import type { Journal } from './journal.js';
-import type { UndoTarget } from './undo.js';
+import type { UndoJournal, UndoTarget } from './undo-journal.js';
 
 /** The sets of entries to undo together, newest first; each set's entries newest first. */
-export function unitsOf(journal: Journal, target: UndoTarget): JournalEntry[][] {
+export function unitsOf(journal: UndoJournal, target: UndoTarget): JournalEntry[][] {
   if ('entry' in target) {
     const entry = journal.get(target.entry);
     if (entry === null) {
@@ -59,7 +58,7 @@ export function unitsOf(journal: Journal, target: UndoTarget): JournalEntry[][] 
  * with the others or not at all: undone alone, it would leave links pointing at a note that moved
  * back, or half a batch. The console refuses the same.
  */
-function refusePartOfOperation(journal: Journal, entry: JournalEntry): void {
+function refusePartOfOperation(journal: UndoJournal, entry: JournalEntry): void {
   if (entry.group === undefined) return;
   const members = journal.entries().filter((e) => e.group === entry.group && e.kind !== 'not_applied');
   if (members.length <= 1) return;

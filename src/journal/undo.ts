@@ -25,11 +25,11 @@ import { isNotedError, NotedError } from '../common/errors.js';
 import { setVaultConfigFormat } from '../vault/config.js';
 import { CONVERSION_TOOL, refuseDuringConversion } from '../vault/conversion-marker.js';
 import { etagOf } from '../vault/etag.js';
-import { ENDING_OF, FORMAT_NAMES } from '../vault/format-choice.js';
+import { ENDING_OF, FORMAT_NAMES } from '../vault/format-name.js';
 import { moveToTrash } from '../vault/trash.js';
 import { dayOfId, entryHash, type JournalEntry, newGroupId, sha256Hex } from './entry.js';
-import type { Journal } from './journal.js';
 import { withNoteLocks } from './note-locks.js';
+import type { UndoJournal, UndoTarget } from './undo-journal.js';
 import { unitsOf, voidedEntries } from './undo-units.js';
 import type { VerifyResult } from './verify.js';
 
@@ -38,11 +38,6 @@ interface Verified {
   readonly result: VerifyResult;
   readonly hashes: readonly string[];
 }
-
-export type UndoTarget =
-  | { readonly entry: string }
-  | { readonly session: string }
-  | { readonly group: string };
 
 /** Who undoes: recorded on the undo entries like any other change. */
 export interface UndoContext {
@@ -81,7 +76,7 @@ type Plan =
   | { readonly ok: false; readonly entry: JournalEntry; readonly reason: string };
 
 export async function undoChanges(
-  journal: Journal,
+  journal: UndoJournal,
   target: UndoTarget,
   ctx: UndoContext,
 ): Promise<UndoResult> {
@@ -98,7 +93,7 @@ export async function undoChanges(
  * recorded format follows them, or servers would go on looking for the other format's notes, now gone.
  */
 function followUndoneConversion(
-  journal: Journal,
+  journal: UndoJournal,
   entries: readonly JournalEntry[],
   outcomes: readonly UndoOutcome[],
 ): void {
@@ -120,14 +115,18 @@ function followUndoneConversion(
  * was cancelled: see access/moves/rollback.ts). `entries` in the order they were recorded.
  */
 export function undoEntries(
-  journal: Journal,
+  journal: UndoJournal,
   entries: readonly JournalEntry[],
   ctx: UndoContext,
 ): Promise<UndoOutcome[]> {
   return undoUnit(journal, [...entries].reverse(), ctx);
 }
 
-async function undoUnit(journal: Journal, unit: JournalEntry[], ctx: UndoContext): Promise<UndoOutcome[]> {
+async function undoUnit(
+  journal: UndoJournal,
+  unit: JournalEntry[],
+  ctx: UndoContext,
+): Promise<UndoOutcome[]> {
   const notes = unit.map((e) => e.note);
   return withNoteLocks(journal.vault, notes, () => {
     // Checked again under the locks: another process may have undone or changed something meanwhile.
@@ -167,7 +166,7 @@ async function undoUnit(journal: Journal, unit: JournalEntry[], ctx: UndoContext
 }
 
 /** Decides, for each entry of a unit in order, whether and how it can be undone. */
-function planUnit(journal: Journal, unit: JournalEntry[], verified: Verified): Plan[] {
+function planUnit(journal: UndoJournal, unit: JournalEntry[], verified: Verified): Plan[] {
   const days = unit.map((e) => dayOfId(e.id)).filter((d): d is string => d !== null);
   const from = days.length === unit.length ? days.sort()[0] : undefined;
   const later = journal.entries(from);
@@ -249,7 +248,7 @@ function planUnit(journal: Journal, unit: JournalEntry[], verified: Verified): P
 }
 
 /** Why the journal does not prove `entry`, or null when it does (see the module comment). */
-function unprovenReason(journal: Journal, verified: Verified, entry: JournalEntry): string | null {
+function unprovenReason(journal: UndoJournal, verified: Verified, entry: JournalEntry): string | null {
   const refuse = 'an entry that does not verify is not undone. Run "noted-mcp journal verify" for details';
   const { result } = verified;
   // The entry must be the very one the walk found at its place: a copy of a real entry's seq elsewhere
@@ -267,7 +266,7 @@ function unprovenReason(journal: Journal, verified: Verified, entry: JournalEntr
 }
 
 /** The before-text from the blobs, or why it is not there. */
-function earlierText(journal: Journal, entry: JournalEntry): Buffer | string {
+function earlierText(journal: UndoJournal, entry: JournalEntry): Buffer | string {
   const bytes = journal.bytesOf(entry.beforeSha256 as string);
   return (
     bytes ??
@@ -277,7 +276,7 @@ function earlierText(journal: Journal, entry: JournalEntry): Buffer | string {
 
 /** Records the undo, then writes: the journal always knows of a change before it happens. */
 function apply(
-  journal: Journal,
+  journal: UndoJournal,
   plan: Extract<Plan, { ok: true }>,
   ctx: UndoContext,
   group: string | undefined,
@@ -316,7 +315,7 @@ function apply(
 }
 
 /** The note's exact bytes, or null when no file is there. */
-function readCurrent(journal: Journal, note: string): NoteState {
+function readCurrent(journal: UndoJournal, note: string): NoteState {
   const abs = journal.vault.pathOf(note);
   try {
     const st = fs.statSync(abs);

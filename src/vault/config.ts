@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FormatName } from './format-choice.js';
+import type { FormatName } from './format-name.js';
 import { readStateFile, SMALL_STATE_FILE_BYTES } from './state-file.js';
 
 export interface VaultFileConfig {

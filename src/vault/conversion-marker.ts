@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { NotedError } from '../common/errors.js';
-import { FORMAT_NAMES, type FormatName } from './format-choice.js';
+import { FORMAT_NAMES, type FormatName } from './format-name.js';
 import { readStateFile, SMALL_STATE_FILE_BYTES } from './state-file.js';
 
 export const CONVERTING_FILE = 'converting';

@@ -6,16 +6,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { NoteEnding } from '../common/note-ending.js';
 import { readVaultConfig } from './config.js';
+import type { FormatName } from './format-name.js';
 import { MAX_FOLDER_DEPTH } from './names.js';
-
-export type FormatName = 'markdown' | 'html';
-
-export const FORMAT_NAMES: readonly FormatName[] = ['markdown', 'html'];
-
-/** The file ending of each format's notes. */
-export const ENDING_OF: Readonly<Record<FormatName, NoteEnding>> = { markdown: '.md', html: '.html' };
 
 /**
  * The vault's format: the one given (by the entry point, from config.json), else config.json's, else

@@ -20,7 +20,8 @@ import {
   statChecked,
 } from './confine.js';
 import { etagOf } from './etag.js';
-import { chooseFormat, ENDING_OF, type FormatName } from './format-choice.js';
+import { chooseFormat } from './format-choice.js';
+import { ENDING_OF, type FormatName } from './format-name.js';
 import { excludeStateFromGit } from './git-exclude.js';
 import { LockDir } from './locks.js';
 import { isHiddenPath } from './names.js';

@@ -12,7 +12,7 @@
 import { storedHtml } from '../format/html-format.js';
 import { withFrontmatterFields } from '../markdown/frontmatter-edit.js';
 import { escapeHtml } from '../markdown/render-html.js';
-import type { FormatName } from '../vault/format-choice.js';
+import type { FormatName } from '../vault/format-name.js';
 import { checkWorkflow, type Gate, invalid, type Workflow } from './model.js';
 
 export const BEGIN_MARKER =

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Computed, Stamp } from '../access/workflows.js';
-import type { FormatName } from '../vault/format-choice.js';
+import type { FormatName } from '../vault/format-name.js';
 import { advance, appendEvent, decideGate, newWorkflow, type Step } from './machine.js';
 import type { Workflow } from './model.js';
 import { newWorkflowNote, parseWorkflowNote, renderWorkflowNote } from './note-format.js';

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { hasEnding, withoutEnding } from '../../src/common/note-ending.js';
 import { markdownNoteToHtml } from '../../src/format/convert-note.js';
-import type { FormatName } from '../../src/vault/format-choice.js';
+import type { FormatName } from '../../src/vault/format-name.js';
 import { openTestVault, type TestVault, type VaultFiles } from './vault.js';
 
 export const FORMATS: readonly FormatName[] = ['markdown', 'html'];

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FormatName } from '../../src/vault/format-choice.js';
+import type { FormatName } from '../../src/vault/format-name.js';
 import { FORMATS, openTestVaultIn } from '../helpers/formats.js';
 import type { TestVault } from '../helpers/vault.js';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FormatName } from '../../src/vault/format-choice.js';
+import type { FormatName } from '../../src/vault/format-name.js';
 import { FORMATS, openTestVaultIn } from '../helpers/formats.js';
 import type { TestVault } from '../helpers/vault.js';
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { NotedError } from '../../common/errors.js';
 import { readVaultConfig } from '../../vault/config.js';
-import type { FormatName } from '../../vault/format-choice.js';
+import type { FormatName } from '../../vault/format-name.js';
 import type { Vault } from '../../vault/vault.js';
 
 export class FormatCheck {

@@ -23,11 +23,16 @@ import {
 import { ANYWHERE, type Sight } from '../../vault/checked-folder.js';
 import { relativeToRoot } from '../../vault/confine.js';
 import { readConversionMarker } from '../../vault/conversion-marker.js';
-import type { FormatName } from '../../vault/format-choice.js';
+import type { FormatName } from '../../vault/format-name.js';
 import { readStateFile } from '../../vault/state-file.js';
 import type { Vault } from '../../vault/vault.js';
 import { FormatCheck } from './format-check.js';
-import type { Scope } from './scope.js';
+
+/** The folder writes are limited to: its canonical name, and its comparison key. */
+export interface Scope {
+  readonly folder: string;
+  readonly key: string;
+}
 
 export interface Rules {
   readonly policy: Policy | null;

@@ -20,12 +20,6 @@ export function visibleOption(rules: Rules): VisibilityOption {
   return rules.visible === undefined ? {} : { visible: rules.visible };
 }
 
-/** The folder writes are limited to: its canonical name, and its comparison key. */
-export interface Scope {
-  readonly folder: string;
-  readonly key: string;
-}
-
 /**
  * The rules with the writes of this call limited to `inFolder`; the rules unchanged without it, or for
  * the vault root (everything is inside it). Folders compare as policy folders do: letter case, `\` and

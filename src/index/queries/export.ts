@@ -5,7 +5,7 @@
  */
 
 import type { Db } from '../db/database.js';
-import type { CompiledSearch } from '../search/plan/compile.js';
+import type { CompiledSearch } from '../search/plan/compiled.js';
 import { registerSearchFunctions } from '../search/run/functions.js';
 import type { Visible } from '../store/visibility.js';
 import { escapeLike, visibleSql } from './notes.js';

@@ -8,7 +8,7 @@
  */
 
 import type { IndexChange } from '../store/store.js';
-import type { IndexLogger } from './note-index.js';
+import type { IndexLogger } from './types.js';
 
 /**
  * Hears the changes the index applied, after they are committed, from any source: this server's

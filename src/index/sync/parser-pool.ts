@@ -17,7 +17,7 @@ import {
 import { formatNamed } from '../../format/formats.js';
 import { markdownFormat } from '../../format/markdown-format.js';
 import type { NoteFormat } from '../../format/note-format.js';
-import type { FormatName } from '../../vault/format-choice.js';
+import type { FormatName } from '../../vault/format-name.js';
 import type { FileEntry } from '../../vault/walk.js';
 import { type ParsedNote, parseNoteFile } from './parse-note.js';
 

@@ -20,7 +20,7 @@ import { restoreFtsDefaults } from '../../../src/index/store/fts-merge.js';
 import type { parseNoteFile } from '../../../src/index/sync/parse-note.js';
 import { type ParserPool, parseHere } from '../../../src/index/sync/parser-pool.js';
 import { syncAll, syncAllParallel } from '../../../src/index/sync/sync.js';
-import type { FormatName } from '../../../src/vault/format-choice.js';
+import type { FormatName } from '../../../src/vault/format-name.js';
 import { makeVault, testJournalKey } from '../../helpers/vault.js';
 
 let base: string | undefined;

@@ -13,7 +13,7 @@ import { foldName } from '../../../markdown/link-key.js';
 import type { PropertyNode, QueryNode } from '../parse/query.js';
 import { compileRegex } from '../parse/regex.js';
 import { tagValue } from '../parse/tokens.js';
-import type { Check } from '../plan/compile.js';
+import type { Check } from '../plan/compiled.js';
 import { indexAnswers } from './positions.js';
 import { type CandidateFacts, type Found, type Location, scopeMatches } from './scopes.js';
 import { fileOf, type TextNode, textTest, valueMatches } from './text.js';

@@ -6,7 +6,7 @@
  */
 
 import type { NotedError } from '../../../common/errors.js';
-import { positionError, where } from './tokens.js';
+import { positionError, where } from './query-errors.js';
 
 /** Operators on a note as a whole, whose operand is a value (distributed over a group). */
 export type FieldOperator = 'file' | 'path' | 'tag' | 'content';

@@ -11,11 +11,11 @@
 import type { NotedError } from '../../../common/errors.js';
 import { checkRegex, EXAMPLES, inContent, toField, withCase } from './operands.js';
 import { isOperator, isScope, unknownOperator } from './operators.js';
-import type { Parsed, Parser } from './parser.js';
+import type { OperatorReader, Parsed } from './parsed.js';
 import type { Token } from './tokens.js';
 
 /** `name:` and its operand, the token right after the colon. */
-export function parseOperator(p: Parser, tok: Extract<Token, { type: 'op' }>): Parsed {
+export function parseOperator(p: OperatorReader, tok: Extract<Token, { type: 'op' }>): Parsed {
   if (!isOperator(tok.name)) {
     throw unknownOperator(p.query, tok.pos, tok.raw, p.options.propertyNames?.(tok.name) ?? []);
   }
@@ -61,7 +61,7 @@ export function parseOperator(p: Parser, tok: Extract<Token, { type: 'op' }>): P
   return toField(operand, op, (message) => p.error(tok.pos, message));
 }
 
-function misplaced(p: Parser, tok: Extract<Token, { type: 'op' }>, op: string): NotedError {
+function misplaced(p: OperatorReader, tok: Extract<Token, { type: 'op' }>, op: string): NotedError {
   const where =
     p.context === 'value'
       ? 'inside a property value, which takes words, "phrases", /regexes/, OR, - and parentheses'
@@ -76,7 +76,7 @@ function misplaced(p: Parser, tok: Extract<Token, { type: 'op' }>, op: string): 
 }
 
 /** `[name]`, `[name:null]`, `[name:<5]`, or `[name:value]` whose value is a query of text terms. */
-export function parseProperty(p: Parser, tok: Extract<Token, { type: 'property' }>): Parsed {
+export function parseProperty(p: OperatorReader, tok: Extract<Token, { type: 'property' }>): Parsed {
   if (p.context !== 'note') {
     throw p.error(
       tok.pos,

@@ -16,27 +16,11 @@ import { MAX_GROUP_DEPTH, MAX_REGEX_CHARS } from './limits.js';
 import type { QueryNode, RegexNode } from './nodes.js';
 import { checkRegex } from './operands.js';
 import { parseOperator, parseProperty } from './parse-operators.js';
-import { positionError, SEARCHABLE, type Span, type Token, tokenize, where } from './tokens.js';
+import type { Context, Dropped, OperatorReader, Parsed, ParseOptions } from './parsed.js';
+import { positionError, where } from './query-errors.js';
+import { SEARCHABLE, type Span, type Token, tokenize } from './tokens.js';
 
-/** A word or phrase with nothing searchable in it, kept only to explain a refusal. */
-export interface Dropped extends Span {
-  readonly kind: 'dropped';
-}
-
-export type Parsed = QueryNode | Dropped;
-
-/**
- * Where a sub-query stands, which decides what it may hold: the whole note takes everything; a scope's
- * operand (`line:(…)`) text terms and scopes; a property value or a field operand only text terms.
- */
-export type Context = 'note' | 'scope' | 'value' | 'field';
-
-export interface ParseOptions {
-  /** Property names of the visible notes close to `name`, for "did you mean [title]?" (only on a refusal). */
-  readonly propertyNames?: (name: string) => readonly string[];
-}
-
-export class Parser {
+export class Parser implements OperatorReader {
   private next = 0;
 
   /**

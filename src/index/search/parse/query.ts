@@ -24,7 +24,8 @@
 import { NotedError } from '../../../common/errors.js';
 import { MAX_QUERY_CHARS, MAX_QUERY_TERMS } from './limits.js';
 import type { QueryNode } from './nodes.js';
-import { type ParseOptions, Parser } from './parser.js';
+import type { ParseOptions } from './parsed.js';
+import { Parser } from './parser.js';
 import { dedupeQuery } from './terms.js';
 import { tokenize } from './tokens.js';
 

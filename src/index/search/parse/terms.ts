@@ -13,7 +13,7 @@
 import Database from 'better-sqlite3';
 import { FTS_TOKENIZER } from '../../db/schema.js';
 import { segmentCjk } from '../../words/cjk.js';
-import type { QueryNode } from './query.js';
+import type { QueryNode } from './nodes.js';
 import { tagValue } from './tokens.js';
 
 const ASCII = /^[\x00-\x7f]*$/;

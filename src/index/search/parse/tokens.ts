@@ -6,8 +6,8 @@
  * it stands in the query so that every refusal can point at the spot.
  */
 
-import { NotedError } from '../../../common/errors.js';
 import { isOperator } from './operators.js';
+import { positionError, where } from './query-errors.js';
 
 /** What the unicode61 tokenizer keeps: letters, digits and private-use characters. */
 export const SEARCHABLE = /[\p{L}\p{N}\p{Co}]/u;
@@ -237,22 +237,4 @@ function readProperty(query: string, open: number, until: number): Token {
 export function tagValue(raw: string): string {
   const noHash = raw.startsWith('#') ? raw.slice(1) : raw;
   return noHash.endsWith('/') ? noHash.slice(0, -1) : noHash;
-}
-
-/**
- * `position 6 (near `plan "budget rev…`)`: the 1-based position counted in characters (code points, as
- * a reader counts), and the query around it to show the spot.
- */
-export function where(query: string, offset: number): string {
-  const before = Array.from(query.slice(0, offset));
-  const after = Array.from(query.slice(offset));
-  const head = before.length > 12 ? `…${before.slice(-12).join('')}` : before.join('');
-  const tail = after.length > 18 ? `${after.slice(0, 18).join('')}…` : after.join('');
-  return `position ${before.length + 1} (near \`${head}${tail}\`)`;
-}
-
-export function positionError(query: string, offset: number, message: string): NotedError {
-  return new NotedError('validation_error', `Malformed search query. ${message}`, {
-    position: Array.from(query.slice(0, offset)).length + 1,
-  });
 }

@@ -5,7 +5,7 @@
  */
 
 import type { QueryNode } from '../parse/nodes.js';
-import type { Check, CompiledSearch, SqlPart } from './compile.js';
+import type { Check, CompiledSearch, SqlPart } from './compiled.js';
 import { isExact, paren, sqlOf } from './conditions.js';
 import { type Fts, ftsOf, necessaryFts, wrap } from './fts.js';
 

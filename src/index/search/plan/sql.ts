@@ -6,7 +6,7 @@
  */
 import { NotedError } from '../../../common/errors.js';
 import { tagValue } from '../parse/tokens.js';
-import type { CompiledSearch, SqlPart } from './compile.js';
+import type { CompiledSearch, SqlPart } from './compiled.js';
 import { escapeLike, tagSql } from './conditions.js';
 
 export interface SearchSqlOptions {

@@ -11,7 +11,7 @@ import { type Db, reusedStatement } from '../../db/database.js';
 import { storedVisibility } from '../../store/visibility.js';
 import { type CandidateFacts, checkNeedsText, passes } from '../check/check.js';
 import { countTerms, type QueryNode } from '../parse/query.js';
-import type { Check, SqlPart } from '../plan/compile.js';
+import type { Check, SqlPart } from '../plan/compiled.js';
 import type { SearchPosition, SearchSql } from '../plan/sql.js';
 import { checkSearchWork } from '../plan/work.js';
 import { registerSearchFunctions } from './functions.js';
