@@ -10,7 +10,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { TypeAssignments } from '../markdown/properties.js';
+import type { TypeAssignments } from '../markdown/properties/properties.js';
 import { relativeToRoot } from '../vault/confine.js';
 import { readStateFile } from '../vault/state-file.js';
 

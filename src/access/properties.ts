@@ -4,9 +4,9 @@
  * file itself (never stale). A type the owner assigned in Obsidian (`.obsidian/types.json`, PROP-11)
  * wins over the type inferred from the value.
  */
-import type { JsonValue } from '../markdown/frontmatter.js';
-import { parseFrontmatter } from '../markdown/frontmatter.js';
-import { noteProperties, type PropertyType } from '../markdown/properties.js';
+import type { JsonValue } from '../markdown/frontmatter/frontmatter.js';
+import { parseFrontmatter } from '../markdown/frontmatter/frontmatter.js';
+import { noteProperties, type PropertyType } from '../markdown/properties/properties.js';
 import type { AccessContext } from './context.js';
 import { readTypeAssignments } from './obsidian-settings.js';
 import { notFound, resolveExisting } from './resolve.js';

@@ -2,7 +2,7 @@
  * @module
  * What the access gate answers: plain data, shaped for the tools above it (SPEC section 10).
  */
-import type { JsonValue } from '../markdown/frontmatter.js';
+import type { JsonValue } from '../markdown/frontmatter/frontmatter.js';
 
 /** One agent connection: who asked (self-declared, unverified) and which server run or HTTP session. */
 export interface AgentSession {

@@ -9,12 +9,13 @@
  * (`<!--noted:frontmatter …-->`) that converting back restores, with its title as `<title>` and its
  * tags as a `#tag` line so that the HTML vault still finds them.
  */
-import { type ParsedFrontmatter, parseFrontmatter } from '../markdown/frontmatter.js';
-import { withFrontmatterFields } from '../markdown/frontmatter-edit.js';
-import { frontmatterTags } from '../markdown/frontmatter-fields.js';
-import { htmlToMarkdown } from '../markdown/html.js';
+
+import { withFrontmatterFields } from '../markdown/frontmatter/edit.js';
+import { frontmatterTags } from '../markdown/frontmatter/fields.js';
+import { type ParsedFrontmatter, parseFrontmatter } from '../markdown/frontmatter/frontmatter.js';
+import { escapeHtml, markdownToHtml, STORED_NOTE_SANITIZE_OPTIONS } from '../markdown/html/render.js';
+import { htmlToMarkdown } from '../markdown/html/to-markdown.js';
 import { type NewLinkpath, rewriteLinks } from '../markdown/link-rewrite.js';
-import { escapeHtml, markdownToHtml, STORED_NOTE_SANITIZE_OPTIONS } from '../markdown/render-html.js';
 import { scanBody } from '../markdown/scan.js';
 import { rewriteHtmlLinks } from './html-links.js';
 import { unsafeParts } from './html-safety.js';

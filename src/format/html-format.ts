@@ -4,14 +4,14 @@
  * title, links, tags and tasks by `html-read.ts`; written as sanitized HTML (Markdown a client sends
  * is rendered first); no frontmatter, so no properties and no section operations.
  */
-import { normalizeNewTags } from '../markdown/frontmatter-edit.js';
-import { looksLikeHtml } from '../markdown/html.js';
+import { normalizeNewTags } from '../markdown/frontmatter/edit.js';
 import {
   escapeHtml,
   markdownToHtml,
   STORED_NOTE_SANITIZE_OPTIONS,
   sanitizeHtml,
-} from '../markdown/render-html.js';
+} from '../markdown/html/render.js';
+import { looksLikeHtml } from '../markdown/html/to-markdown.js';
 import { fileTitle } from '../markdown/title.js';
 import { htmlNoteToMarkdown } from './convert-note.js';
 import { rewriteHtmlLinks } from './html-links.js';

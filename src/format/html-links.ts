@@ -6,7 +6,7 @@
  * subpath (`#Heading`), the rest of the tag and every byte around it stay as they were.
  */
 import { Parser } from 'htmlparser2';
-import { boundNesting } from '../markdown/html-nesting.js';
+import { boundNesting } from '../markdown/html/nesting.js';
 import {
   type LinkEdit,
   type LinkInNote,

@@ -6,7 +6,7 @@
  * reads nothing else. Pure.
  */
 import { Parser } from 'htmlparser2';
-import { boundNesting } from '../markdown/html-nesting.js';
+import { boundNesting } from '../markdown/html/nesting.js';
 
 /** Elements whose text is not the note's text. */
 export const NOT_TEXT = new Set([

@@ -12,7 +12,7 @@
  */
 import { Parser } from 'htmlparser2';
 import { lastAtOrBefore } from '../common/sorted.js';
-import { boundNesting } from '../markdown/html-nesting.js';
+import { boundNesting } from '../markdown/html/nesting.js';
 import { decodeMarkdownDestination, isExternalDestination, splitSubpath } from '../markdown/link-syntax.js';
 import { scanBody } from '../markdown/scan.js';
 import { parseDueDate } from '../markdown/task-syntax.js';
@@ -54,7 +54,7 @@ interface AnchorFrame {
  * // plainText 'Plan\n- [x] ship #work', title 'Plan', tags ['work'], tasks [{line: 2, status: 'x', …}]
  */
 export function readHtml(note: string): HtmlReading {
-  // Deep nesting blanked, offsets and lines kept (html-nesting.ts).
+  // Deep nesting blanked, offsets and lines kept (html/nesting.ts).
   const source = boundNesting(note);
   const lineStarts = [0];
   for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) lineStarts.push(i + 1);

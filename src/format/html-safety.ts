@@ -7,8 +7,8 @@
  * anything its owner wrote) without letting an agent add what a sanitized write could not.
  */
 import { Parser } from 'htmlparser2';
-import { boundNesting } from '../markdown/html-nesting.js';
-import { STORED_NOTE_SANITIZE_OPTIONS } from '../markdown/render-html.js';
+import { boundNesting } from '../markdown/html/nesting.js';
+import { STORED_NOTE_SANITIZE_OPTIONS } from '../markdown/html/render.js';
 
 const options = STORED_NOTE_SANITIZE_OPTIONS;
 const ALLOWED_TAGS = new Set(options.allowedTags as string[]);

@@ -3,9 +3,10 @@
  * The Markdown format: `.md` notes with YAML frontmatter, read by the single-pass scanner
  * (OBSIDIAN.md). Everything here is what the server did before it knew of other formats.
  */
-import { parseFrontmatter, splitFrontmatter } from '../markdown/frontmatter.js';
-import { withFrontmatterFields } from '../markdown/frontmatter-edit.js';
-import { htmlToMarkdown, looksLikeHtml } from '../markdown/html.js';
+
+import { withFrontmatterFields } from '../markdown/frontmatter/edit.js';
+import { parseFrontmatter, splitFrontmatter } from '../markdown/frontmatter/frontmatter.js';
+import { htmlToMarkdown, looksLikeHtml } from '../markdown/html/to-markdown.js';
 import { rewriteLinks } from '../markdown/link-rewrite.js';
 import { readMarkdown } from './markdown-read.js';
 import type { NoteFormat } from './note-format.js';

@@ -3,8 +3,9 @@
  * What the index keeps of a Markdown note: the one frontmatter parse and the one body scan, reused
  * for everything (title, tags, links, tasks, aliases, properties, search text).
  */
-import { parseFrontmatter } from '../markdown/frontmatter.js';
-import { frontmatterAliases, frontmatterLinks, frontmatterTags } from '../markdown/frontmatter-fields.js';
+
+import { frontmatterAliases, frontmatterLinks, frontmatterTags } from '../markdown/frontmatter/fields.js';
+import { parseFrontmatter } from '../markdown/frontmatter/frontmatter.js';
 import { type ScannedLink, scanBody } from '../markdown/scan.js';
 import { noteTitle } from '../markdown/title.js';
 import type { NoteReading, ReadLink } from './note-format.js';

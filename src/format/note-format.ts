@@ -5,7 +5,7 @@
  * themselves. Two implementations: Markdown (`markdown-format.ts`) and HTML (`html-format.ts`).
  */
 import type { NoteEnding } from '../common/note-ending.js';
-import type { JsonValue } from '../markdown/frontmatter.js';
+import type { JsonValue } from '../markdown/frontmatter/frontmatter.js';
 import type { LinksRewritten, NewLinkpath } from '../markdown/link-rewrite.js';
 import type { FormatName } from '../vault/format-name.js';
 

@@ -16,15 +16,15 @@
  *   heading) stay where they are; then `content`, a line break, and one blank line before the text
  *   that was there. An empty section is treated as by `append_to_section`.
  *
- * The frontmatter operations (`set_properties`, `add_tags`, `remove_tags`) are properties-edit.ts and
+ * The frontmatter operations (`set_properties`, `add_tags`, `remove_tags`) are properties/edit.ts and
  * tags-edit.ts; `update_task` is task-edit.ts.
  */
 
 import { NotedError } from '../common/errors.js';
-import { parseFrontmatter, splitFrontmatter } from './frontmatter.js';
-import type { TypeAssignments } from './properties.js';
-import type { PropertyChanges } from './properties-edit.js';
-import { setProperties } from './properties-edit.js';
+import { parseFrontmatter, splitFrontmatter } from './frontmatter/frontmatter.js';
+import type { PropertyChanges } from './properties/edit.js';
+import { setProperties } from './properties/edit.js';
+import type { TypeAssignments } from './properties/properties.js';
 import { findSection, type Section } from './sections.js';
 import { addTags, type InlineTag, inlineTagsLeft, removeTags } from './tags-edit.js';
 import { type TaskChange, type TaskState, updateTask } from './task-edit.js';

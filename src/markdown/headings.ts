@@ -4,7 +4,7 @@
  * level of the body, never inside fenced code and never in the frontmatter.
  */
 
-import { splitFrontmatter } from './frontmatter.js';
+import { splitFrontmatter } from './frontmatter/frontmatter.js';
 import { type Line, splitLines } from './lines.js';
 
 export interface Heading {

@@ -10,7 +10,11 @@
  * is not written: the link is reported in `unwritable`, and the caller decides.
  */
 import { isScalar, type Scalar, visit } from 'yaml';
-import { frontmatterDocumentError, parseFrontmatterYaml, splitFrontmatter } from './frontmatter.js';
+import {
+  frontmatterDocumentError,
+  parseFrontmatterYaml,
+  splitFrontmatter,
+} from './frontmatter/frontmatter.js';
 import {
   cleanLinkTarget,
   decodeMarkdownDestination,

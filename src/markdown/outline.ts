@@ -6,7 +6,7 @@
  * Line numbers are 1-based and count the frontmatter's lines, like every other line number the tools
  * give.
  */
-import { splitFrontmatter } from './frontmatter.js';
+import { splitFrontmatter } from './frontmatter/frontmatter.js';
 import { findHeadings, type Heading } from './headings.js';
 import { scanBody } from './scan.js';
 import { stripHeading } from './sections.js';

@@ -6,7 +6,7 @@
  * (which may span lines) are skipped here, so nothing inside them counts.
  */
 
-import { splitFrontmatter } from './frontmatter.js';
+import { splitFrontmatter } from './frontmatter/frontmatter.js';
 import {
   backtickRuns,
   isAsciiPunctuation,

@@ -8,7 +8,7 @@
 
 import { isScalar, isSeq, type Node, type Pair, type Scalar, type YAMLSeq } from 'yaml';
 import { NotedError } from '../common/errors.js';
-import type { JsonValue } from './frontmatter.js';
+import type { JsonValue } from './frontmatter/frontmatter.js';
 import {
   blockItems,
   columnOf,
@@ -24,8 +24,8 @@ import {
   reprintFlowFrontmatter,
   type Splice,
   setValueSplices,
-} from './frontmatter-splice.js';
-import { cleanTag } from './property-values.js';
+} from './frontmatter/splice.js';
+import { cleanTag } from './properties/values.js';
 import { scanNote } from './scan.js';
 import { normalizeTag, tagMatches } from './tag-match.js';
 

@@ -5,7 +5,7 @@
 
 import { NotedError } from '../common/errors.js';
 import { type NoteEnding, withoutEnding } from '../common/note-ending.js';
-import type { JsonValue } from './frontmatter.js';
+import type { JsonValue } from './frontmatter/frontmatter.js';
 import { findHeadings } from './headings.js';
 
 /** Room for a ` 99` suffix and the note ending within the 255-byte segment limit (SPEC 1.3). */

@@ -6,8 +6,8 @@
  * The template is the note's body (after the frontmatter). `{{selection}}`, `{{note}}` and `{{date}}`
  * are replaced in one pass, so a value that itself contains `{{date}}` stays as it is.
  */
-import type { JsonValue } from '../markdown/frontmatter.js';
-import { parseFrontmatter } from '../markdown/frontmatter.js';
+import type { JsonValue } from '../markdown/frontmatter/frontmatter.js';
+import { parseFrontmatter } from '../markdown/frontmatter/frontmatter.js';
 
 export type PromptScope = 'selection' | 'text' | 'note';
 

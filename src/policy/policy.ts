@@ -16,7 +16,7 @@
  */
 import { isAlias, isMap, isScalar, isSeq, LineCounter } from 'yaml';
 import { NotedError } from '../common/errors.js';
-import { parseYamlDocument } from '../markdown/yaml-document.js';
+import { parseYamlDocument } from '../markdown/frontmatter/yaml-document.js';
 import { closestWord } from './closest.js';
 import { depthOf, folderKey } from './folder-key.js';
 

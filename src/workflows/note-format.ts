@@ -10,8 +10,8 @@
  * HTML, and the metadata in a `<pre><code class="language-json">` block.
  */
 import { storedHtml } from '../format/html-format.js';
-import { withFrontmatterFields } from '../markdown/frontmatter-edit.js';
-import { escapeHtml } from '../markdown/render-html.js';
+import { withFrontmatterFields } from '../markdown/frontmatter/edit.js';
+import { escapeHtml } from '../markdown/html/render.js';
 import type { FormatName } from '../vault/format-name.js';
 import { checkWorkflow, type Gate, invalid, type Workflow } from './model.js';
 

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { htmlNoteToMarkdown, markdownNoteToHtml } from '../../src/format/convert-note.js';
 import { readHtml } from '../../src/format/html-read.js';
 import { readMarkdown } from '../../src/format/markdown-read.js';
-import { splitFrontmatter } from '../../src/markdown/frontmatter.js';
+import { splitFrontmatter } from '../../src/markdown/frontmatter/frontmatter.js';
 import { findHeadings } from '../../src/markdown/headings.js';
-import { markdownToHtml } from '../../src/markdown/render-html.js';
+import { markdownToHtml } from '../../src/markdown/html/render.js';
 
 /**
  * SPEC 11.5 / issue 21: Markdown → HTML → Markdown keeps a note's text (as it reads once rendered),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { frontmatterAliases, frontmatterLinks } from '../../src/markdown/frontmatter-fields.js';
+import { frontmatterAliases, frontmatterLinks } from '../../src/markdown/frontmatter/fields.js';
 import { type ScannedLink, scanBody } from '../../src/markdown/scan.js';
 
 const linksOf = (body: string): ScannedLink[] => scanBody(body).links;

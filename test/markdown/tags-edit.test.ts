@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseFrontmatter } from '../../src/markdown/frontmatter.js';
-import { frontmatterTags } from '../../src/markdown/frontmatter-fields.js';
+import { frontmatterTags } from '../../src/markdown/frontmatter/fields.js';
+import { parseFrontmatter } from '../../src/markdown/frontmatter/frontmatter.js';
 import { addTags, inlineTagsLeft, removeTags } from '../../src/markdown/tags-edit.js';
 import { refusal } from '../helpers/refusal.js';
 

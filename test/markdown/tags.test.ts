@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { frontmatterTags } from '../../src/markdown/frontmatter-fields.js';
+import { frontmatterTags } from '../../src/markdown/frontmatter/fields.js';
 import { scanBody } from '../../src/markdown/scan.js';
 import { normalizeTag, tagMatches, tagWithParents } from '../../src/markdown/tag-match.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NotedError } from '../../src/common/errors.js';
-import { parseFrontmatter } from '../../src/markdown/frontmatter.js';
+import { parseFrontmatter } from '../../src/markdown/frontmatter/frontmatter.js';
 import { noteTitle, titleToFileName } from '../../src/markdown/title.js';
 
 const utf8Bytes = (s: string) => new TextEncoder().encode(s).length;

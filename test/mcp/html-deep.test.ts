@@ -3,7 +3,7 @@ import { openTestVault, type TestVault } from '../helpers/vault.js';
 
 /**
  * Deeply nested HTML (a hostile file, or what an agent sends) is read with its nesting bounded
- * (markdown/html-nesting.ts): before, 20,000 nested <b> made search_notes fail with "Maximum call
+ * (markdown/html/nesting.ts): before, 20,000 nested <b> made search_notes fail with "Maximum call
  * stack size exceeded", and 100,000 nested <div> held the server for minutes.
  */
 // Past 100 levels an element's markup is blanked and its text kept: the link stays a link above that

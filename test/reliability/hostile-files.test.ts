@@ -25,7 +25,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_NOTE_BYTES } from '../../src/access/context.js';
 import type { JournalEntry } from '../../src/journal/entry.js';
-import { MAX_YAML_NESTING } from '../../src/markdown/yaml-document.js';
+import { MAX_YAML_NESTING } from '../../src/markdown/frontmatter/yaml-document.js';
 import { TEMP_SUFFIX } from '../../src/vault/atomic-write.js';
 import { interceptOpen } from '../helpers/fs-faults.js';
 import { ensureBuilt, spawnServer } from '../helpers/server-process.js';

@@ -17,7 +17,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isNotedError } from '../../src/common/errors.js';
-import { parseFrontmatter } from '../../src/markdown/frontmatter.js';
+import { parseFrontmatter } from '../../src/markdown/frontmatter/frontmatter.js';
 import { type Access, parsePolicy } from '../../src/policy/policy.js';
 import { type CallResult, openTestVault, type TestVault } from '../helpers/vault.js';
 import { nastyText, PROPERTY_OPTIONS, show, timedCall } from './hostile-shared.js';

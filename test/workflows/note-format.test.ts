@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NotedError } from '../../src/common/errors.js';
-import { parseFrontmatter } from '../../src/markdown/frontmatter.js';
+import { parseFrontmatter } from '../../src/markdown/frontmatter/frontmatter.js';
 import { advance, newWorkflow } from '../../src/workflows/machine.js';
 import {
   BEGIN_MARKER,

@@ -6,7 +6,7 @@
  * follows it. A hidden template answers exactly like a missing one.
  */
 import { isNotedError, NotedError } from '../../common/errors.js';
-import { findBlock } from '../../markdown/frontmatter.js';
+import { findBlock } from '../../markdown/frontmatter/frontmatter.js';
 import { dateTools } from '../../markdown/templates.js';
 import { normalizeNoteName } from '../../vault/names.js';
 import type { StoredNote } from '../../vault/vault.js';

@@ -16,7 +16,7 @@ import { type ExportSelection, exportCount, exportPaths } from '../../index/quer
 import { checkTag } from '../../index/queries/tags.js';
 import { parseSearchQuery } from '../../index/search/parse/query.js';
 import { compileSearch } from '../../index/search/plan/compile.js';
-import type { JsonValue } from '../../markdown/frontmatter.js';
+import type { JsonValue } from '../../markdown/frontmatter/frontmatter.js';
 import { normalizeFolderName } from '../../vault/names.js';
 import type { StoredNote } from '../../vault/vault.js';
 import { type AccessContext, iso } from '../context.js';

@@ -1,14 +1,14 @@
 /**
  * @module
  * The html format of export_notes (SPEC 12.2): one standalone document per page, each note an
- * `<article>` rendered and sanitized by markdown/render-html.ts. A link to a note of the same page is
+ * `<article>` rendered and sanitized by markdown/html/render.ts. A link to a note of the same page is
  * an in-page anchor (`#note-…`, to the heading when it names one); a link to another note agents may
  * see is its resource address (`noted://note/<path>`, SPEC 9.2); anything else is plain text.
  */
 import { createHash } from 'node:crypto';
 import { resolveLinkTarget, resolveLinkTargets } from '../../index/queries/links.js';
-import { parseFrontmatter } from '../../markdown/frontmatter.js';
-import { escapeHtml, markdownToHtml, type RenderedLink, sanitizeHtml } from '../../markdown/render-html.js';
+import { parseFrontmatter } from '../../markdown/frontmatter/frontmatter.js';
+import { escapeHtml, markdownToHtml, type RenderedLink, sanitizeHtml } from '../../markdown/html/render.js';
 import { scanBody } from '../../markdown/scan.js';
 import { stripHeading } from '../../markdown/sections.js';
 import { folderOf } from '../../vault/names.js';

@@ -9,7 +9,7 @@
 
 import type { NoteFormat, NoteReading, ReadLink } from '../../format/note-format.js';
 import { foldName, linkKey } from '../../markdown/link-key.js';
-import { inferPropertyType, type PropertyType } from '../../markdown/properties.js';
+import { inferPropertyType, type PropertyType } from '../../markdown/properties/properties.js';
 import { normalizeTag, tagWithParents } from '../../markdown/tag-match.js';
 import { segmentCjk } from '../words/cjk.js';
 import { encodeLayout, layoutOf, layoutWords } from '../words/note-layout.js';

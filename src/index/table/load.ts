@@ -7,7 +7,7 @@
 
 import { NotedError } from '../../common/errors.js';
 import { hasEnding } from '../../common/note-ending.js';
-import type { JsonValue } from '../../markdown/frontmatter.js';
+import type { JsonValue } from '../../markdown/frontmatter/frontmatter.js';
 import { foldName } from '../../markdown/link-key.js';
 import type { Db } from '../db/database.js';
 import { linkingNoteIds, resolveLinkTarget, unresolvedLinkerIds } from '../queries/links.js';

@@ -7,7 +7,7 @@
  */
 
 import { byCodeUnits, type Keyset, pageOf } from '../../common/paging.js';
-import type { JsonValue } from '../../markdown/frontmatter.js';
+import type { JsonValue } from '../../markdown/frontmatter/frontmatter.js';
 import type { Db } from '../db/database.js';
 import type { VisibilityOption } from '../store/visibility.js';
 import {

@@ -19,7 +19,7 @@
  *   negations, so they match notes without the property.
  */
 
-import type { JsonValue } from '../../markdown/frontmatter.js';
+import type { JsonValue } from '../../markdown/frontmatter/frontmatter.js';
 import { foldName } from '../../markdown/link-key.js';
 import { tagMatches } from '../../markdown/tag-match.js';
 import { isCalendarDate } from '../../markdown/task-syntax.js';

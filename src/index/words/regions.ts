@@ -9,7 +9,7 @@
  * searched as properties. Line numbers are 1-based in the whole file, as list_tasks and read_note give
  * them.
  */
-import { splitFrontmatter } from '../../markdown/frontmatter.js';
+import { splitFrontmatter } from '../../markdown/frontmatter/frontmatter.js';
 import { headingsOfLines } from '../../markdown/headings.js';
 import { type Line, splitLines } from '../../markdown/lines.js';
 

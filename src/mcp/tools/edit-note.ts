@@ -7,7 +7,7 @@ import * as z from 'zod';
 import type { EditResult } from '../../access/write.js';
 import { NotedError } from '../../common/errors.js';
 import type { EditOperation } from '../../markdown/edit.js';
-import { MAX_KEY_CHARS } from '../../markdown/frontmatter-splice.js';
+import { MAX_KEY_CHARS } from '../../markdown/frontmatter/splice.js';
 import { runTool, toolResult } from '../result.js';
 import { etagField, inFolderField, noteName, WriteShape, writeOutput } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';

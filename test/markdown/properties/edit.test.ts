@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../../src/markdown/frontmatter.js';
-import { parseFrontmatter } from '../../src/markdown/frontmatter.js';
-import type { PropertyValue } from '../../src/markdown/frontmatter-splice.js';
-import { noteProperties } from '../../src/markdown/properties.js';
-import { type PropertyChanges, setProperties } from '../../src/markdown/properties-edit.js';
-import { refusal } from '../helpers/refusal.js';
+import type { JsonValue } from '../../../src/markdown/frontmatter/frontmatter.js';
+import { parseFrontmatter } from '../../../src/markdown/frontmatter/frontmatter.js';
+import type { PropertyValue } from '../../../src/markdown/frontmatter/splice.js';
+import { type PropertyChanges, setProperties } from '../../../src/markdown/properties/edit.js';
+import { noteProperties } from '../../../src/markdown/properties/properties.js';
+import { refusal } from '../../helpers/refusal.js';
 
 /** The properties get_properties would report for a note's text. */
 function propertiesOf(text: string): Record<string, JsonValue> {

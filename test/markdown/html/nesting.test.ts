@@ -1,10 +1,10 @@
 import { Parser } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
-import { readHtml } from '../../src/format/html-read.js';
-import { htmlToMarkdown } from '../../src/markdown/html.js';
-import { balanceHtml } from '../../src/markdown/html-balance.js';
-import { boundNesting, MAX_HTML_NESTING } from '../../src/markdown/html-nesting.js';
-import { sanitizeHtml } from '../../src/markdown/render-html.js';
+import { readHtml } from '../../../src/format/html-read.js';
+import { balanceHtml } from '../../../src/markdown/html/balance.js';
+import { boundNesting, MAX_HTML_NESTING } from '../../../src/markdown/html/nesting.js';
+import { sanitizeHtml } from '../../../src/markdown/html/render.js';
+import { htmlToMarkdown } from '../../../src/markdown/html/to-markdown.js';
 
 /** How deep htmlparser2 finds `html` nesting. */
 function depthOf(html: string): number {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { htmlToMarkdown, looksLikeHtml } from '../../src/markdown/html.js';
+import { htmlToMarkdown, looksLikeHtml } from '../../../src/markdown/html/to-markdown.js';
 
 describe('looksLikeHtml', () => {
   it.each([

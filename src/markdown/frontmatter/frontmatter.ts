@@ -2,11 +2,11 @@
  * @module
  * Frontmatter: where the YAML block at the top of a note is (OBSIDIAN.md PROP-01), what it says
  * (YAML 1.2 core schema, as Obsidian reads it: PROP-03, PROP-20, PROP-21). Adding fields to it is in
- * frontmatter-edit.ts.
+ * frontmatter/edit.ts.
  */
 
 import { Document, isMap, isScalar, isSeq, type ScalarTag } from 'yaml';
-import { parseSimpleFrontmatter } from './frontmatter-simple.js';
+import { parseSimpleFrontmatter } from './simple.js';
 import { parseYamlDocument } from './yaml-document.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -116,7 +116,7 @@ const PLAIN_TAGS = FRONTMATTER_DOCUMENT.schema.tags.filter(
 
 /**
  * A plain scalar's value as the library resolves it with YAML_OPTIONS (its first default tag whose
- * test matches, else the text): what frontmatter-simple.ts needs, taken from the library itself.
+ * test matches, else the text): what frontmatter/simple.ts needs, taken from the library itself.
  *
  * @example
  * resolvePlainScalar('0x1F') // 31

@@ -7,8 +7,8 @@ import {
   parseYamlBlock,
   readDocument,
   resolvePlainScalar,
-} from '../../src/markdown/frontmatter.js';
-import { parseSimpleFrontmatter } from '../../src/markdown/frontmatter-simple.js';
+} from '../../../src/markdown/frontmatter/frontmatter.js';
+import { parseSimpleFrontmatter } from '../../../src/markdown/frontmatter/simple.js';
 
 /** What the YAML library alone makes of a block: the reference the subset must agree with. */
 function byLibrary(yaml: string): BlockResult {

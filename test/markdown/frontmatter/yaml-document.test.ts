@@ -1,5 +1,5 @@
 /**
- * YAML parsed with its nesting checked before it is composed (markdown/yaml-document.ts). Regression
+ * YAML parsed with its nesting checked before it is composed (markdown/frontmatter/yaml-document.ts). Regression
  * (issue 10, found by the hostile-files test): frontmatter of 10,000 nested `- - - …` made the yaml
  * composer recurse to the stack limit, and V8 aborted the whole server ("RegExpCompiler Allocation
  * failed - process out of memory", exit 134) on the second read of that note.
@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Document, isCollection, isPair, parseDocument } from 'yaml';
-import { MAX_YAML_NESTING, parseYamlDocument } from '../../src/markdown/yaml-document.js';
+import { MAX_YAML_NESTING, parseYamlDocument } from '../../../src/markdown/frontmatter/yaml-document.js';
 
 const OPTIONS = {
   version: '1.2',

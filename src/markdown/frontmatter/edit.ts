@@ -6,7 +6,7 @@
  */
 
 import { Document, isScalar, isSeq, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
-import { NotedError } from '../common/errors.js';
+import { NotedError } from '../../common/errors.js';
 import {
   findBlock,
   type JsonValue,

@@ -4,11 +4,11 @@
  * byte of the note kept. A property is found by its name as written, else by the same name in
  * another letter case (whose spelling is then kept); a new one goes at the end of the block, which
  * is created when the note has none. Values are written in the type Obsidian reads the property as
- * (property-values.ts).
+ * (properties/values.ts).
  */
 
-import { NotedError } from '../common/errors.js';
-import type { JsonValue } from './frontmatter.js';
+import { NotedError } from '../../common/errors.js';
+import type { JsonValue } from '../frontmatter/frontmatter.js';
 import {
   finishFrontmatter,
   isFlowMapping,
@@ -22,9 +22,9 @@ import {
   reprintFlowFrontmatter,
   type Splice,
   setValueSplices,
-} from './frontmatter-splice.js';
+} from '../frontmatter/splice.js';
 import { assignedTypes, type TypeAssignments } from './properties.js';
-import { propertyValue } from './property-values.js';
+import { propertyValue } from './values.js';
 
 /** The changes of one call: a value to set, or null to remove the property. */
 export type PropertyChanges = Readonly<Record<string, PropertyValue | null>>;

@@ -5,7 +5,7 @@
  * which the caller reads and passes in. Pure.
  */
 
-import type { JsonValue } from './frontmatter.js';
+import type { JsonValue } from '../frontmatter/frontmatter.js';
 
 /** The property types get_properties reports (SPEC 10). */
 export type PropertyType = 'text' | 'list' | 'number' | 'checkbox' | 'date' | 'datetime';

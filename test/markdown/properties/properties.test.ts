@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseFrontmatter } from '../../src/markdown/frontmatter.js';
-import { inferPropertyType, noteProperties } from '../../src/markdown/properties.js';
+import { parseFrontmatter } from '../../../src/markdown/frontmatter/frontmatter.js';
+import { inferPropertyType, noteProperties } from '../../../src/markdown/properties/properties.js';
 
 describe('property types (PROP-10..13)', () => {
   it('infers list, number, checkbox, date, datetime and text from the value', () => {

@@ -11,7 +11,7 @@
  */
 
 import { Document, isMap, isScalar, isSeq, type Node, type Pair, Scalar, type YAMLMap } from 'yaml';
-import { NotedError } from '../common/errors.js';
+import { NotedError } from '../../common/errors.js';
 import {
   type BlockBounds,
   findBlock,

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { isNotedError } from '../../src/common/errors.js';
-import { parseFrontmatter, splitFrontmatter } from '../../src/markdown/frontmatter.js';
-import { withFrontmatterFields } from '../../src/markdown/frontmatter-edit.js';
+import { isNotedError } from '../../../src/common/errors.js';
+import { withFrontmatterFields } from '../../../src/markdown/frontmatter/edit.js';
+import { parseFrontmatter, splitFrontmatter } from '../../../src/markdown/frontmatter/frontmatter.js';
 
 describe('splitFrontmatter (PROP-01)', () => {
   it('cuts the block with its delimiters and the line break after the closing ---', () => {

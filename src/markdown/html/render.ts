@@ -11,8 +11,8 @@
  */
 import MarkdownIt from 'markdown-it';
 import sanitize from 'sanitize-html';
-import { boundNesting } from './html-nesting.js';
-import { scanBody } from './scan.js';
+import { scanBody } from '../scan.js';
+import { boundNesting } from './nesting.js';
 
 /** A link in the note, as written: what the caller resolves to an address. */
 export interface RenderedLink {

@@ -7,11 +7,11 @@
  * flag. Tags are checked as Obsidian reads a `#tag` (TAG-01, TAG-02).
  */
 
-import { NotedError } from '../common/errors.js';
-import type { PropertyValue } from './frontmatter-splice.js';
+import { NotedError } from '../../common/errors.js';
+import type { PropertyValue } from '../frontmatter/splice.js';
+import { normalizeTag } from '../tag-match.js';
+import { isCalendarDate } from '../task-syntax.js';
 import type { PropertyType } from './properties.js';
-import { normalizeTag } from './tag-match.js';
-import { isCalendarDate } from './task-syntax.js';
 
 /** The properties Obsidian always reads as lists (PROP-12, TAG-10, PROP-17). */
 const LIST_BY_DEFAULT = /^(?:tags|aliases|cssclasses)$/i;

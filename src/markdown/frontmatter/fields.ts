@@ -5,7 +5,7 @@
  * or YAML that failed to parse, PROP-20) contributes nothing.
  */
 
-import { parseWikilinkInner } from './link-syntax.js';
+import { parseWikilinkInner } from '../link-syntax.js';
 
 /** Parsed frontmatter as the frontmatter parser returns it. */
 export type FrontmatterData = Readonly<Record<string, unknown>> | null;

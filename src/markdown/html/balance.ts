@@ -4,12 +4,12 @@
  * parses with domino, whose HTML5 tree builder restructures misnested formatting elements (the
  * "adoption agency"): 20,000 repeats of `<font><div></font>` (120 KB) took 6 s and built a tree deep
  * enough to overflow the stack. Balanced, the same markup is a flat run of `<font><div></div></font>`
- * that domino takes as it is, in linear time. Nesting is bounded first (html-nesting.ts), so the
+ * that domino takes as it is, in linear time. Nesting is bounded first (html/nesting.ts), so the
  * balanced tree is as shallow.
  */
 
 import { Parser } from 'htmlparser2';
-import { VOID_ELEMENTS } from './html-nesting.js';
+import { VOID_ELEMENTS } from './nesting.js';
 
 /**
  * `html` with its elements explicitly closed in order: text, entities, comments and attribute values

@@ -8,8 +8,8 @@
  */
 
 import TurndownService from 'turndown';
-import { balanceHtml } from './html-balance.js';
-import { boundNesting } from './html-nesting.js';
+import { balanceHtml } from './balance.js';
+import { boundNesting } from './nesting.js';
 
 /** Elements dropped together with everything inside them. */
 const DROPPED_ELEMENTS = [
