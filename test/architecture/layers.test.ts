@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importsIn, importsOf, resolveSpec, SRC, sourceFiles } from './imports.js';
 
 /**
  * ARCHITECTURE.md: imports point downward only. A layer may import its own folder and any layer
@@ -27,28 +28,6 @@ const RANK: Record<string, number> = {
 const PURE = new Set(['common', 'markdown', 'policy', 'format']);
 const IO_MODULES = /^(node:)?(fs|fs\/promises|child_process|net|http|https|dgram|worker_threads)$/;
 
-const SRC = path.resolve(__dirname, '../../src');
-
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    return e.isDirectory() ? sourceFiles(p) : e.name.endsWith('.ts') ? [p] : [];
-  });
-}
-
-function importsOf(file: string): string[] {
-  return importsIn(fs.readFileSync(file, 'utf8'));
-}
-
-function importsIn(text: string): string[] {
-  const specs: string[] = [];
-  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/g))
-    specs.push(m[1] as string);
-  for (const m of text.matchAll(/(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g)) specs.push(m[1] as string);
-  for (const m of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) specs.push(m[1] as string);
-  return specs;
-}
-
 function layerOf(file: string): string {
   return path.relative(SRC, file).split(path.sep)[0] as string;
 }
@@ -68,6 +47,50 @@ function upwardImports(file: string, specs: string[]): string[] {
   return upward;
 }
 
+/**
+ * The rooms of `index/` (docs/development.md has the map), lowest first: a room may import its own
+ * files and rooms below it. The search language's phases read top to bottom: parse, plan the SQL,
+ * check in the text, run.
+ */
+const INDEX_ROOMS: Record<string, number> = {
+  words: 0,
+  db: 1,
+  feed: 2,
+  store: 3,
+  'search/parse': 4,
+  'search/plan': 5,
+  'search/check': 6,
+  'search/run': 7,
+  queries: 8,
+  table: 9,
+  sync: 10,
+};
+
+/** The room of an `index/` file (`search/plan` for index/search/plan/sql.ts), or null elsewhere. */
+function indexRoomOf(file: string): string | null {
+  const parts = path.relative(path.join(SRC, 'index'), file).split(path.sep);
+  if (parts[0] === '..' || parts.length < 2) return null;
+  return parts[0] === 'search' ? `search/${parts[1]}` : (parts[0] as string);
+}
+
+function upwardRoomImports(file: string, specs: string[]): string[] {
+  const from = indexRoomOf(file);
+  if (from === null) return [];
+  return specs.flatMap((spec) => {
+    const target = resolveSpec(file, spec);
+    const to = target === null ? null : indexRoomOf(target);
+    if (to === null || to === from) return [];
+    return (INDEX_ROOMS[to] ?? Number.POSITIVE_INFINITY) > (INDEX_ROOMS[from] ?? -1)
+      ? [`${path.relative(SRC, file)} → ${spec}`]
+      : [];
+  });
+}
+
+/** Folders whose files are one of a kind by design (one MCP tool a file), exempt from the count. */
+const MANY_BY_DESIGN = new Set(['mcp/tools']);
+const MAX_FILES_IN_FOLDER = 30;
+const MAX_LINES = 400;
+
 const files = sourceFiles(SRC);
 
 describe('layering (ARCHITECTURE.md)', () => {
@@ -85,6 +108,36 @@ describe('layering (ARCHITECTURE.md)', () => {
     const fake = path.join(SRC, 'vault', 'fake.ts');
     const specs = importsIn("import type { X } from '../mcp/server.js';\nimport { y } from './names.js';\n");
     expect(upwardImports(fake, specs)).toEqual(['vault/fake.ts → ../mcp/server.js']);
+  });
+
+  it('every room of index/ is known, and none imports a room above it', () => {
+    const rooms = [...new Set(files.map(indexRoomOf).filter((r): r is string => r !== null))];
+    expect(rooms.filter((r) => !(r in INDEX_ROOMS))).toEqual([]);
+    expect(files.flatMap((file) => upwardRoomImports(file, importsOf(file)))).toEqual([]);
+  });
+
+  it('the room checker itself sees an upward import', () => {
+    const store = path.join(SRC, 'index', 'store', 'fake.ts');
+    const specs = importsIn(
+      "import { a } from '../search/run/run.js';\nimport { b } from '../db/database.js';\n",
+    );
+    expect(upwardRoomImports(store, specs)).toEqual(['index/store/fake.ts → ../search/run/run.js']);
+  });
+
+  it(`no folder holds more than ${MAX_FILES_IN_FOLDER} source files directly, no file more than ${MAX_LINES} lines`, () => {
+    const perFolder = new Map<string, number>();
+    for (const f of files) {
+      const dir = path.relative(SRC, path.dirname(f));
+      perFolder.set(dir, (perFolder.get(dir) ?? 0) + 1);
+    }
+    const crowded = [...perFolder]
+      .filter(([dir, n]) => n > MAX_FILES_IN_FOLDER && !MANY_BY_DESIGN.has(dir))
+      .map(([dir, n]) => `${dir}: ${n} files`);
+    const long = files
+      .map((f) => [path.relative(SRC, f), fs.readFileSync(f, 'utf8').split('\n').length - 1] as const)
+      .filter(([, lines]) => lines > MAX_LINES)
+      .map(([f, lines]) => `${f}: ${lines} lines`);
+    expect([...crowded, ...long]).toEqual([]);
   });
 
   it('pure layers do no I/O', () => {
