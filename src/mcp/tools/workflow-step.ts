@@ -1,0 +1,96 @@
+/**
+ * @module
+ * The one shell of the workflow tools that step an existing workflow note (approve_agent_gate,
+ * reject_agent_gate, advance_agent_state, append_agent_event; SPEC 7): the arguments naming the note
+ * and its etag, the journaled rewrite through the gate, and the result. Each tool says only what is
+ * its own: its extra arguments, its words, and the step it applies.
+ */
+import * as z from 'zod';
+import { gateStep } from '../../workflows/operations.js';
+import { runTool } from '../result.js';
+import { inFolderField } from '../schemas.js';
+import { scoped, type ToolDeps } from '../tool-context.js';
+import {
+  agentText,
+  outputSchema,
+  WORKFLOW_RULES,
+  workflowEtag,
+  workflowName,
+  workflowResult,
+  writeAnnotations,
+} from './workflow-shape.js';
+
+/** The arguments every step takes (where, which note, the etag seen), then the step's own. */
+export function stepInput<T extends z.ZodRawShape>(own: T) {
+  return z.object({ in_folder: inFolderField, name: workflowName, expected_etag: workflowEtag, ...own });
+}
+
+/** What every step's arguments hold, whatever else its own schema adds. */
+interface StepArgs {
+  readonly in_folder?: string | undefined;
+  readonly name: string;
+  readonly expected_etag: string;
+}
+
+export interface WorkflowStepTool<A extends StepArgs> {
+  readonly name: string;
+  readonly title: string;
+  /** What the tool does and when to use it; the rules every workflow write follows are added. */
+  readonly description: string;
+  readonly inputSchema: z.ZodType<A>;
+  /** The rewrite the gate applies to the stored note under its lock. */
+  readonly step: (args: A) => ReturnType<typeof gateStep>;
+  /** The sentence the result starts with (the workflow's name follows). */
+  readonly lead: (args: A) => string;
+}
+
+export function registerWorkflowStep<A extends StepArgs>(
+  { server, access, session }: ToolDeps,
+  tool: WorkflowStepTool<A>,
+): void {
+  server.registerTool(
+    tool.name,
+    {
+      title: tool.title,
+      description: `${tool.description} ${WORKFLOW_RULES}`,
+      inputSchema: tool.inputSchema,
+      outputSchema,
+      annotations: writeAnnotations(tool.title, true),
+    },
+    (args: A) =>
+      runTool(true, async () => {
+        const result = await access.rewriteWorkflowNote(scoped(session, args.in_folder), {
+          tool: tool.name,
+          name: args.name,
+          expectedEtag: args.expected_etag,
+          rewrite: tool.step(args),
+        });
+        return workflowResult(tool.lead(args), result);
+      }),
+  );
+}
+
+/**
+ * approve_agent_gate and reject_agent_gate: the same step with the other decision. `verb` is the
+ * decision's imperative ("approve"), for the argument descriptions.
+ */
+export function gateDecisionTool(
+  name: string,
+  decision: 'approved' | 'rejected',
+  words: { readonly verb: string; readonly title: string; readonly description: string },
+) {
+  const inputSchema = stepInput({
+    state: z.string().min(1).max(100).describe(`The state whose gate to ${words.verb}`),
+    reason: agentText(`Why the gate is ${decision}; recorded with the decision and in the log`),
+  });
+  const register = (deps: ToolDeps): void =>
+    registerWorkflowStep(deps, {
+      name,
+      title: words.title,
+      description: words.description,
+      inputSchema,
+      step: (args) => gateStep(args.state, decision, args.reason),
+      lead: (args) => `${decision === 'approved' ? 'Approved' : 'Rejected'} the gate on ${args.state} in`,
+    });
+  return { inputSchema, register };
+}
