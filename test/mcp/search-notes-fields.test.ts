@@ -56,6 +56,16 @@ describe('search_notes field operators', () => {
     expect(await names('file:planning OR tag:myjob')).toEqual(['personal/myjob.md', 'personal/planning.md']);
   });
 
+  it('an OR of fields beside words and another field keeps its own group (it was read as A OR (B AND C))', async () => {
+    // The fields of a ranked query were joined with AND unparenthesized: `(tag:work OR path:archive)
+    // plan file:old` also gave the two notes tagged work, whose names have no "old".
+    expect(await names('(tag:work OR path:archive) plan file:old')).toEqual(['archive/old plan.md']);
+    expect(await names('(tag:work OR path:archive) plan -file:old')).toEqual([
+      'Work/Projects/Alpha Plan.md',
+      'work/notes/meeting.md',
+    ]);
+  });
+
   it('a field without a value is a validation_error saying where', async () => {
     const r = await vault.call('search_notes', { query: 'plan tag:' });
     expect(r.structured.code).toBe('validation_error');

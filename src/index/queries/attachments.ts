@@ -4,9 +4,11 @@
  * pages: list_attachments reads them here and counts the notes that link to each with
  * `linkingNoteCounts` (queries/links.ts).
  */
+
 import type { Db } from '../db/database.js';
+import { escapeLike } from '../db/like.js';
 import type { Visible } from '../store/visibility.js';
-import { escapeLike, visibleSql } from './notes.js';
+import { visibleSql } from './notes.js';
 
 export interface AttachmentRow {
   readonly path: string;

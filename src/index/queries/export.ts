@@ -5,10 +5,11 @@
  */
 
 import type { Db } from '../db/database.js';
+import { escapeLike } from '../db/like.js';
 import type { CompiledSearch } from '../search/plan/compiled.js';
 import { registerSearchFunctions } from '../search/run/functions.js';
 import type { Visible } from '../store/visibility.js';
-import { escapeLike, visibleSql } from './notes.js';
+import { visibleSql } from './notes.js';
 
 export interface ExportSelection {
   /** Lower-cased folder, '' for the whole vault. */

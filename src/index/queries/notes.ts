@@ -2,8 +2,10 @@
  * @module
  * Read queries over the notes table: newest-first listing with cursors, and name lookup candidates.
  */
+
 import { decodeCursor, encodeCursor } from '../../common/cursor.js';
 import type { Db } from '../db/database.js';
+import { escapeLike } from '../db/like.js';
 
 export interface NoteRow {
   readonly path: string;
@@ -56,10 +58,6 @@ function cursorOf(row: NoteRow): string {
 function isCursor(data: unknown): data is Cursor {
   const c = data as Partial<Cursor> | null;
   return typeof c?.m === 'number' && typeof c.p === 'string';
-}
-
-export function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** Newest first; ties by path. The cursor is keyset-based, so pages stay stable while notes change. */

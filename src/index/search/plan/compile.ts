@@ -5,9 +5,9 @@
  * `note_tags`. Every word reaches FTS5 as a quoted string; user text is never FTS5 syntax, and never SQL
  * (all values travel as `?` parameters).
  *
- * Its parts: search/plan/fts.ts builds the FTS5 expressions, search/plan/conditions.ts the SQL conditions, and
- * search/plan/candidates.ts turns a query SQL cannot answer exactly into candidates and the check that code
- * runs on each.
+ The planning walk (plan-node.ts) says of every node, once, whether SQL answers it exactly, its
+ * FTS5 form, its SQL and what it needs; this file assembles the statement from the root's answers: a
+ * query SQL cannot answer exactly becomes candidates and the check code runs on each.
  *
  * How `where` and `rankMatch` fit together (the contract every caller relies on): the notes a query
  * matches are exactly the rows `n` of `notes` for which `where` is true AND, when `rankMatch` is not
@@ -16,11 +16,11 @@
  * query is text only). search/plan/sql.ts applies this contract; use it rather than assembling SQL.
  */
 
-import type { QueryNode } from '../parse/query.js';
-import { compileCandidates } from './candidates.js';
-import type { CompiledSearch } from './compiled.js';
-import { isExact, sqlOf } from './conditions.js';
-import { ftsOf, splitConjuncts } from './fts.js';
+import type { QueryNode } from '../parse/nodes.js';
+import type { Check, CompiledSearch, SqlPart } from './compiled.js';
+import { paren } from './conditions.js';
+import { type Fts, wrap } from './fts.js';
+import { type NodePlan, planNode, splitConjuncts } from './plan-node.js';
 
 /**
  * Compiles a parsed query. See the module comment for how `where` and `rankMatch` combine.
@@ -31,37 +31,73 @@ import { ftsOf, splitConjuncts } from './fts.js';
  * //   rankMatch: '"budget"', highlightTerms: ['budget'] }
  */
 export function compileSearch(node: QueryNode): CompiledSearch {
-  const params: unknown[] = [];
-  const highlightTerms = [...new Set(positiveTexts(node))];
-  if (!isExact(node)) return compileCandidates(node, highlightTerms);
-  const whole = ftsOf(node);
-  if (whole) return { where: '1', params, rankMatch: whole.expr, highlightTerms };
+  const root = planNode(node);
+  const highlightTerms = [...new Set(root.texts)];
+  if (!root.exact) return compileCandidates(root, highlightTerms);
+  if (root.fts) return { where: '1', params: [], rankMatch: root.fts.expr, highlightTerms };
   if (node.kind === 'and') {
     // Rank by the text conjuncts: every result satisfies them anyway, so ranking loses nothing.
-    const { text, rest } = splitConjuncts(node.operands);
-    if (text.positive) {
-      const where = rest.map((n) => sqlOf(n, params)).join(' AND ') || '1';
-      return { where, params, rankMatch: text.positive, highlightTerms };
+    const { positive, rest } = splitConjuncts(root.children);
+    if (positive !== null) {
+      const parts = rest.map((c) => paren(c.node, c.sql as SqlPart));
+      return {
+        where: parts.map((p) => p.sql).join(' AND ') || '1',
+        params: parts.flatMap((p) => p.params),
+        rankMatch: positive,
+        highlightTerms,
+      };
     }
   }
-  return { where: sqlOf(node, params), params, rankMatch: null, highlightTerms };
+  const sql = root.sql as SqlPart;
+  return { where: sql.sql, params: [...sql.params], rankMatch: null, highlightTerms };
 }
 
 /**
- * The words and phrases a result was found by: everything not under an exclusion and not a field or
- * property value (inside a scope too).
+ * A query with parts SQL cannot answer: `rankMatch` and `where` narrow it to candidates (conditions
+ * every match meets: the words a scope looks for are in the body, a property query needs the
+ * property…), and `check` says what each candidate must also pass.
  */
-export function positiveTexts(node: QueryNode): string[] {
-  switch (node.kind) {
-    case 'word':
-    case 'phrase':
-      return [node.text];
-    case 'scope':
-      return node.operand === null ? [] : positiveTexts(node.operand);
+function compileCandidates(root: NodePlan, highlightTerms: string[]): CompiledSearch {
+  const where: SqlPart[] = [];
+  const columns: SqlPart[] = [];
+  const fts: Fts[] = [];
+  const checks: Check[] = [];
+  for (const op of root.node.kind === 'and' ? root.children : [root]) {
+    if (op.exact) {
+      if (op.fts) fts.push(op.fts);
+      else where.push(paren(op.node, op.sql as SqlPart));
+      continue;
+    }
+    if (op.needs) fts.push(op.needs);
+    if (op.needsSql) where.push(op.needsSql);
+    checks.push(checkOf(op, columns));
+  }
+  const rankMatch = fts.length === 0 ? null : fts.length === 1 ? fts[0]!.expr : fts.map(wrap).join(' AND ');
+  const check: Check = checks.length === 1 ? checks[0]! : { k: 'and', ops: checks };
+  return {
+    where: where.map((p) => p.sql).join(' AND ') || '1',
+    params: where.flatMap((p) => p.params),
+    rankMatch,
+    highlightTerms,
+    check,
+    columns,
+  };
+}
+
+/** The check of a node SQL cannot answer; exact parts inside it become columns SQL computes. */
+function checkOf(plan: NodePlan, columns: SqlPart[]): Check {
+  if (plan.exact) {
+    const sql = plan.sql as SqlPart;
+    columns.push({ sql: sql.sql, params: [...sql.params] });
+    return { k: 'col', i: columns.length - 1 };
+  }
+  switch (plan.node.kind) {
+    case 'not':
+      return { k: 'not', op: checkOf(plan.children[0] as NodePlan, columns) };
     case 'and':
     case 'or':
-      return node.operands.flatMap(positiveTexts);
+      return { k: plan.node.kind, ops: plan.children.map((c) => checkOf(c, columns)) };
     default:
-      return [];
+      return { k: 'node', node: plan.node };
   }
 }

@@ -5,9 +5,10 @@
  * paging; and every candidate of a query code must check, with the exact columns the check reads.
  */
 import { NotedError } from '../../../common/errors.js';
+import { escapeLike } from '../../db/like.js';
 import { tagValue } from '../parse/tokens.js';
 import type { CompiledSearch, SqlPart } from './compiled.js';
-import { escapeLike, tagSql } from './conditions.js';
+import { tagSql } from './conditions.js';
 
 export interface SearchSqlOptions {
   /** Page size: a positive integer. */

@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { escapeLike } from '../../../../src/index/db/like.js';
 import { MAX_GROUP_DEPTH } from '../../../../src/index/search/parse/limits.js';
 import { parseSearchQuery } from '../../../../src/index/search/parse/query.js';
 import { compileSearch } from '../../../../src/index/search/plan/compile.js';
 import type { CompiledSearch } from '../../../../src/index/search/plan/compiled.js';
-import { escapeLike } from '../../../../src/index/search/plan/conditions.js';
 import { ftsString } from '../../../../src/index/search/plan/fts.js';
 import type { SearchSqlOptions } from '../../../../src/index/search/plan/sql.js';
 import { searchSql } from '../../../../src/index/search/plan/sql.js';
