@@ -2,8 +2,7 @@
  * Compares two builds of the server by the CPU time they spend (user + system, from /proc), which a
  * busy machine disturbs far less than wall-clock time: the cold build of a vault's index, then the
  * bench query set (bench/lib/queries.mjs) for a number of rounds. Runs the builds in turn (a b, then
- * b a, and so on), so both see
- * the same machine, and prints each run and the medians.
+ * b a, and so on), so both see the same machine, and prints each run and the medians.
  *
  *   node bench/cpu-compare.mjs --vault /tmp/vault10k --a OLD/dist-mcp/index.cjs --b dist-mcp/index.cjs [--runs 3] [--rounds 20]
  */
