@@ -11,7 +11,8 @@
  * with progress equal to its total.
  */
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
-import { createWork, type Work } from '../common/work.js';
+import { NotedError } from '../common/errors.js';
+import { createWork, isCancelled, type Work } from '../common/work.js';
 import { runTool } from './result.js';
 
 /** At most this often a progress notification goes out for one request. */
@@ -166,6 +167,32 @@ export function runLongTool(
       // Before the result: a client stops listening to the token once the response arrives.
       if (result.isError !== true) await finish();
       return result;
+    }),
+  );
+}
+
+/**
+ * Runs a long read (search_notes, export_notes): its body gets the request's Work, whose safe points
+ * stop it once the request is cancelled. A read changes nothing, so a stop is a `cancelled` error with
+ * `committed: false`; the client that cancelled gets no response, and the outcome as a log message.
+ */
+export function runReadTool(
+  ctx: ServerContext,
+  tool: string,
+  body: (work: Work) => Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  return tellIfCancelled(
+    ctx,
+    tool,
+    runTool(false, async () => {
+      try {
+        return await body(workFor(ctx));
+      } catch (err) {
+        if (!isCancelled(err)) throw err;
+        throw new NotedError('cancelled', `${err.message} Nothing was changed; call again for the answer.`, {
+          committed: false,
+        });
+      }
     }),
   );
 }
