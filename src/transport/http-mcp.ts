@@ -31,6 +31,8 @@ export const SSE_RETRY_MS = 1000;
 export interface StreamableSession extends SessionEntry {
   readonly kind: 'streamable';
   readonly transport: WebStandardStreamableHTTPServerTransport;
+  /** The session's kept events, for resuming its streams. */
+  readonly events: SessionEventStore;
 }
 
 /** What an MCP server is made for: one 2025-era session, or one stateless 2026-07-28 request. */
@@ -79,20 +81,27 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     }
     const id = randomUUID();
     let transport: WebStandardStreamableHTTPServerTransport;
+    const events = new SessionEventStore();
     try {
       const server = options.createServer(id, 'session');
       transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => id,
         maxRequestBodySize: maxBodyBytes,
         // Resumable streams: event ids, a priming event with `retry`, replay after Last-Event-ID.
-        eventStore: new SessionEventStore(),
+        eventStore: events,
         retryInterval: SSE_RETRY_MS,
         // Trigger: DELETE /mcp. Outcome: the id is forgotten at once, so its reuse answers 404.
         onsessionclosed: () => sessions.forget(id),
       });
       transport.onclose = () => sessions.forget(id);
       await server.connect(transport);
-      const entry: StreamableSession = { id, kind: 'streamable', transport, close: () => server.close() };
+      const entry: StreamableSession = {
+        id,
+        kind: 'streamable',
+        transport,
+        events,
+        close: () => server.close(),
+      };
       sessions.add(entry);
     } catch (err) {
       sessions.release();
@@ -126,7 +135,21 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
             null,
           );
         }
-        return (session as StreamableSession).transport.handleRequest(request);
+        const streamable = session as StreamableSession;
+        const lastEventId = request.method === 'GET' ? request.headers.get('last-event-id') : null;
+        if (
+          lastEventId !== null &&
+          lastEventId !== '' &&
+          streamable.events.streamOf(lastEventId) === undefined
+        ) {
+          return jsonRpcError(
+            400,
+            -32000,
+            `Unknown Last-Event-ID ${JSON.stringify(lastEventId.slice(0, 100))}: this session never sent that event, or no longer keeps it (it keeps the last 16, for 5 minutes). Repeat the request instead of resuming its stream.`,
+            null,
+          );
+        }
+        return streamable.transport.handleRequest(request);
       }
       if (request.method === 'POST') {
         const body = await request
