@@ -70,11 +70,11 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const stopPublishing = options.publish?.(modern.notify) ?? (() => undefined);
 
   async function openSession(request: Request, requestId: unknown): Promise<Response> {
-    if (!sessions.reserve()) {
+    if (!(await sessions.reserveOrEvict())) {
       return jsonRpcError(
         503,
         -32000,
-        `Too many sessions: ${sessions.max} are open, the most this server keeps. End one (DELETE /mcp with its Mcp-Session-Id) or wait until one has been idle for ${Math.round(sessions.idleMs / 60000)} minutes, then initialize again.`,
+        `Too many sessions: ${sessions.max} are open, the most this server keeps, and every one has a request or stream open. End one (DELETE /mcp with its Mcp-Session-Id) or wait until one of them is idle, then initialize again.`,
         requestId,
         { 'Retry-After': '60' },
       );
@@ -109,7 +109,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     }
     let response: Response;
     try {
-      response = await transport.handleRequest(request);
+      const end = sessions.begin(id);
+      response = whileOpen(await transport.handleRequest(request), end, request.signal);
     } catch (err) {
       await sessions.close(id);
       throw err;
@@ -149,7 +150,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
             null,
           );
         }
-        return streamable.transport.handleRequest(request);
+        const end = sessions.begin(sessionId);
+        return whileOpen(await streamable.transport.handleRequest(request), end, request.signal);
       }
       if (request.method === 'POST') {
         const body = await request
@@ -170,6 +172,44 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       await modern.close();
     },
   };
+}
+
+/**
+ * The response, calling `end` once its body has been sent or the client has gone (`gone`: the
+ * request's signal, aborted when its connection closes; a stream with nothing to send would not
+ * notice otherwise): until then the session has a request or stream open and is not closed to make
+ * room for another (http-sessions.ts).
+ */
+function whileOpen(response: Response, end: () => void, gone: AbortSignal): Response {
+  if (response.body === null || gone.aborted) {
+    end();
+    return response;
+  }
+  gone.addEventListener('abort', end, { once: true });
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          end();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (err) {
+        end();
+        controller.error(err);
+      }
+    },
+    cancel(reason) {
+      end();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 /** A JSON-RPC error as an HTTP answer, the shape MCP clients read on a failed request. */
