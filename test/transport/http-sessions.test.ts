@@ -3,8 +3,9 @@
  * recently used idle one), ended by DELETE, closed after 30 idle minutes; an ended or unknown id
  * answers 404. Time is a fake clock, so half an hour takes no time.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+
 import http from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type Eviction, SessionTable } from '../../src/transport/http-sessions.js';
 import {
   type HttpFixture,
