@@ -165,12 +165,14 @@ describe('Streamable HTTP configuration (--http)', () => {
     }
     // Claude Code: a headersHelper that reads the token file each time it connects, so what the
     // shell passes to `claude mcp add-json` (and what Claude Code stores) holds no token.
-    expect(outputs['claude-code']).toMatch(/^claude mcp add-json noted '/);
+    // --scope user (issue 36.9): a local-scope entry in a folder Claude Code has not trusted never
+    // runs its headersHelper.
+    expect(outputs['claude-code']).toMatch(/^claude mcp add-json --scope user noted '/);
     const stored = execFileSync(
       'sh',
       [
         '-c',
-        `printf '%s' ${(outputs['claude-code'] as string).slice('claude mcp add-json noted '.length).trim()}`,
+        `printf '%s' ${(outputs['claude-code'] as string).slice('claude mcp add-json --scope user noted '.length).trim()}`,
       ],
       {
         encoding: 'utf8',
