@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { firstSentence } from './first-sentence.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outArg = process.argv.indexOf('--out');
@@ -145,11 +146,6 @@ async function listTools() {
 /** `${NAME}`: a placeholder the client fills in when it installs or starts the bundle. */
 function mcpbVar(name) {
   return `\${${name}}`;
-}
-
-function firstSentence(text) {
-  const m = /^(.+?[.!?])(\s|$)/s.exec(text.trim());
-  return (m ? m[1] : text.trim()).replace(/\s+/g, ' ');
 }
 
 function run(command, args) {
