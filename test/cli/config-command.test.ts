@@ -108,6 +108,11 @@ describe('the published package (--npx, SPEC 15.1)', () => {
       `claude mcp add noted -- npx -y --allow-scripts=better-sqlite3,@parcel/watcher noted-mcp --notes-dir '${vault}'\n`,
     );
     expect(code.stderr).toContain('first start downloads it');
+    // Issue 36.7: not published yet, so the npx form says how to install today.
+    expect(code.stderr).toContain('not on the npm registry yet');
+    expect(code.stderr).toContain(
+      'npm install -g --allow-scripts=better-sqlite3,@parcel/watcher ./noted-mcp-VERSION.tgz',
+    );
     const desktop = await run(['claude-desktop', '--npx', '--notes-dir', vault]);
     expect(JSON.parse(desktop.stdout)).toEqual({
       mcpServers: { noted: { command: 'npx', args: [...NPX, '--notes-dir', vault] } },
