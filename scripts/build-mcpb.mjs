@@ -88,7 +88,8 @@ async function buildManifest() {
     version: pkg.version,
     description: 'Read, search and write a folder of Markdown notes (an Obsidian-style vault).',
     long_description:
-      'Noted serves a vault of plain Markdown notes to Claude: ranked full-text search in Obsidian’s syntax, links, tags, properties and tasks, and writes that keep every other byte. You stay in control: folder access rules (hidden, read-only, staged for review, read-write) in `.noted/mcp-policy.yaml`, a tamper-evident journal of every agent write with undo, and a trash deleted notes can be restored from.',
+      'Noted serves a vault of plain Markdown notes to Claude: ranked full-text search in Obsidian’s syntax, links, tags, properties and tasks, and writes that keep every other byte. You stay in control: folder access rules (hidden, read-only, staged for review, read-write) in `.noted/mcp-policy.yaml`, a tamper-evident journal of every agent write with undo, and a trash deleted notes can be restored from. ' +
+      builtFor(nodeMajor),
     author: { name: 'Noted MCP' },
     license: pkg.license,
     keywords: pkg.keywords,
@@ -118,6 +119,15 @@ async function buildManifest() {
       runtimes: { node: `>=${nodeMajor}.0.0 <${nodeMajor + 1}.0.0` },
     },
   };
+}
+
+/**
+ * Issue 36.8: the bundle's native modules are the packing machine's, so it runs only there. The
+ * manifest's compatibility says platform and Node major; the architecture has no field, so the
+ * description says all three.
+ */
+function builtFor(nodeMajor) {
+  return `This bundle was packed on ${process.platform}-${process.arch} with Node ${nodeMajor}: its native modules (better-sqlite3, @parcel/watcher) are built for that platform, architecture and Node major, and it runs only there. Elsewhere, install the npm package (see docs/clients.md).`;
 }
 
 /** The built server's own tools/list: names and the first sentence of each description. */
