@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { firstSentence } from './first-sentence.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outArg = process.argv.indexOf('--out');
@@ -87,7 +88,8 @@ async function buildManifest() {
     version: pkg.version,
     description: 'Read, search and write a folder of Markdown notes (an Obsidian-style vault).',
     long_description:
-      'Noted serves a vault of plain Markdown notes to Claude: ranked full-text search in Obsidian’s syntax, links, tags, properties and tasks, and writes that keep every other byte. You stay in control: folder access rules (hidden, read-only, staged for review, read-write) in `.noted/mcp-policy.yaml`, a tamper-evident journal of every agent write with undo, and a trash deleted notes can be restored from.',
+      'Noted serves a vault of plain Markdown notes to Claude: ranked full-text search in Obsidian’s syntax, links, tags, properties and tasks, and writes that keep every other byte. You stay in control: folder access rules (hidden, read-only, staged for review, read-write) in `.noted/mcp-policy.yaml`, a tamper-evident journal of every agent write with undo, and a trash deleted notes can be restored from. ' +
+      builtFor(nodeMajor),
     author: { name: 'Noted MCP' },
     license: pkg.license,
     keywords: pkg.keywords,
@@ -119,6 +121,15 @@ async function buildManifest() {
   };
 }
 
+/**
+ * Issue 36.8: the bundle's native modules are the packing machine's, so it runs only there. The
+ * manifest's compatibility says platform and Node major; the architecture has no field, so the
+ * description says all three.
+ */
+function builtFor(nodeMajor) {
+  return `This bundle was packed on ${process.platform}-${process.arch} with Node ${nodeMajor}: its native modules (better-sqlite3, @parcel/watcher) are built for that platform, architecture and Node major, and it runs only there. Elsewhere, install the npm package (see docs/clients.md).`;
+}
+
 /** The built server's own tools/list: names and the first sentence of each description. */
 async function listTools() {
   const vault = fs.mkdtempSync(path.join(os.tmpdir(), 'noted-mcpb-vault-'));
@@ -145,11 +156,6 @@ async function listTools() {
 /** `${NAME}`: a placeholder the client fills in when it installs or starts the bundle. */
 function mcpbVar(name) {
   return `\${${name}}`;
-}
-
-function firstSentence(text) {
-  const m = /^(.+?[.!?])(\s|$)/s.exec(text.trim());
-  return (m ? m[1] : text.trim()).replace(/\s+/g, ' ');
 }
 
 function run(command, args) {

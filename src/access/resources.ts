@@ -5,10 +5,11 @@
  * the previous one), name completion, and reading one file by its exact path. Hidden files are left
  * out of lists and completions and read as missing.
  */
-import { escapeLike } from '../index/db/like.js';
+
 import { decodeCursor, encodeCursor } from '../common/cursor.js';
 import { NotedError } from '../common/errors.js';
 import { formatOf } from '../format/formats.js';
+import { escapeLike } from '../index/db/like.js';
 import { visibleSql } from '../index/queries/notes.js';
 import { lowerPath } from '../index/store/store.js';
 import { normalizeNoteName } from '../vault/names.js';

@@ -5,6 +5,7 @@
  * and each hit explained: where it matched, on which lines, with an excerpt from there.
  */
 import { NotedError } from '../common/errors.js';
+import { unobservedWork, type Work } from '../common/work.js';
 import { formatOf } from '../format/formats.js';
 import { type CandidateFacts, explainHit } from '../index/search/check/check.js';
 import { buildExcerpt } from '../index/search/check/excerpt.js';
@@ -44,6 +45,7 @@ export async function search(
   ctx: AccessContext,
   rules: Rules,
   options: SearchOptions,
+  work: Work = unobservedWork(),
 ): Promise<SearchResult> {
   const db = ctx.index.db;
   const visible = (path: string) => rules.visible?.(path) ?? true;
@@ -57,6 +59,8 @@ export async function search(
   const fingerprint = searchFingerprint(options.query, folder, tag);
   const after = options.cursor === undefined ? undefined : decodeSearchCursor(options.cursor, fingerprint);
   ctx.index.refresh();
+  // Safe points (issue 36.4): a search changes nothing, so a cancelled one simply stops.
+  await work.checkpoint();
   const scope = {
     ...(folder === '' ? {} : { folderLower: folder.toLowerCase() }),
     ...(tag ? { tagLower: tag } : {}),
@@ -91,15 +95,20 @@ export async function search(
       keep: (row) => visible(row.path),
       ...(after ? { after } : {}),
       ...(scopes ? { hasLayout: (row) => scopes.has(row.id) } : {}),
+      work,
     });
   }
+  await work.checkpoint();
   const tags = tagsOfNotes(
     db,
     page.rows.map((row) => row.id),
   );
-  const results = page.rows.map((row) =>
-    hitOf(ctx, rules, row, query, compiled.highlightTerms, tags.get(row.id) ?? [], indexed),
-  );
+  const results: SearchHit[] = [];
+  for (const row of page.rows) {
+    // Each hit reads its note for the excerpt.
+    await work.checkpoint();
+    results.push(hitOf(ctx, rules, row, query, compiled.highlightTerms, tags.get(row.id) ?? [], indexed));
+  }
   const last = page.rows[page.rows.length - 1];
   return {
     results,

@@ -81,7 +81,10 @@ export function claudeCodeHttpCommand(name: string, url: string, tokenFile: stri
     return `claude mcp add --transport http ${quoteArg(name)} ${url} --header ${quoteArg(`Authorization: Bearer ${token}`)}`;
   }
   const config = { type: 'http', url, headersHelper: claudeCodeHeadersHelper(tokenFile) };
-  return `claude mcp add-json ${quoteArg(name)} ${quoteArg(JSON.stringify(config))}`;
+  // --scope user: Claude Code runs a headersHelper only for a folder the user has trusted, and the
+  // default (local) scope ties the entry to the folder the command is run in; in a folder not yet
+  // trusted the helper never ran and the server's 401 surfaced as a misleading OAuth error (issue 36.9).
+  return `claude mcp add-json --scope user ${quoteArg(name)} ${quoteArg(JSON.stringify(config))}`;
 }
 
 /**
@@ -103,7 +106,10 @@ export function clientConfig(input: ClientConfigInput): ClientConfig {
         : `claude mcp add ${quoteArg(input.name)} -- ${commandLine(input.launcher, vaultArgs(input))}`;
       return {
         text: `${text}\n`,
-        notes: `Run this command in a terminal (add --scope user before the name to use the vault in every project).${serverHint}`,
+        notes:
+          http && http.token === undefined
+            ? `Run this command in a terminal. It adds the server for your user (--scope user), in every project: Claude Code runs the headersHelper that reads the token only in folders you have trusted, so open Claude Code in a trusted folder (it asks on first start).${serverHint}`
+            : `Run this command in a terminal (add --scope user before the name to use the vault in every project).${serverHint}`,
       };
     }
     case 'claude-desktop': {

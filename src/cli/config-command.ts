@@ -31,7 +31,8 @@ Options:
   --port N          the HTTP port (default 3000)
   --name NAME       the server's name in the client (default noted)
   --npx             start the published package (npx -y noted-mcp …) instead of this copy's
-                    path; the default when this command itself runs through npx
+                    path; the default when this command itself runs through npx (not yet on
+                    the npm registry: install the packed tarball, see docs/release.md)
   --with-token      write the HTTP token itself into the configuration. Without it, the token is
                     read when needed: from <vault>/.noted/mcp-http-token, a VS Code password
                     prompt, or $${TOKEN_ENV_NAME} (Cursor, Codex)
@@ -151,5 +152,12 @@ export function launcherNote(npx: boolean, script: string): string {
   const why = isNpxCached(script)
     ? ' (this command ran through npx, whose cache is no place to point a client at)'
     : '';
-  return `This starts the published package with npx${why}; its first start downloads it and builds its native modules, which can take a minute.`;
+  return `This starts the published package with npx${why}; its first start downloads it and builds its native modules, which can take a minute.\n${NOT_YET_PUBLISHED}`;
 }
+
+/**
+ * Issue 36.7: until the package is on the npm registry (docs/release.md), `npx -y noted-mcp` fails
+ * with E404, so every npx form says how to install it today. Remove once it is published.
+ */
+export const NOT_YET_PUBLISHED =
+  "Note: noted-mcp is not on the npm registry yet, so until it is published this npx command fails with E404. Install it from the packed tarball instead: in a checkout, npm ci && npm pack (makes noted-mcp-VERSION.tgz), then npm install -g --allow-scripts=better-sqlite3,@parcel/watcher ./noted-mcp-VERSION.tgz, and run this command again without --npx (or put the tarball's absolute path where noted-mcp stands above).";

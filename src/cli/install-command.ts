@@ -27,6 +27,7 @@ Options:
                     Linux ~/.config/Claude/claude_desktop_config.json)
   --name NAME       the server's name in Claude Desktop (default noted)
   --npx             start the published package (npx -y noted-mcp …) instead of this copy's path
+                    (not yet on the npm registry: install the packed tarball, see docs/release.md)
   -h, --help        show this help
 `;
 

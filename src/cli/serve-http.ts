@@ -140,6 +140,10 @@ export async function serveHttp({ args, io, opened, version }: HttpRun): Promise
       legacySse,
       publicHosts,
       onerror: (err) => io.stderr(`noted-mcp: http: ${err.message}\n`),
+      onevict: (e) =>
+        io.stderr(
+          `noted-mcp: sessions: all were taken; closed session ${e.id}, the least recently used (idle ${Math.round(e.idleMs / 1000)} s, never ended with DELETE), to let a new client in\n`,
+        ),
     });
   } catch (err) {
     if (!(err instanceof PortInUseError)) throw err;

@@ -9,6 +9,12 @@
  * A subscription is taken for any well-formed URI of this server, whether a file is there or not, so
  * that subscribing tells nothing about hidden notes either; a note created later at that path is
  * announced then.
+ *
+ * A 2026-07-28 connection on stdio (live mode `connected`) has no `resources/subscribe`: its client
+ * names the resources in its `subscriptions/listen` filter, which the SDK's stdio entry holds and
+ * applies to what this server sends. So such a connection sends `updated` for every changed note
+ * agents may see, and the entry passes on those a listen filter names (issue 36.2: only notes
+ * subscribed the 2025 way were sent, so a 2026-07-28 client on stdio never heard one).
  */
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { VaultChange } from '../access/feed/change-events.js';
@@ -69,7 +75,10 @@ export function registerResourceChanges(
   whenLive(server, live, () => {
     const send = (changes: readonly VaultChange[], all: boolean) => {
       if (!server.isConnected()) return;
-      const { listChanged, updated } = notificationsFor(changes, all, subscribed);
+      const { listChanged, updated } =
+        live === 'connected'
+          ? { listChanged: listChangedBy(changes, all), updated: [...new Set(changes.map((c) => c.path))] }
+          : notificationsFor(changes, all, subscribed);
       if (listChanged) void server.server.sendResourceListChanged().catch(() => undefined);
       for (const path of updated)
         void server.server.sendResourceUpdated({ uri: noteUri(path) }).catch(() => undefined);

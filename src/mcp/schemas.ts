@@ -30,6 +30,14 @@ export const StagedShape = z.object({
   kind: z.enum(['create', 'update', 'delete']),
 });
 
+/**
+ * Lines [from, to] of a part of a note, 1-based. An array of exactly two numbers rather than a
+ * z.tuple: a tuple's JSON Schema is 2020-12's `prefixItems` + `items: false`, which SDK v1 clients
+ * (Ajv in draft-07 mode) read as "no item allowed" and so refuse every real result (issue 36.1).
+ * Output schemas use only what draft-07 and 2020-12 read alike.
+ */
+export const lineSpan = z.array(z.number()).length(2);
+
 export const noteName = z
   .string()
   .min(1)

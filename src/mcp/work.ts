@@ -6,57 +6,88 @@
  *
  * Progress notifications are thinned out to a few a second, each with a larger `progress` than the
  * one before (the protocol requires it to increase); the last step, and the first report of each new
- * step of the work (the text before its colon) that counts further, always go.
+ * step of the work (the text before its colon), always go. Steps that each count from 0 are counted
+ * on one after the other, so progress rises over the whole call and a long call that succeeds ends
+ * with progress equal to its total.
  */
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
-import { createWork, type Work } from '../common/work.js';
+import { NotedError } from '../common/errors.js';
+import { createWork, isCancelled, type Work } from '../common/work.js';
 import { runTool } from './result.js';
 
 /** At most this often a progress notification goes out for one request. */
 export const PROGRESS_EVERY_MS = 200;
 
-const works = new WeakMap<ServerContext, Work>();
+interface RequestWork {
+  readonly work: Work;
+  /** Sends the last progress, at the total, once the call has succeeded (nothing without a token). */
+  readonly finish: () => Promise<void>;
+}
+
+const works = new WeakMap<ServerContext, RequestWork>();
 
 /**
  * The Work of one request: progress to the client when it asked for it, cancelled with the request.
  * One per request, so the wait for the index and the tool's own work count up on the same token.
  */
 export function workFor(ctx: ServerContext): Work {
-  let work = works.get(ctx);
-  if (work === undefined) {
-    const token = ctx.mcpReq._meta?.progressToken;
-    work = createWork({
-      signal: ctx.mcpReq.signal,
-      ...(token === undefined ? {} : { onProgress: progressSender(ctx, token) }),
-    });
-    works.set(ctx, work);
-  }
-  return work;
+  return requestWork(ctx).work;
 }
 
+function requestWork(ctx: ServerContext): RequestWork {
+  let made = works.get(ctx);
+  if (made === undefined) {
+    const token = ctx.mcpReq._meta?.progressToken;
+    const sender = token === undefined ? undefined : progressSender(ctx, token);
+    made = {
+      work: createWork({
+        signal: ctx.mcpReq.signal,
+        ...(sender === undefined ? {} : { onProgress: sender.report }),
+      }),
+      finish: sender?.finish ?? (async () => undefined),
+    };
+    works.set(ctx, made);
+  }
+  return made;
+}
+
+/**
+ * Turns a work's reports into notifications whose progress rises over the whole call. A long call
+ * goes through steps that each count from 0 ("planning: …" of the sources, then "moving notes: …",
+ * then "rewriting links: …"); the protocol drops a progress that does not increase, so each step is
+ * counted on from where the steps before it ended (their totals added up), and the total grows as
+ * steps begin (issue 36.3: a move went silent after its planning step, its last notification never
+ * sent). A step begins when a report counts lower than the one before, or when the step before was
+ * complete and the total changes.
+ */
 function progressSender(
   ctx: ServerContext,
   token: string | number,
-): (done: number, total: number | undefined, message: string | undefined) => void {
+): {
+  report: (done: number, total: number | undefined, message: string | undefined) => void;
+  finish: () => Promise<void>;
+} {
   let sentAt = Number.NEGATIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
   let step: string | undefined;
-  return (done, total, message) => {
-    const now = performance.now();
-    const final = total !== undefined && done >= total;
-    // A new step of the work ("moving notes: …" after "planning: …") is said at once.
-    const nextStep = message?.split(':')[0];
-    if (done <= last) return;
-    if (!final && nextStep === step && now - sentAt < PROGRESS_EVERY_MS) return;
-    sentAt = now;
-    last = done;
-    step = nextStep;
-    ctx.mcpReq
+  // The steps before this one, counted: where this step's 0 stands.
+  let offset = 0;
+  // This step's last report, as the work gave it.
+  let stepDone: number | undefined;
+  let stepTotal: number | undefined;
+  // The last report as a notification would carry it, sent or thinned out.
+  let latest: { progress: number; total: number | undefined; message: string | undefined } | undefined;
+  let sending: Promise<unknown> = Promise.resolve();
+
+  const send = (progress: number, total: number | undefined, message: string | undefined): void => {
+    sentAt = performance.now();
+    last = progress;
+    sending = ctx.mcpReq
       .notify({
         method: 'notifications/progress',
         params: {
           progressToken: token,
-          progress: done,
+          progress,
           ...(total === undefined ? {} : { total }),
           ...(message === undefined ? {} : { message }),
         },
@@ -64,6 +95,38 @@ function progressSender(
       // A client that went away cannot be told; the work goes on (or is cancelled) regardless.
       .catch(() => undefined);
   };
+
+  const report = (done: number, total: number | undefined, message: string | undefined): void => {
+    if (stepDone !== undefined) {
+      const restarts =
+        done < stepDone || (stepTotal !== undefined && stepDone >= stepTotal && total !== stepTotal);
+      if (restarts) offset += Math.max(stepTotal ?? stepDone, stepDone);
+    }
+    stepDone = done;
+    stepTotal = total;
+    const progress = offset + done;
+    const whole = total === undefined ? undefined : offset + total;
+    latest = { progress, total: whole, message };
+    const final = total !== undefined && done >= total;
+    // A new step of the work ("moving notes: …" after "planning: …") is said at once.
+    const nextStep = message?.split(':')[0];
+    if (progress <= last) return;
+    if (!final && nextStep === step && performance.now() - sentAt < PROGRESS_EVERY_MS) return;
+    step = nextStep;
+    send(progress, whole, message);
+  };
+
+  const finish = async (): Promise<void> => {
+    // The call is done: progress ends at the total, even when the last report was thinned out or
+    // came before the last item (reports go before each step's safe point).
+    if (latest !== undefined) {
+      const end = Math.max(latest.total ?? latest.progress, latest.progress);
+      if (end > last) send(end, end, latest.message);
+    }
+    await sending;
+  };
+
+  return { report, finish };
 }
 
 /**
@@ -95,9 +158,41 @@ export function runLongTool(
   tool: string,
   body: (work: Work) => Promise<CallToolResult>,
 ): Promise<CallToolResult> {
+  const { work, finish } = requestWork(ctx);
   return tellIfCancelled(
     ctx,
     tool,
-    runTool(true, () => body(workFor(ctx))),
+    runTool(true, async () => {
+      const result = await body(work);
+      // Before the result: a client stops listening to the token once the response arrives.
+      if (result.isError !== true) await finish();
+      return result;
+    }),
+  );
+}
+
+/**
+ * Runs a long read (search_notes, export_notes): its body gets the request's Work, whose safe points
+ * stop it once the request is cancelled. A read changes nothing, so a stop is a `cancelled` error with
+ * `committed: false`; the client that cancelled gets no response, and the outcome as a log message.
+ */
+export function runReadTool(
+  ctx: ServerContext,
+  tool: string,
+  body: (work: Work) => Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  return tellIfCancelled(
+    ctx,
+    tool,
+    runTool(false, async () => {
+      try {
+        return await body(workFor(ctx));
+      } catch (err) {
+        if (!isCancelled(err)) throw err;
+        throw new NotedError('cancelled', `${err.message} Nothing was changed; call again for the answer.`, {
+          committed: false,
+        });
+      }
+    }),
   );
 }

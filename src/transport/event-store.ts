@@ -11,6 +11,9 @@
  * a busy session's memory flat: with 64 events the load test's 20 sessions still filled their stores
  * from one round to the next (live heap +2.9 MB of the 3 MB it allows); with 1,000, +8 MB. A client
  * asking to resume before the oldest kept event is told the id is unknown, and starts over.
+ *
+ * A resume replaces the connection the stream had: the client asks only when it lost the stream, and
+ * the server may not have noticed yet (it was busy, or the network dropped silently).
  */
 import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 
@@ -48,7 +51,14 @@ export class SessionEventStore implements EventStore {
     return id;
   }
 
-  async getStreamIdForEventId(eventId: string): Promise<string | undefined> {
+  /**
+   * The stream an event was sent on; undefined when this session never gave the id or no longer keeps
+   * it. Deliberately not the SDK's optional `getStreamIdForEventId`: given that, the SDK answers a
+   * resume 409 while it still holds the stream open (issue 36.5), though a client only resumes a
+   * stream it lost; without it, the SDK hands the stream over to the new connection. The endpoint
+   * asks this first and answers an unknown id 400 itself (http-mcp.ts).
+   */
+  streamOf(eventId: string): string | undefined {
     return this.events.get(eventId)?.streamId;
   }
 

@@ -31,6 +31,8 @@ export const SSE_RETRY_MS = 1000;
 export interface StreamableSession extends SessionEntry {
   readonly kind: 'streamable';
   readonly transport: WebStandardStreamableHTTPServerTransport;
+  /** The session's kept events, for resuming its streams. */
+  readonly events: SessionEventStore;
 }
 
 /** What an MCP server is made for: one 2025-era session, or one stateless 2026-07-28 request. */
@@ -68,31 +70,38 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const stopPublishing = options.publish?.(modern.notify) ?? (() => undefined);
 
   async function openSession(request: Request, requestId: unknown): Promise<Response> {
-    if (!sessions.reserve()) {
+    if (!(await sessions.reserveOrEvict())) {
       return jsonRpcError(
         503,
         -32000,
-        `Too many sessions: ${sessions.max} are open, the most this server keeps. End one (DELETE /mcp with its Mcp-Session-Id) or wait until one has been idle for ${Math.round(sessions.idleMs / 60000)} minutes, then initialize again.`,
+        `Too many sessions: ${sessions.max} are open, the most this server keeps, and every one has a request or stream open. End one (DELETE /mcp with its Mcp-Session-Id) or wait until one of them is idle, then initialize again.`,
         requestId,
         { 'Retry-After': '60' },
       );
     }
     const id = randomUUID();
     let transport: WebStandardStreamableHTTPServerTransport;
+    const events = new SessionEventStore();
     try {
       const server = options.createServer(id, 'session');
       transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => id,
         maxRequestBodySize: maxBodyBytes,
         // Resumable streams: event ids, a priming event with `retry`, replay after Last-Event-ID.
-        eventStore: new SessionEventStore(),
+        eventStore: events,
         retryInterval: SSE_RETRY_MS,
         // Trigger: DELETE /mcp. Outcome: the id is forgotten at once, so its reuse answers 404.
         onsessionclosed: () => sessions.forget(id),
       });
       transport.onclose = () => sessions.forget(id);
       await server.connect(transport);
-      const entry: StreamableSession = { id, kind: 'streamable', transport, close: () => server.close() };
+      const entry: StreamableSession = {
+        id,
+        kind: 'streamable',
+        transport,
+        events,
+        close: () => server.close(),
+      };
       sessions.add(entry);
     } catch (err) {
       sessions.release();
@@ -100,7 +109,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     }
     let response: Response;
     try {
-      response = await transport.handleRequest(request);
+      const end = sessions.begin(id);
+      response = whileOpen(await transport.handleRequest(request), end, request.signal);
     } catch (err) {
       await sessions.close(id);
       throw err;
@@ -126,7 +136,22 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
             null,
           );
         }
-        return (session as StreamableSession).transport.handleRequest(request);
+        const streamable = session as StreamableSession;
+        const lastEventId = request.method === 'GET' ? request.headers.get('last-event-id') : null;
+        if (
+          lastEventId !== null &&
+          lastEventId !== '' &&
+          streamable.events.streamOf(lastEventId) === undefined
+        ) {
+          return jsonRpcError(
+            400,
+            -32000,
+            `Unknown Last-Event-ID ${JSON.stringify(lastEventId.slice(0, 100))}: this session never sent that event, or no longer keeps it (it keeps the last 16, for 5 minutes). Repeat the request instead of resuming its stream.`,
+            null,
+          );
+        }
+        const end = sessions.begin(sessionId);
+        return whileOpen(await streamable.transport.handleRequest(request), end, request.signal);
       }
       if (request.method === 'POST') {
         const body = await request
@@ -147,6 +172,44 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       await modern.close();
     },
   };
+}
+
+/**
+ * The response, calling `end` once its body has been sent or the client has gone (`gone`: the
+ * request's signal, aborted when its connection closes; a stream with nothing to send would not
+ * notice otherwise): until then the session has a request or stream open and is not closed to make
+ * room for another (http-sessions.ts).
+ */
+function whileOpen(response: Response, end: () => void, gone: AbortSignal): Response {
+  if (response.body === null || gone.aborted) {
+    end();
+    return response;
+  }
+  gone.addEventListener('abort', end, { once: true });
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          end();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (err) {
+        end();
+        controller.error(err);
+      }
+    },
+    cancel(reason) {
+      end();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 /** A JSON-RPC error as an HTTP answer, the shape MCP clients read on a failed request. */

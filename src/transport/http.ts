@@ -31,7 +31,7 @@ import {
   preflightHeaders,
 } from './http-guard.js';
 import { createMcpEndpoint, type McpEndpointOptions, type ServerKind } from './http-mcp.js';
-import { type SessionEntry, type SessionLimits, SessionTable } from './http-sessions.js';
+import { type Eviction, type SessionEntry, type SessionLimits, SessionTable } from './http-sessions.js';
 import { openSseStream, postSseMessage, rpcError, sendJson } from './legacy-sse.js';
 
 /**
@@ -61,6 +61,8 @@ export interface HttpServeOptions {
   readonly sweepEveryMs?: number;
   /** Errors no request can be told about (a broken stream, a failed close). */
   readonly onerror?: (error: Error) => void;
+  /** A session was closed to make room for a new one (all slots were taken). */
+  readonly onevict?: (eviction: Eviction) => void;
 }
 
 export interface HttpServerHandle {
@@ -90,7 +92,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<HttpSe
   }
   const onerror = options.onerror ?? (() => undefined);
   const tokens = new TokenGuard(options.token);
-  const sessions = new SessionTable<SessionEntry>(options.limits);
+  const sessions = new SessionTable<SessionEntry>(options.limits, options.onevict);
   const statelessSessionId = `http-${randomUUID()}`;
   const bodies = new BodyBudget(options.bodyBudget ?? DEFAULT_BODY_BUDGET);
   const shared = { createServer: options.createServer, sessions, maxBodyBytes: MAX_BODY_BYTES };

@@ -85,11 +85,14 @@ export interface LegacySseOptions {
 /** `GET /sse`: opens a session and its stream. */
 export async function openSseStream(res: ServerResponse, options: LegacySseOptions): Promise<void> {
   const { sessions } = options;
-  if (!sessions.reserve()) {
+  if (!(await sessions.reserveOrEvict())) {
     sendJson(
       res,
       503,
-      rpcError(-32000, `Too many sessions: ${sessions.max} are open. Close one, then connect again.`),
+      rpcError(
+        -32000,
+        `Too many sessions: ${sessions.max} are open and every one is in use. Close one, then connect again.`,
+      ),
       {
         'Retry-After': '60',
       },

@@ -108,6 +108,11 @@ describe('the published package (--npx, SPEC 15.1)', () => {
       `claude mcp add noted -- npx -y --allow-scripts=better-sqlite3,@parcel/watcher noted-mcp --notes-dir '${vault}'\n`,
     );
     expect(code.stderr).toContain('first start downloads it');
+    // Issue 36.7: not published yet, so the npx form says how to install today.
+    expect(code.stderr).toContain('not on the npm registry yet');
+    expect(code.stderr).toContain(
+      'npm install -g --allow-scripts=better-sqlite3,@parcel/watcher ./noted-mcp-VERSION.tgz',
+    );
     const desktop = await run(['claude-desktop', '--npx', '--notes-dir', vault]);
     expect(JSON.parse(desktop.stdout)).toEqual({
       mcpServers: { noted: { command: 'npx', args: [...NPX, '--notes-dir', vault] } },
@@ -165,12 +170,14 @@ describe('Streamable HTTP configuration (--http)', () => {
     }
     // Claude Code: a headersHelper that reads the token file each time it connects, so what the
     // shell passes to `claude mcp add-json` (and what Claude Code stores) holds no token.
-    expect(outputs['claude-code']).toMatch(/^claude mcp add-json noted '/);
+    // --scope user (issue 36.9): a local-scope entry in a folder Claude Code has not trusted never
+    // runs its headersHelper.
+    expect(outputs['claude-code']).toMatch(/^claude mcp add-json --scope user noted '/);
     const stored = execFileSync(
       'sh',
       [
         '-c',
-        `printf '%s' ${(outputs['claude-code'] as string).slice('claude mcp add-json noted '.length).trim()}`,
+        `printf '%s' ${(outputs['claude-code'] as string).slice('claude mcp add-json --scope user noted '.length).trim()}`,
       ],
       {
         encoding: 'utf8',

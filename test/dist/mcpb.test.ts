@@ -20,6 +20,7 @@ let base: string;
 let unpacked: string;
 let manifest: {
   version: string;
+  long_description: string;
   server: { entry_point: string; mcp_config: { command: string; args: string[] } };
   user_config: Record<string, { type: string; required?: boolean }>;
   tools: { name: string; description: string }[];
@@ -68,6 +69,10 @@ describe('noted-mcp.mcpb', () => {
     });
     expect(manifest.server.entry_point).toBe('server/index.cjs');
     expect(manifest.compatibility.platforms).toEqual([process.platform]);
+    // Issue 36.8: the architecture has no field of its own; the description names all three.
+    expect(manifest.long_description).toContain(
+      `packed on ${process.platform}-${process.arch} with Node ${process.versions.node.split('.')[0]}`,
+    );
     const major = Number(process.versions.node.split('.')[0]);
     expect(manifest.compatibility.runtimes.node).toBe(`>=${major}.0.0 <${major + 1}.0.0`);
     expect(manifest.version).toBe(

@@ -20,7 +20,7 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('the npm package', () => {
-  it('holds the bundle, its notices, package.json and the README, nothing else', () => {
+  it('holds the bundle, its notices, the licence, package.json and the README, nothing else', () => {
     const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
       cwd: REPO,
       encoding: 'utf8',
@@ -28,12 +28,23 @@ describe('the npm package', () => {
     expect(r.status, r.stderr).toBe(0);
     const [report] = JSON.parse(r.stdout);
     expect(report.files.map((f: { path: string }) => f.path).sort()).toEqual([
+      'LICENSE',
       'README.md',
       'dist-mcp/THIRD-PARTY-NOTICES.md',
       'dist-mcp/index.cjs',
       'package.json',
     ]);
     expect(report.name).toBe('noted-mcp');
+  });
+
+  it('carries the licence it declares (MIT) and names its repository (issue 36.7)', () => {
+    expect(pkg.license).toBe('MIT');
+    const licence = fs.readFileSync(path.join(REPO, 'LICENSE'), 'utf8');
+    expect(licence).toMatch(/^MIT License\n/);
+    expect(licence).toContain('Permission is hereby granted, free of charge');
+    expect(pkg.repository).toEqual({ type: 'git', url: 'git+https://github.com/noted-mcp/noted-mcp.git' });
+    // The registry name io.github.noted-mcp/noted-mcp is the GitHub repository noted-mcp/noted-mcp.
+    expect(pkg.mcpName).toBe('io.github.noted-mcp/noted-mcp');
   });
 
   it('depends only on the native modules the bundle leaves out; npm pack builds first', () => {

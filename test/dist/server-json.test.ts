@@ -56,6 +56,7 @@ describe('server.json', () => {
     const server = read('server.json');
     const pkg = read('package.json');
     expect(server.name).toBe(pkg.mcpName);
+    expect(server.repository).toEqual({ url: 'https://github.com/noted-mcp/noted-mcp', source: 'github' });
     expect(server.version).toBe(pkg.version);
     const [npm] = server.packages;
     expect(npm).toMatchObject({ registryType: 'npm', identifier: pkg.name, version: pkg.version });

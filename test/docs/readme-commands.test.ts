@@ -8,9 +8,10 @@
  * Each command is checked for what it claims: a server answers a real MCP client and serves
  * `~/notes`; a printed configuration is in the format its comment names; `claude mcp add` is given
  * a server command that, run, answers a client. Three kinds are proven elsewhere, and checked to
- * be: `npm ci` and `npm test` are what CI (.ci/run) runs verbatim; installs of the published
- * package (`npx -y … noted-mcp`, `npm install -g … noted-mcp`) are the forms that
- * scripts/check-package.mjs runs against the packed tarball in CI. A command of any other kind
+ * be: `npm ci` and `npm test` are what CI (.ci/run) runs verbatim; `npm pack` and installs of the
+ * package (`npx -y … noted-mcp`, `npm install -g … noted-mcp`, or the tarball `./noted-mcp-X.tgz`
+ * in its place until it is published) are the forms that scripts/check-package.mjs runs against the
+ * packed tarball in CI. A command of any other kind
  * fails this test until it is taught how to check it.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -21,11 +22,15 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs module shared with the CI scripts
-import { INSTALL_GLOBAL, RUN_WITH_NPX } from '../../scripts/package-commands.mjs';
+import { INSTALL_GLOBAL, RUN_WITH_NPX, withPackage } from '../../scripts/package-commands.mjs';
 import { checkServes, REPO } from '../helpers/server-process.js';
 import { CLOUDFLARED_OUTPUT, recordedArgs, standIn, TUNNEL_HOST } from '../helpers/stand-ins.js';
 
 const README = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
+const PKG = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+};
 const CI = fs.readFileSync(path.join(REPO, '.ci', 'run'), 'utf8').split('\n');
 
 interface Command {
@@ -191,6 +196,13 @@ describe('the README', () => {
       expect(links, page).toContain(`docs/${page}.md`);
   });
 
+  it('says npm test needs Chromium, and how .ci/run installs it (issue 36.9)', () => {
+    const install = CI.map((l) => l.trim()).find((l) => l.startsWith('apt-get install'));
+    expect(install).toBeDefined();
+    expect(README).toContain('Chromium');
+    expect(README).toContain(`\`${install}\``);
+  });
+
   it('shows commands, each of a kind this test knows how to check', () => {
     expect(commands.length).toBeGreaterThan(10);
     for (const c of commands) expect(kindOf(c.text), `README line ${c.line}: ${c.text}`).not.toBe('unknown');
@@ -208,6 +220,7 @@ describe('the README', () => {
 type Kind =
   | 'ci'
   | 'registry'
+  | 'pack'
   | 'stdio-server'
   | 'http-server'
   | 'build'
@@ -226,6 +239,7 @@ function kindOf(text: string): Kind {
 function kindOfStep(step: string): Kind {
   const w = words(step);
   if (step === 'npm ci' || step === 'npm test') return 'ci';
+  if (step === 'npm pack') return 'pack';
   if (w[0] === 'npx' || (w[0] === 'npm' && w[1] === 'install')) return 'registry';
   if (step === 'npm start' || step.startsWith('npm start -- ')) return 'stdio-server';
   if (step === 'npm run build:mcp') return 'build';
@@ -244,11 +258,17 @@ async function check(step: string, comment: string): Promise<void> {
       // `npm ci` would replace the node_modules this very run uses; `npm test` is this run.
       return ciRuns(step);
     case 'registry': {
-      // The package is fetched from npm; CI installs the packed tarball in exactly this form.
+      // The package by name, or (until it is on the npm registry, issue 36.7) the tarball npm pack
+      // makes in the checkout; CI installs the packed tarball in exactly this form.
       const form = w[0] === 'npx' ? RUN_WITH_NPX : INSTALL_GLOBAL;
-      expect(w.slice(0, form.length)).toEqual(form);
+      const tarball = `./${PKG.name}-${PKG.version}.tgz`;
+      expect([form, withPackage(form, tarball)]).toContainEqual(w.slice(0, form.length));
       return ciRuns('node scripts/check-package.mjs');
     }
+    case 'pack':
+      // What npm pack makes is named in its comment; scripts/check-package.mjs packs in CI.
+      expect(comment).toContain(`${PKG.name}-${PKG.version}.tgz`);
+      return ciRuns('node scripts/check-package.mjs');
     case 'stdio-server':
       return servesOverStdio('bash', ['-c', step], true);
     case 'build': {

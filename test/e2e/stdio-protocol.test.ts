@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { afterEach, beforeAll, expect, it } from 'vitest';
+import { noteUri } from '../../src/mcp/resources.js';
 import { DIST, ensureBuilt, type ServerProcess, spawnServer } from '../helpers/server-process.js';
 import { makeVault, snapshot, within } from '../helpers/vault.js';
 
@@ -39,6 +40,27 @@ it('a client that negotiates the version itself lands on 2026-07-28 over stdio t
   server = await spawnServer(made.dir, { client: { versionNegotiation: { mode: 'auto' } } });
   expect(server.client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
   expect((await server.call('read_note', { name: 'n' })).structured.body).toBe('negotiated\n');
+});
+
+it('a 2026-07-28 client listening for a note over stdio hears it updated, and only the notes it named (issue 36.2)', async () => {
+  const made = makeVault({ 'n.md': 'first\n', 'other.md': 'other\n' });
+  base = made.base;
+  server = await spawnServer(made.dir, { client: { versionNegotiation: { mode: { pin: '2026-07-28' } } } });
+  const updated: string[] = [];
+  server.client.setNotificationHandler('notifications/resources/updated', (n) => {
+    updated.push(n.params.uri);
+  });
+  // 2026-07-28 removed resources/subscribe: a client names the resources in its listen filter.
+  const subscription = await server.client.listen({ resourceSubscriptions: [noteUri('n.md')] });
+  try {
+    expect((await server.call('update_note', { name: 'other', content: 'changed\n' })).isError).toBe(false);
+    expect((await server.call('update_note', { name: 'n', content: 'second\n' })).isError).toBe(false);
+    const heard = await within(20_000, () => updated.includes(noteUri('n.md')));
+    expect(heard, 'notifications/resources/updated for n.md').not.toBeNull();
+    expect(updated).not.toContain(noteUri('other.md'));
+  } finally {
+    await subscription.close();
+  }
 });
 
 it('logging/setLevel is answered over stdio', async () => {

@@ -12,7 +12,7 @@ import type { AgentSession } from '../../src/access/types.js';
 import { isNotedError, type NotedError } from '../../src/common/errors.js';
 import { createWork } from '../../src/common/work.js';
 import { createMcpServer } from '../../src/mcp/server.js';
-import { workFor } from '../../src/mcp/work.js';
+import { runLongTool, workFor } from '../../src/mcp/work.js';
 import {
   checkResult,
   openTestVault,
@@ -80,7 +80,59 @@ describe('progress', () => {
     expect(last?.progress).toBe(last?.total);
   });
 
-  it('the notifications are thinned out: the first, each new step and the last go, never one that does not count further', async () => {
+  it('a long move with a progress token: progress rises through every step and ends at its total (issue 36.3)', async () => {
+    // 150 notes moved, 150 linking to them: planning reads 300 notes, then the move counts from 0
+    // again (moving notes, rewriting links). Before, every later step was dropped as not increasing.
+    v = await openTestVault(vaultWith(150));
+    const seen: { progress: number; total?: number; message?: string }[] = [];
+    const raw = await v.client.callTool(
+      { name: 'move_folder', arguments: { folder: 'big', new_folder: 'archive/big' } },
+      { onprogress: (p) => seen.push(p), timeout: 120_000 },
+    );
+    expect(checkResult(raw).structured.notesTotal).toBe(150);
+    for (let i = 1; i < seen.length; i++)
+      expect(seen[i]?.progress ?? 0, JSON.stringify(seen)).toBeGreaterThan(seen[i - 1]?.progress ?? 0);
+    const steps = new Set(seen.map((p) => p.message?.split(':')[0]));
+    for (const step of ['planning', 'moving notes', 'moved'])
+      expect(steps.has(step), `${step} in ${JSON.stringify(seen)}`).toBe(true);
+    const last = seen.at(-1);
+    expect(last?.progress).toBe(last?.total);
+    // Every notification's progress stays within the total it announces.
+    for (const p of seen) expect(p.progress).toBeLessThanOrEqual(p.total ?? Number.POSITIVE_INFINITY);
+  });
+
+  it('after an earlier step that ended high (the wait for the index), every step of the move is still told, and the last at its total', async () => {
+    // The request's one Work first waited for an index of 400 notes, then moves: before, nothing of
+    // the move counted past 400, so planning, moving and even the final "moved" were all dropped.
+    v = await openTestVault(vaultWith(150));
+    const opened = v.opened;
+    const sent: { progress: number; total?: number; message?: string }[] = [];
+    const ctx = {
+      mcpReq: {
+        _meta: { progressToken: 'tok' },
+        signal: new AbortController().signal,
+        notify: async (n: { params: { progress: number; total?: number; message?: string } }) => {
+          sent.push(n.params);
+        },
+      },
+    } as unknown as Parameters<typeof workFor>[0];
+    workFor(ctx).report(400, 400, 'waiting for the index: 400 of 400 notes');
+    const result = await runLongTool(ctx, 'move_folder', async (work) => {
+      const r = await opened.access.moveFolder(ME, { folder: 'big', newFolder: 'archive/big' }, work);
+      return { content: [], structuredContent: { ...r } };
+    });
+    expect((result.structuredContent as { notesTotal?: number }).notesTotal).toBe(150);
+    for (let i = 1; i < sent.length; i++)
+      expect(sent[i]?.progress ?? 0, JSON.stringify(sent)).toBeGreaterThan(sent[i - 1]?.progress ?? 0);
+    const steps = sent.map((p) => p.message?.split(':')[0]);
+    for (const step of ['waiting for the index', 'planning', 'moving notes'])
+      expect(steps, JSON.stringify(sent)).toContain(step);
+    const last = sent.at(-1);
+    expect(last?.message).toBe('moved');
+    expect(last?.progress).toBe(last?.total);
+  });
+
+  it('the notifications are thinned out: the first, each new step (counted on from the steps before) and the last go', async () => {
     const sent: { progress: number; total?: number; message?: string }[] = [];
     const ctx = {
       mcpReq: {
@@ -95,15 +147,14 @@ describe('progress', () => {
     expect(workFor(ctx)).toBe(work);
     work.report(0, 10, 'planning: first');
     work.report(3, 10, 'planning: soon after, thinned out');
-    work.report(0, 10, 'moving: not further than what was sent');
-    work.report(4, 10, 'moving: a new step');
-    work.report(5, 10, 'moving: thinned out');
-    work.report(10, 10, 'moving: last');
-    work.report(10, 10, 'moving: a repeat');
-    expect(sent.map((p) => [p.progress, p.message])).toEqual([
-      [0, 'planning: first'],
-      [4, 'moving: a new step'],
-      [10, 'moving: last'],
+    work.report(0, 5, 'moving: a new step, counted on from the 10 of planning');
+    work.report(2, 5, 'moving: thinned out');
+    work.report(5, 5, 'moving: last');
+    work.report(5, 5, 'moving: a repeat');
+    expect(sent.map((p) => [p.progress, p.total, p.message])).toEqual([
+      [0, 10, 'planning: first'],
+      [10, 15, 'moving: a new step, counted on from the 10 of planning'],
+      [15, 15, 'moving: last'],
     ]);
   });
 

@@ -88,11 +88,14 @@ interface Round {
 }
 
 interface SlotProbe {
-  /** Sessions a raw initialize could still open, up to the one refused. */
+  /** Sessions the probe's raw initializes opened (it tries one more than the limit). */
   readonly opened: number;
   /** HTTP status of the first initialize that did not open a session (null: none refused). */
   readonly refusedStatus: number | null;
-  /** Statuses of the DELETEs that ended the probe's sessions. */
+  /**
+   * Statuses of the DELETEs that ended the probe's sessions: 200, or 404 for one closed meanwhile to
+   * make room for a later one (the least recently used idle session).
+   */
   readonly deleted: number[];
 }
 
@@ -117,7 +120,12 @@ let server: HttpServerProcess | undefined;
 let clients: LoadClient[] = [];
 let run: Run;
 
-/** Opens 2025-era sessions with raw requests until one is refused (or `max` opened), then ends them. */
+/**
+ * Opens `max + 1` 2025-era sessions with raw requests (stopping at one refused), then ends them. They
+ * never use their sessions again, so once the slots are taken each new one takes the slot of the
+ * least recently used idle session, which is one of the probe's own: the load's clients, listening on
+ * their streams, are never idle.
+ */
 async function probeSlots(url: string, token: string, max: number): Promise<SlotProbe> {
   const ids: string[] = [];
   let refusedStatus: number | null = null;
@@ -292,13 +300,16 @@ describe(`load over HTTP: ${LOAD.sessions} clients, ${LOAD.notes} notes, two rou
 
   it(`the session limit (${SESSION_LIMIT}) fits the clients, and every slot is free again once they end`, () => {
     const sessions = LOAD.sessions - LOAD.stateless;
-    // Stateless clients take no slot: the rest of the 20 could still open, then 503.
-    expect(run.slotsDuringLoad.opened).toBe(SESSION_LIMIT - sessions);
-    expect(run.slotsDuringLoad.refusedStatus).toBe(503);
-    expect(run.slotsAfterClose.opened).toBe(SESSION_LIMIT);
-    expect(run.slotsAfterClose.refusedStatus).toBe(503);
+    const ok = (statuses: number[]) => statuses.filter((s) => s === 200).length;
+    // Stateless clients take no slot: the rest of the 20 hold the probe's sessions, the earlier ones
+    // closed to make room for later ones (issue 36.6: a new client is never locked out by idle ones).
+    expect(run.slotsDuringLoad.opened).toBe(SESSION_LIMIT + 1);
+    expect(run.slotsDuringLoad.refusedStatus).toBeNull();
+    expect(ok(run.slotsDuringLoad.deleted)).toBe(SESSION_LIMIT - sessions);
+    expect(run.slotsAfterClose.opened).toBe(SESSION_LIMIT + 1);
+    expect(ok(run.slotsAfterClose.deleted)).toBe(SESSION_LIMIT);
     for (const status of [...run.slotsDuringLoad.deleted, ...run.slotsAfterClose.deleted]) {
-      expect(status).toBe(200);
+      expect([200, 404]).toContain(status);
     }
     expect(run.closeErrors).toEqual([]);
     expect(run.serverErrors).toEqual([]);

@@ -28,7 +28,7 @@ describe('SessionEventStore', () => {
     const first = await store.storeEvent('a', message(1));
     await store.storeEvent('a', {} as JSONRPCMessage);
     const second = await store.storeEvent('a', message(2));
-    expect(await store.getStreamIdForEventId(other)).toBe('b');
+    expect(store.streamOf(other)).toBe('b');
     const { stream, sent } = await replay(store, priming);
     expect(stream).toBe('a');
     expect(sent).toEqual([
@@ -43,18 +43,18 @@ describe('SessionEventStore', () => {
     const store = new SessionEventStore(undefined, undefined, undefined, () => now);
     const ids: string[] = [];
     for (let i = 0; i < 100; i++) ids.push(await store.storeEvent('s', message(i)));
-    expect(await store.getStreamIdForEventId(ids[83] as string)).toBeUndefined();
-    expect(await store.getStreamIdForEventId(ids[84] as string)).toBe('s');
+    expect(store.streamOf(ids[83] as string)).toBeUndefined();
+    expect(store.streamOf(ids[84] as string)).toBe('s');
     // Two events of 0.75 MB: the older one goes.
     const big = 'y'.repeat(0.75 * 1024 * 1024);
     const a = await store.storeEvent('s', message(200, big));
     const b = await store.storeEvent('s', message(201, big));
-    expect(await store.getStreamIdForEventId(a)).toBeUndefined();
-    expect(await store.getStreamIdForEventId(b)).toBe('s');
+    expect(store.streamOf(a)).toBeUndefined();
+    expect(store.streamOf(b)).toBe('s');
     // Five minutes later, what was there is gone once the next event comes.
     now += 5 * 60 * 1000 + 1;
     const late = await store.storeEvent('s', message(300));
-    expect(await store.getStreamIdForEventId(b)).toBeUndefined();
-    expect(await store.getStreamIdForEventId(late)).toBe('s');
+    expect(store.streamOf(b)).toBeUndefined();
+    expect(store.streamOf(late)).toBe('s');
   });
 });

@@ -10,7 +10,7 @@ import { type OpenedVault, openVault } from '../../src/access/open.js';
 import { Journal } from '../../src/journal/journal.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import type { BodyBudgetOptions } from '../../src/transport/body-budget.js';
-import { type HttpServerHandle, startHttpServer } from '../../src/transport/http.js';
+import { type HttpServeOptions, type HttpServerHandle, startHttpServer } from '../../src/transport/http.js';
 import type { SessionLimits } from '../../src/transport/http-sessions.js';
 import {
   type CallResult,
@@ -70,6 +70,7 @@ export async function startFixture(
     files?: VaultFiles;
     legacySse?: boolean;
     limits?: SessionLimits;
+    onevict?: HttpServeOptions['onevict'];
     bodyBudget?: BodyBudgetOptions;
   } = {},
 ): Promise<HttpFixture> {
@@ -90,6 +91,7 @@ export async function startFixture(
     legacySse: options.legacySse ?? false,
     sweepEveryMs: 0,
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.onevict ? { onevict: options.onevict } : {}),
     ...(options.bodyBudget ? { bodyBudget: options.bodyBudget } : {}),
   });
   const url = new URL(server.url);

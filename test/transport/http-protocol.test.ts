@@ -6,7 +6,7 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type HttpFixture, initializeBody, startFixture, TOKEN } from './http-fixture.js';
+import { type HttpFixture, initializeBody, openRawSession, startFixture, TOKEN } from './http-fixture.js';
 
 let f: HttpFixture;
 afterEach(async () => f?.close());
@@ -154,5 +154,43 @@ describe('resumable SSE streams', () => {
       headers: { ...headers, accept: 'text/event-stream', 'last-event-id': '999999' },
     });
     expect(unknown.status).toBe(400);
+  });
+
+  it('a client resuming a request stream the server still holds open gets the rest, not 409 (issue 36.5)', async () => {
+    // A long search: the client's stream broke (the server, busy, has not seen it close) and the
+    // client asks for the rest with Last-Event-ID. The SDK refused that 409 ("already has an active
+    // connection"); the client gave up after two retries and the call hung until its timeout.
+    const files: Record<string, string> = {};
+    const filler = 'lorem ipsum dolor sit amet consectetur '.repeat(250);
+    for (let i = 0; i < 1500; i++) files[`n/n${i}.md`] = `# N ${i}\n\n${filler}zeta ${i}\n`;
+    f = await startFixture({ files });
+    const session = await openRawSession(f);
+    const headers = f.authed({ 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' });
+    const call = await f.raw({
+      body: {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'search_notes', arguments: { query: '/lorem.*consectetur.*zeta/' } },
+      },
+      headers,
+      firstEvent: true,
+    });
+    const [priming] = events(call.body);
+    expect(priming?.id).toMatch(/^\d+$/);
+    try {
+      const resumed = await f.raw({
+        method: 'GET',
+        headers: { ...headers, accept: 'text/event-stream', 'last-event-id': String(priming?.id) },
+      });
+      expect(resumed.status, resumed.body).toBe(200);
+      const answer = events(resumed.body).find((e) => e.data !== undefined && e.data !== '');
+      expect(JSON.parse(answer?.data ?? '{}')).toMatchObject({
+        id: 7,
+        result: { structuredContent: { total: 1500 } },
+      });
+    } finally {
+      call.close();
+    }
   });
 });

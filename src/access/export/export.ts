@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { decodeCursor, encodeCursor } from '../../common/cursor.js';
 import { NotedError } from '../../common/errors.js';
+import { unobservedWork, type Work } from '../../common/work.js';
 import { htmlNoteToMarkdown } from '../../format/convert-note.js';
 import { formatOf } from '../../format/formats.js';
 import { type ExportSelection, exportCount, exportPaths } from '../../index/queries/export.js';
@@ -43,11 +44,6 @@ export interface ExportInput {
   readonly format: ExportFormat;
   readonly cursor?: string;
   readonly maxBytes?: number;
-  /**
-   * Called as notes are added to the page (done, total): the seam for progress notifications to the
-   * client. Kept optional so the gate stays free of the protocol.
-   */
-  readonly onProgress?: (done: number, total: number) => void;
 }
 
 /** One exported note: its identity always; its frontmatter and body in the json format. */
@@ -89,7 +85,16 @@ export function sentBytes(text: string): number {
   return Buffer.byteLength(JSON.stringify(text), 'utf8') - 2;
 }
 
-export function exportNotes(ctx: AccessContext, rules: Rules, input: ExportInput): ExportPage {
+/**
+ * One page of the export. `work` is told the notes added (progress) and is asked at a safe point
+ * before each note is read: an export changes nothing, so a cancelled one simply stops (issue 36.4).
+ */
+export async function exportNotes(
+  ctx: AccessContext,
+  rules: Rules,
+  input: ExportInput,
+  work: Work = unobservedWork(),
+): Promise<ExportPage> {
   const maxBytes = input.maxBytes ?? EXPORT_DEFAULT_BYTES;
   if (!Number.isInteger(maxBytes) || maxBytes < EXPORT_MIN_BYTES || maxBytes > EXPORT_MAX_BYTES) {
     throw new NotedError(
@@ -143,6 +148,7 @@ export function exportNotes(ctx: AccessContext, rules: Rules, input: ExportInput
     const paths = exportPaths(db, selection, position, CHUNK);
     if (paths.length === 0) break;
     for (const name of paths) {
+      await work.checkpoint();
       position = name;
       const stored = ctx.vault.read(name, rules.sight);
       if (stored === null) continue; // gone since the index saw it, or out of sight now
@@ -162,7 +168,7 @@ export function exportNotes(ctx: AccessContext, rules: Rules, input: ExportInput
       builder.add(entry);
       used += entry.bytes;
       last = name;
-      input.onProgress?.(builder.count(), total);
+      work.report(builder.count(), total, `exporting notes: ${builder.count()} in this page`);
     }
   }
   const page = builder.finish();

@@ -4,9 +4,10 @@
  */
 import * as z from 'zod';
 import { EXPORT_MAX_BYTES, EXPORT_MIN_BYTES } from '../../access/export/export.js';
-import { runTool, toolResult } from '../result.js';
+import { toolResult } from '../result.js';
 import { readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
+import { runReadTool } from '../work.js';
 
 export const name = 'export_notes';
 
@@ -87,16 +88,20 @@ export function register({ server, access, session }: ToolDeps): void {
       outputSchema,
       annotations: { title: 'Export notes', ...readOnlyTool },
     },
-    (args) =>
-      runTool(false, () => {
-        const page = access.exportNotes(session, {
-          format: args.format,
-          ...(args.folder === undefined ? {} : { folder: args.folder }),
-          ...(args.tag === undefined ? {} : { tag: args.tag }),
-          ...(args.query === undefined ? {} : { query: args.query }),
-          ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
-          ...(args.max_bytes === undefined ? {} : { maxBytes: args.max_bytes }),
-        });
+    (args, ctx) =>
+      runReadTool(ctx, name, async (work) => {
+        const page = await access.exportNotes(
+          session,
+          {
+            format: args.format,
+            ...(args.folder === undefined ? {} : { folder: args.folder }),
+            ...(args.tag === undefined ? {} : { tag: args.tag }),
+            ...(args.query === undefined ? {} : { query: args.query }),
+            ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
+            ...(args.max_bytes === undefined ? {} : { maxBytes: args.max_bytes }),
+          },
+          work,
+        );
         const head = [
           `${page.count} of ${page.total} note${page.total === 1 ? '' : 's'} (${page.format})${page.nextCursor === undefined ? '; this is the last page.' : `; more follow: call again with cursor "${page.nextCursor}".`}`,
           ...(page.truncated

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { noteName, readOnlyTool, withErrors } from '../schemas.js';
+import { lineSpan, noteName, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'get_note_outline';
@@ -12,8 +12,6 @@ export const name = 'get_note_outline';
 export const inputSchema = z.object({
   name: noteName,
 });
-
-const lineRange = z.tuple([z.number(), z.number()]);
 
 export const outputSchema = withErrors(
   z.object({
@@ -36,7 +34,7 @@ export const outputSchema = withErrors(
         z.object({
           id: z.string().describe('The block id; link to it as [[note#^id]]'),
           line: z.number().describe('1-based line holding ^id'),
-          lines: lineRange.describe('The lines [from, to] of the block the id names'),
+          lines: lineSpan.describe('The lines [from, to] of the block the id names'),
           text: z.string().describe('The block text without ^id, at most 200 characters'),
         }),
       )

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { noteName, readOnlyTool, withErrors } from '../schemas.js';
+import { lineSpan, noteName, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'get_outgoing_links';
@@ -39,8 +39,7 @@ export const outputSchema = withErrors(
           .string()
           .nullable()
           .describe('For a frontmatter link, the property it sits at (e.g. "related.0"); else null'),
-        lines: z
-          .tuple([z.number(), z.number()])
+        lines: lineSpan
           .nullable()
           .describe(
             'For a link to a #heading or #^block: the lines [from, to] of that section or block in the target note (read them with read_note section/block); null when the link has no such part or nothing in the target matches it',

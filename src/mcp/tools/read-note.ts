@@ -6,7 +6,7 @@ import { stringify } from 'yaml';
 import * as z from 'zod';
 import type { NoteContent } from '../../access/types.js';
 import { runTool, toolResult } from '../result.js';
-import { noteName, pagingArguments, readOnlyTool, withErrors } from '../schemas.js';
+import { lineSpan, noteName, pagingArguments, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'read_note';
@@ -71,8 +71,7 @@ export const NoteShape = z.object({
     .describe(
       'Present when only a section or block was asked for: body is that part alone and frontmatterRaw is "", so never write them back as the whole note; change a section with edit_note',
     ),
-  lines: z
-    .tuple([z.number(), z.number()])
+  lines: lineSpan
     .optional()
     .describe('With section or block: the lines [from, to] of the part in the note, 1-based'),
   section: z.string().optional().describe('The heading of the section returned, e.g. "## Risks"'),

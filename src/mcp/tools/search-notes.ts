@@ -4,9 +4,10 @@
  */
 import * as z from 'zod';
 import { cursorField, moreText, pageFields } from '../paging.js';
-import { runTool, toolResult } from '../result.js';
+import { toolResult } from '../result.js';
 import { readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
+import { runReadTool } from '../work.js';
 
 export const name = 'search_notes';
 
@@ -84,15 +85,19 @@ export function register({ server, access, session }: ToolDeps): void {
       outputSchema,
       annotations: { title: 'Search notes', ...readOnlyTool },
     },
-    (args) =>
-      runTool(false, async () => {
-        const found = await access.search(session, {
-          query: args.query,
-          ...(args.max_results === undefined ? {} : { maxResults: args.max_results }),
-          ...(args.folder === undefined ? {} : { folder: args.folder }),
-          ...(args.tag === undefined ? {} : { tag: args.tag }),
-          ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
-        });
+    (args, ctx) =>
+      runReadTool(ctx, name, async (work) => {
+        const found = await access.search(
+          session,
+          {
+            query: args.query,
+            ...(args.max_results === undefined ? {} : { maxResults: args.max_results }),
+            ...(args.folder === undefined ? {} : { folder: args.folder }),
+            ...(args.tag === undefined ? {} : { tag: args.tag }),
+            ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
+          },
+          work,
+        );
         const head =
           found.total === 0
             ? `No notes match ${JSON.stringify(args.query)}.`

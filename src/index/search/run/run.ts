@@ -7,6 +7,7 @@
  * the note where it must, yielding to other requests as it goes) and pages what passes.
  */
 import { NotedError } from '../../../common/errors.js';
+import { unobservedWork, type Work } from '../../../common/work.js';
 import { type Db, reusedStatement } from '../../db/database.js';
 import { storedVisibility } from '../../store/visibility.js';
 import { type CandidateFacts, checkNeedsText, passes } from '../check/check.js';
@@ -111,8 +112,6 @@ export function runCandidates<T>(
  * other requests are answered. A regex alone over the 81 MB of the 10k vault is within it.
  */
 export const MAX_SCAN_WORK = 256_000_000;
-/** Checking stops for other requests this often (ms). */
-const SLICE_MS = 20;
 
 export interface CheckedPage {
   readonly rows: CandidateRow[];
@@ -136,6 +135,8 @@ export async function checkCandidates(
     maxWork?: number;
     /** Whether the index keeps the note's layout, so scopes it answers read no text (search/check/positions.ts). */
     hasLayout?: (row: CandidateRow) => boolean;
+    /** Its safe points: yields to other requests now and then, stops when cancelled. */
+    work?: Work;
   },
 ): Promise<CheckedPage> {
   const kept = candidates.filter(page.keep);
@@ -156,13 +157,10 @@ export async function checkCandidates(
     }
   }
   const passed: CandidateRow[] = [];
-  let sliceStart = Date.now();
+  const work = page.work ?? unobservedWork();
   for (const row of kept) {
     if (passes(check, row, factsOf(row))) passed.push(row);
-    if (Date.now() - sliceStart >= SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      sliceStart = Date.now();
-    }
+    await work.checkpoint();
   }
   const start = page.after === undefined ? 0 : passed.findIndex((r) => comparePosition(r, page.after!) > 0);
   const from = start === -1 ? passed.length : start;

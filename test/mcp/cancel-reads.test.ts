@@ -1,0 +1,142 @@
+/**
+ * Issue 36.4: a cancelled search_notes or export_notes stops at its next safe point instead of running
+ * to the end and answering anyway. Through the gate, a cancelled Work stops the read (a search by the
+ * index alone, one checked note by note, an export page part way); through a real client, the
+ * cancelled call gets no result and its outcome, `cancelled`, arrives as a log message.
+ */
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentSession } from '../../src/access/types.js';
+import { createWork, isCancelled } from '../../src/common/work.js';
+import { createMcpServer } from '../../src/mcp/server.js';
+import { openTestVault, type TestVault, type VaultFiles, within } from '../helpers/vault.js';
+
+let v: TestVault | undefined;
+let closeMore: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await closeMore?.();
+  closeMore = undefined;
+  await v?.close();
+  v = undefined;
+});
+
+const ME: AgentSession = { id: 'test-session', clientName: () => 'cancel-test' };
+
+function notes(count: number): VaultFiles {
+  const files: VaultFiles = {};
+  const filler = 'lorem ipsum dolor sit amet '.repeat(60);
+  for (let i = 0; i < count; i++) {
+    const n = String(i).padStart(4, '0');
+    files[`notes/n${n}.md`] = `# Note ${n}\n\nalpha beta ${filler}\n\ngamma line ${n}\n`;
+  }
+  return files;
+}
+
+function abortedWork() {
+  const controller = new AbortController();
+  controller.abort('stopped by the test');
+  return createWork({ signal: controller.signal });
+}
+
+async function cancelledOrNull(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => null,
+    (err: unknown) => err,
+  );
+}
+
+describe('cancelling a read through the gate', () => {
+  it('a cancelled search stops, whether the index answers it or notes are checked one by one', async () => {
+    v = await openTestVault(notes(20));
+    for (const query of ['alpha', 'line:(gamma line)', '/gam+a/']) {
+      const err = await cancelledOrNull(v.opened.access.search(ME, { query }, abortedWork()));
+      expect(isCancelled(err), `${query}: ${String(err)}`).toBe(true);
+    }
+    // Not cancelled, the same searches answer.
+    expect((await v.opened.access.search(ME, { query: 'line:(gamma line)' })).total).toBe(20);
+  });
+
+  it('a cancelled export stops before the next note: no page, and no note read after the stop', async () => {
+    v = await openTestVault(notes(20));
+    const controller = new AbortController();
+    const added: number[] = [];
+    const work = createWork({
+      signal: controller.signal,
+      onProgress: (done) => {
+        added.push(done);
+        if (done === 3) controller.abort('stopped by the test');
+      },
+    });
+    const err = await cancelledOrNull(v.opened.access.exportNotes(ME, { format: 'json' }, work));
+    expect(isCancelled(err), String(err)).toBe(true);
+    expect(added).toEqual([1, 2, 3]);
+    expect((await v.opened.access.exportNotes(ME, { format: 'json' })).count).toBe(20);
+  });
+});
+
+describe('cancelling a read through a client', () => {
+  /** A second client on the vault's access, with a hook on each request the server receives. */
+  async function clientWithHook(onRequest: (method: string) => void): Promise<Client> {
+    const opened = v!.opened;
+    const server = createMcpServer(opened.access, { name: 'noted-mcp', version: 'test' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const deliver = serverSide.onmessage;
+    serverSide.onmessage = (message, extra) => {
+      deliver?.(message, extra);
+      if ('method' in message && 'id' in message) onRequest(message.method);
+    };
+    const client = new Client({ name: 'cancel-test', version: '0' });
+    await client.connect(clientSide);
+    closeMore = async () => {
+      await client.close();
+      await server.close();
+    };
+    return client;
+  }
+
+  it('a cancelled search_notes gets no result, and its outcome is told as cancelled', async () => {
+    v = await openTestVault(notes(600));
+    const controller = new AbortController();
+    const client = await clientWithHook((method) => {
+      if (method === 'tools/call') controller.abort('cancelled by the test');
+    });
+    const logs: { data?: { tool?: string; outcome?: Record<string, unknown> } }[] = [];
+    client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params as never));
+    const call = client.callTool(
+      { name: 'search_notes', arguments: { query: '/lorem.*amet/ gamma' } },
+      { signal: controller.signal },
+    );
+    await expect(call).rejects.toThrow();
+    const told = await within(20_000, () => logs.some((l) => l.data?.tool === 'search_notes'));
+    expect(told, 'the outcome of the cancelled search is told').not.toBeNull();
+    expect(logs.find((l) => l.data?.tool === 'search_notes')?.data?.outcome).toMatchObject({
+      code: 'cancelled',
+      committed: false,
+    });
+  });
+
+  it('a cancelled export_notes stops once it has begun (its progress says so) and is told as cancelled', async () => {
+    v = await openTestVault(notes(600));
+    const client = await clientWithHook(() => undefined);
+    const logs: { data?: { tool?: string; outcome?: Record<string, unknown> } }[] = [];
+    client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params as never));
+    const controller = new AbortController();
+    const call = client.callTool(
+      { name: 'export_notes', arguments: { format: 'markdown' } },
+      {
+        signal: controller.signal,
+        onprogress: (p) => {
+          if (p.message?.startsWith('exporting notes')) controller.abort('enough');
+        },
+      },
+    );
+    await expect(call).rejects.toThrow();
+    const told = await within(20_000, () => logs.some((l) => l.data?.tool === 'export_notes'));
+    expect(told, 'the outcome of the cancelled export is told').not.toBeNull();
+    expect(logs.find((l) => l.data?.tool === 'export_notes')?.data?.outcome).toMatchObject({
+      code: 'cancelled',
+    });
+  });
+});
