@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffView, FIRST_LINES, lineCounts, markedLines } from '../../src/console/diff-view.js';
+import { diffView, FIRST_LINES, FIRST_PAGE, lineCounts, markedLines } from '../../src/console/diff-view.js';
 
 /**
  * The review view's lines (issue 20): numbered like a code review, the words taken out marked on the
@@ -86,7 +86,7 @@ describe('diffView', () => {
 
   it('sends the first lines of a new note and says how many there are', () => {
     const long = Array.from({ length: FIRST_LINES + 10 }, (_, i) => `line ${i + 1}`).join('\n');
-    const view = diffView(null, long);
+    const view = diffView(null, long, FIRST_PAGE);
     expect(view).toMatchObject({ kind: 'create', totalLines: FIRST_LINES + 10 });
     if (view.kind !== 'create') return;
     expect(view.lines).toHaveLength(FIRST_LINES);
