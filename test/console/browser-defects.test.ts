@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/journal/journal.js';
 import { readBytes, testJournalKey } from '../helpers/vault.js';
-import { poll, shot, useBrowser } from './browser-fixture.js';
+import { confirmDialog, poll, shot, useBrowser } from './browser-fixture.js';
 import { type ConsoleFixture, startFixture, TOKEN } from './console-fixture.js';
 
 /**
@@ -65,10 +65,11 @@ describe('issue 20.2: Approve all applies exactly what each card shows', () => {
     await poll(() => plan.getByRole('button', { name: 'Approve 1 of 2' }).count()).toBe(1);
 
     await page.getByRole('button', { name: 'Approve all', exact: true }).click();
-    const confirm = page.getByRole('button', { name: /Press again to approve all 2 as shown/ });
-    await poll(() => confirm.count()).toBe(1);
+    await poll(() => page.locator('dialog.confirm[open]').count()).toBe(1);
     expect(readBytes(f.vault.dir, 'drafts/plan.md')?.toString()).toBe(BASE);
-    await confirm.click();
+    expect(await confirmDialog(page, 'Approve 2 changes')).toMatch(
+      /Approve 2 changes as the cards show them \(1 with hunks left out\)/,
+    );
     await poll(() => page.locator('.flash.ok').first().textContent()).toMatch(/Approved 2 of 2/);
     expect(readBytes(f.vault.dir, 'drafts/plan.md')?.toString()).toBe(BASE.replace('omega', 'OMEGA'));
     expect(readBytes(f.vault.dir, 'drafts/other.md')?.toString()).toBe('one\nTWO\n');
@@ -87,7 +88,7 @@ describe('issue 20.2: Approve all applies exactly what each card shows', () => {
     await poll(() => page.locator('#pending-count').textContent()).toBe('1');
     await poll(() => plan.locator('input[data-hunk="2"]').isChecked()).toBe(false);
     await page.getByRole('button', { name: 'Approve all', exact: true }).click();
-    await page.getByRole('button', { name: /Press again to approve all 1 as shown/ }).click();
+    await confirmDialog(page, 'Approve 1 change');
     await poll(() => page.locator('#pending-count').textContent()).toBe('0');
     expect(readBytes(f.vault.dir, 'drafts/plan.md')?.toString()).toBe(BASE.replace('alpha', 'ALPHA'));
     expect(errors).toEqual([]);
@@ -195,7 +196,7 @@ describe('issue 20.4: a move is one operation, undone whole as noted-mcp undo --
     expect(readBytes(f.vault.dir, 'archive/a.md')?.toString()).toBe('A\n');
 
     await operation.getByRole('button', { name: 'Undo this operation' }).click();
-    await operation.getByRole('button', { name: /Press again/ }).click();
+    await confirmDialog(page, 'Undo 3 changes');
     await poll(() => page.locator('.flash').first().textContent()).toMatch(/Undone: .*3/s);
     expect(readBytes(f.vault.dir, 'notes/a.md')?.toString()).toBe('A\n');
     expect(readBytes(f.vault.dir, 'archive/a.md')).toBeNull();

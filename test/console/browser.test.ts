@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readBytes, writeFiles } from '../helpers/vault.js';
-import { poll, shot, useBrowser } from './browser-fixture.js';
+import { confirmDialog, poll, shot, useBrowser } from './browser-fixture.js';
 import { type ConsoleFixture, startFixture } from './console-fixture.js';
 
 /**
@@ -112,7 +112,7 @@ describe('console in a browser', () => {
 
     const undo = page.getByRole('button', { name: 'Undo this session' });
     await undo.click();
-    await page.getByRole('button', { name: /Press again/ }).click();
+    await confirmDialog(page, /^Undo \d+ changes?$/);
     await expect
       .poll(() => page.locator('.flash').first().textContent())
       .toMatch(/Undone: notes\/b\.md.*Undone: notes\/a\.md/s);
