@@ -135,6 +135,7 @@ describe('issue 20.3: the Access page fails closed on an invalid policy file', (
     expect(await page.getByRole('combobox', { name: 'Rule for inbox' }).inputValue()).toBe('read-write');
     expect(await page.getByRole('combobox', { name: /default/ }).inputValue()).toBe('read-only');
     await page.getByRole('button', { name: 'Save policy' }).click();
+    await confirmDialog(page, 'Save');
     await poll(() => page.locator('.flash.ok').textContent()).toMatch(/Saved/);
     expect((await f.vault.call('read_note', { name: 'private/c' })).structured.code).toBe('not_found');
     expect((await f.vault.call('read_note', { name: 'inbox/a' })).structured.body).toBe('a\n');
@@ -151,12 +152,14 @@ describe('issue 20.3: the Access page fails closed on an invalid policy file', (
     await poll(() => text.inputValue()).toBe(INVALID);
     await text.fill(INVALID.replace('hiden', 'hiden2'));
     await page.getByRole('button', { name: 'Save text' }).click();
+    await confirmDialog(page, 'Save');
     await poll(() => page.locator('.text-editor .flash.error').textContent()).toMatch(
       /line 4: unknown access word "hiden2"/,
     );
     expect(await text.inputValue()).toBe(INVALID.replace('hiden', 'hiden2'));
     await text.fill(INVALID.replace('hiden', 'hidden'));
     await page.getByRole('button', { name: 'Save text' }).click();
+    await confirmDialog(page, 'Save');
     await poll(() => page.locator('.flash.ok').textContent()).toMatch(/Saved/);
     expect(fs.readFileSync(path.join(f.vault.dir, '.noted', 'mcp-policy.yaml'), 'utf8')).toBe(
       INVALID.replace('hiden', 'hidden'),

@@ -128,6 +128,7 @@ describe('console in a browser', () => {
     const select = page.getByRole('combobox', { name: 'Rule for private' });
     await select.selectOption('read-only');
     await page.getByRole('button', { name: 'Save policy' }).click();
+    await confirmDialog(page, 'Save');
     await poll(() => page.locator('.flash.ok').textContent()).toMatch(/Saved/);
     await expect
       .poll(() => page.locator('li[data-folder="private"] .effective').textContent())

@@ -21,6 +21,7 @@ ol.files li.decided a { text-decoration: line-through; color: var(--muted); }
 .file-filter { width: 100%; margin: .5rem 0 .25rem; padding: .3rem .5rem; border: 1px solid var(--line); border-radius: .3rem; background: var(--bg); color: var(--fg); }
 .file-tree .folder-head { margin: .5rem 0 0; font: 600 .85rem/1.3 ui-monospace, monospace; color: var(--muted); overflow-wrap: break-word; }
 .file-tree ol.files { margin-top: .2rem; }
+.file-tree [hidden], .files-box [hidden] { display: none; }
 .file-tree ol.files li { padding-left: .6rem; }
 ol.files li a, .file-name, .note-name { overflow-wrap: break-word; word-break: normal; hyphens: none; }
 .more-bar { display: flex; flex-wrap: wrap; align-items: center; gap: .4rem .75rem; margin: .35rem 0; padding: .3rem .6rem; border: 1px solid var(--warn-fg); border-radius: .35rem; background: var(--warn-bg); }
@@ -29,5 +30,7 @@ ol.files li a, .file-name, .note-name { overflow-wrap: break-word; word-break: n
 .hunk-select { display: flex; flex-wrap: wrap; gap: .25rem .5rem; align-items: center; }
 dl.shortcut-list { display: grid; grid-template-columns: auto 1fr; gap: .3rem 1rem; margin: .5rem 0; }
 dl.shortcut-list dd { margin: 0; }
+.copied { color: var(--ins-fg); font-weight: 600; margin-left: .5rem; }
+.policy-diff { max-height: 50vh; overflow: auto; }
 kbd { display: inline-block; min-width: 1.4em; padding: 0 .35em; border: 1px solid var(--line); border-bottom-width: 2px; border-radius: .25rem; font: .9rem ui-monospace, monospace; text-align: center; }
 `;

@@ -38,8 +38,10 @@ function currentCard() {
 function moveCard(step) {
   var cards = Array.prototype.slice.call(document.querySelectorAll('article.card'));
   if (cards.length === 0) return;
+  var focused = document.activeElement && document.activeElement.closest ? document.activeElement.closest('article.card') : null;
+  // From outside the cards, the first move lands on the card in view.
   var here = currentCard();
-  var i = here ? cards.indexOf(here) + step : 0;
+  var i = focused ? cards.indexOf(focused) + step : here ? cards.indexOf(here) : 0;
   var target = cards[Math.max(0, Math.min(cards.length - 1, i))];
   target.scrollIntoView({ block: 'start' });
   target.querySelector('h2').focus({ preventScroll: true });
