@@ -63,7 +63,7 @@ export const FIRST_LINES = 400;
  * in part, with how many lines it has); the page asks for the rest of a hunk, or for more hunks.
  */
 export const FIRST_HUNK_LINES = 400;
-/** A hunk with more changed lines than this is drawn in blocks of both sides (see `bothSides`). */
+/** A hunk with more changed lines than this is drawn in blocks of both sides (see `fullHunks`). */
 export const LONG_HUNK = 400;
 const SIDE_BLOCK = 100;
 /** Hunks sent at first at most, however short. */
@@ -117,37 +117,78 @@ export function hunkLines(
 ): { lines: DiffLine[]; total: number } | null {
   const hunk = fullHunks(before, after)[index - 1];
   if (hunk === undefined) return null;
-  return { lines: hunk.lines.slice(from - 1, from - 1 + count), total: hunk.lines.length };
+  return { lines: hunk.slice(from - 1, count), total: hunk.total };
 }
 
-/** Each hunk with all its lines. */
-function fullHunks(
-  before: string,
-  after: string,
-): (Omit<HunkView, 'lines' | 'totalLines'> & { lines: DiffLine[] })[] {
+/** A hunk whose lines are made when asked for: a long hunk's word marks cost more than the rest. */
+interface FullHunk extends Omit<HunkView, 'lines' | 'totalLines'> {
+  readonly total: number;
+  /** `count` lines from the 0-based `start`. */
+  slice(start: number, count: number): DiffLine[];
+}
+
+/** A run of a hunk's lines, made on demand. */
+interface Segment {
+  readonly length: number;
+  readonly make: () => DiffLine[];
+}
+
+/**
+ * Each hunk with its lines in the order they are drawn: unchanged lines before, the removed lines then
+ * the added ones (or, in a long hunk, blocks of `SIDE_BLOCK` removed lines each followed by the added
+ * lines beside them, so that the first lines sent show both sides; each side stays in order, every line
+ * marked), unchanged lines after. A long hunk's blocks get their word marks only when drawn.
+ */
+function fullHunks(before: string, after: string): FullHunk[] {
   return hunksOf(before, after).map((h) => {
-    const { removed, added } = markedLines(h.removed, h.added);
-    const removedLines = removed.map((pieces, i) => ({
-      kind: 'removed' as const,
+    const removedLine = (pieces: Piece[], i: number): DiffLine => ({
+      kind: 'removed',
       old: h.baseStart + i,
       new: null,
       pieces,
-    }));
-    const addedLines = added.map((pieces, i) => ({
-      kind: 'added' as const,
+    });
+    const addedLine = (pieces: Piece[], i: number): DiffLine => ({
+      kind: 'added',
       old: null,
       new: h.newStart + i,
       pieces,
-    }));
-    const lines: DiffLine[] = [
-      ...h.before.map((text, i) =>
-        contextLine(h.baseStart - h.before.length + i, h.newStart - h.before.length + i, text),
+    });
+    const marked = (from: number, to: number): DiffLine[] => {
+      const { removed, added } = markedLines(h.removed.slice(from, to), h.added.slice(from, to));
+      return [
+        ...removed.map((pieces, i) => removedLine(pieces, from + i)),
+        ...added.map((pieces, i) => addedLine(pieces, from + i)),
+      ];
+    };
+    const long = h.removed.length + h.added.length > LONG_HUNK && h.removed.length > 0 && h.added.length > 0;
+    const changed: Segment[] = [];
+    if (!long) {
+      const { removed, added } = markedLines(h.removed, h.added);
+      const lines = [...removed.map(removedLine), ...added.map(addedLine)];
+      changed.push({ length: lines.length, make: () => lines });
+    } else {
+      for (let i = 0; i < Math.max(h.removed.length, h.added.length); i += SIDE_BLOCK) {
+        const end = i + SIDE_BLOCK;
+        const length =
+          Math.max(0, Math.min(end, h.removed.length) - i) + Math.max(0, Math.min(end, h.added.length) - i);
+        changed.push({ length, make: () => marked(i, end) });
+      }
+    }
+    const around = (lines: DiffLine[]): Segment => ({ length: lines.length, make: () => lines });
+    const segments = [
+      around(
+        h.before.map((text, i) =>
+          contextLine(h.baseStart - h.before.length + i, h.newStart - h.before.length + i, text),
+        ),
       ),
-      ...bothSides(removedLines, addedLines),
-      ...h.after.map((text, i) =>
-        contextLine(h.baseStart + h.baseCount + i, h.newStart + h.newCount + i, text),
+      ...changed,
+      around(
+        h.after.map((text, i) =>
+          contextLine(h.baseStart + h.baseCount + i, h.newStart + h.newCount + i, text),
+        ),
       ),
     ];
+    const total = segments.reduce((n, seg) => n + seg.length, 0);
     return {
       index: h.index,
       baseStart: h.baseStart,
@@ -156,34 +197,34 @@ function fullHunks(
       newCount: h.newCount,
       baseFrom: h.baseStart - h.before.length,
       baseTo: h.baseStart + h.baseCount + h.after.length - 1,
-      lines,
+      total,
+      slice: (start, count) => {
+        const out: DiffLine[] = [];
+        let at = 0;
+        for (const seg of segments) {
+          const end = at + seg.length;
+          if (end > start && at < start + count) {
+            const lines = seg.make();
+            out.push(...lines.slice(Math.max(0, start - at), Math.min(seg.length, start + count - at)));
+          }
+          at = end;
+          if (at >= start + count) break;
+        }
+        return out;
+      },
     };
   });
 }
 
-/**
- * The changed lines of a hunk in the order they are drawn: all removed lines then all added ones, or,
- * in a long hunk, blocks of `SIDE_BLOCK` removed lines each followed by the block of added lines beside
- * it, so that the first lines sent show both sides (each side stays in order, every line marked).
- */
-function bothSides(removed: DiffLine[], added: DiffLine[]): DiffLine[] {
-  if (removed.length + added.length <= LONG_HUNK || removed.length === 0 || added.length === 0)
-    return [...removed, ...added];
-  const out: DiffLine[] = [];
-  for (let i = 0; i < Math.max(removed.length, added.length); i += SIDE_BLOCK) {
-    out.push(...removed.slice(i, i + SIDE_BLOCK), ...added.slice(i, i + SIDE_BLOCK));
-  }
-  return out;
-}
-
 /** The hunks of one page, each cut to the lines left of the page's budget (never to none for the first). */
-function pageOf(all: ReturnType<typeof fullHunks>, page: HunkPage): HunkView[] {
+function pageOf(all: readonly FullHunk[], page: HunkPage): HunkView[] {
   const out: HunkView[] = [];
   let budget = page.lines;
   for (const h of all.slice(page.from - 1)) {
     if (out.length >= page.count || (budget <= 0 && out.length > 0)) break;
-    const take = Math.max(1, Math.min(h.lines.length, budget));
-    out.push({ ...h, totalLines: h.lines.length, lines: h.lines.slice(0, take) });
+    const take = Math.max(1, Math.min(h.total, budget));
+    const { slice, total, ...facts } = h;
+    out.push({ ...facts, totalLines: total, lines: slice(0, take) });
     budget -= take;
   }
   return out;
