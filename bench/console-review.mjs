@@ -11,7 +11,9 @@
  *   npm run build:mcp
  *   node bench/console-review.mjs [--case rewrite|hunks|many|all] [--lines 5000] [--changes 500] [--width 1280]
  *
- * "First screen" is from the sign-in link until the page's heading is drawn and nothing is busy.
+ * "First screen" is from the sign-in link until the page's heading and first card are drawn and nothing
+ * is busy: cold (the console just started) and warm (a second sign-in: a reload or another tab). The
+ * API times are those of the cold load.
  * Prints a table per case and one `CONSOLE_REVIEW_RESULT {json}` line. Exit 0 on success, 1 on
  * failure, 2 on a usage error.
  */
@@ -168,6 +170,11 @@ async function firstScreen(browser, link, width) {
   const context = await browser.newContext({ viewport: { width, height: 900 } });
   try {
     const page = await context.newPage();
+    const api = [];
+    page.on('requestfinished', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.startsWith('/api/')) api.push({ path: url.pathname, ms: r.timing().responseEnd });
+    });
     const started = performance.now();
     await page.goto(link);
     await page.waitForFunction(
@@ -185,7 +192,7 @@ async function firstScreen(browser, link, width) {
       rows: document.querySelectorAll('table.diff tr').length,
       cards: document.querySelectorAll('article').length,
     }));
-    return { ms, ...facts };
+    return { ms, api, ...facts };
   } finally {
     await context.close();
   }
@@ -208,8 +215,9 @@ async function runCase(kind, o, browser) {
     }
     ui = startUi(o.server, vault);
     const link = await ui.link;
-    // Twice, each from a fresh sign-in link: the first also warms the server; the second is reported.
-    await firstScreen(browser, link, o.width);
+    // Twice, each from a fresh sign-in link: cold (the console just started, nothing computed yet),
+    // then warm (what a reload or a second tab gets).
+    const cold = await firstScreen(browser, link, o.width);
     const again = link.replace(/once=[\w.-]+/, '');
     ui.child.stdin.write('\n');
     const fresh = await new Promise((resolve) => {
@@ -226,10 +234,14 @@ async function runCase(kind, o, browser) {
       setTimeout(() => resolve(null), 10_000);
     });
     const r = await firstScreen(browser, fresh ?? again, o.width);
+    // The time each API request took, from sending it to the end of its answer.
+    const apiMs = Object.fromEntries(cold.api.map((a) => [a.path.replace(/^\/api\//, ''), Math.round(a.ms)]));
     return {
       case: kind,
+      apiMs,
       pending,
       width: o.width,
+      coldMs: Math.round(cold.ms),
       firstScreenMs: Math.round(r.ms),
       height: r.height,
       elements: r.elements,
@@ -269,11 +281,13 @@ async function main() {
             : `${r.pending} pending changes`;
       process.stdout.write(`${title} at ${r.width} px\n`);
       for (const [k, v] of [
-        ['first screen', `${r.firstScreenMs} ms`],
+        ['first screen, cold', `${r.coldMs} ms`],
+        ['first screen, warm', `${r.firstScreenMs} ms`],
         ['page height', `${r.height} px`],
         ['elements', String(r.elements)],
         ['diff rows drawn', String(r.rows)],
         ['cards drawn', String(r.cards)],
+        ...Object.entries(r.apiMs).map(([k, v]) => [`GET ${k}`, `${v} ms`]),
       ])
         process.stdout.write(`  ${k.padEnd(18)} ${v}\n`);
     }

@@ -80,7 +80,7 @@ function detail(ctx: ApiContext, id: string) {
   const { baseText, newText, ...summary } = change;
   return {
     change: { ...summary, ...ctx.facts.of(summary), hidden: hiddenOf(summary.note, baseText, newText) },
-    diff: diffView(baseText, newText, FIRST_PAGE),
+    diff: diffView(baseText, newText, FIRST_PAGE, ctx.facts.hunksOf(change)),
   };
 }
 
@@ -115,19 +115,23 @@ function intParam(query: URLSearchParams, name: string, fallback: number, max: n
   return value;
 }
 
-function updateTexts(ctx: ApiContext, id: string): { before: string; after: string } {
+function updateTexts(ctx: ApiContext, id: string) {
   const change = ctx.store.get(id);
   if (change.baseText === null || change.newText === null)
     bad('This change creates or deletes a whole note: it has no hunks; ask for its lines instead.');
-  return { before: change.baseText as string, after: change.newText as string };
+  return {
+    before: change.baseText as string,
+    after: change.newText as string,
+    hunks: ctx.facts.hunksOf(change),
+  };
 }
 
 /** The next hunks of an update, each with its first lines: the page draws more hunks in place. */
 function moreHunks(ctx: ApiContext, id: string, query: URLSearchParams) {
   const from = intParam(query, 'from', 1, Number.MAX_SAFE_INTEGER, 'a hunk number, from 1');
   const count = intParam(query, 'count', 20, MAX_HUNKS, `1 to ${MAX_HUNKS}`);
-  const { before, after } = updateTexts(ctx, id);
-  const view = diffView(before, after, { from, count, lines: MAX_LINES });
+  const { before, after, hunks } = updateTexts(ctx, id);
+  const view = diffView(before, after, { from, count, lines: MAX_LINES }, hunks);
   if (view.kind !== 'update') return bad('This change has no hunks.');
   return { hunks: view.hunks, hunkCount: view.hunkCount };
 }
@@ -137,8 +141,8 @@ function moreHunkLines(ctx: ApiContext, id: string, query: URLSearchParams) {
   const hunk = intParam(query, 'hunk', 1, Number.MAX_SAFE_INTEGER, 'a hunk number, from 1');
   const from = intParam(query, 'from', 1, Number.MAX_SAFE_INTEGER, 'a line of the hunk, from 1');
   const count = intParam(query, 'count', 1000, MAX_LINES, `1 to ${MAX_LINES}`);
-  const { before, after } = updateTexts(ctx, id);
-  const part = hunkLines(before, after, hunk, from, count);
+  const { before, after, hunks } = updateTexts(ctx, id);
+  const part = hunkLines(before, after, hunk, from, count, hunks);
   if (part === null) return bad(`This change has no hunk ${hunk}.`);
   return { hunk, from, ...part };
 }

@@ -6,7 +6,7 @@
  * on the removed line the words taken out and on the added line the words put in, so the two never
  * run into each other. Plain data; the page renders it with `textContent` only.
  */
-import { hunksOf, textLines } from '../staging/hunks.js';
+import { type Hunk, hunksOf, textLines } from '../staging/hunks.js';
 import { wordDiff } from '../staging/word-diff.js';
 
 /** A run of a line's text; `changed` marks the words that differ from the other side. */
@@ -86,8 +86,16 @@ const WHOLE: HunkPage = { from: 1, count: Number.POSITIVE_INFINITY, lines: Numbe
 /** What the Pending page gets at first. */
 export const FIRST_PAGE: HunkPage = { from: 1, count: FIRST_HUNKS, lines: FIRST_HUNK_LINES };
 
-/** `before` null: a creation; `after` null: a deletion. */
-export function diffView(before: string | null, after: string | null, page: HunkPage = WHOLE): DiffView {
+/**
+ * `before` null: a creation; `after` null: a deletion. `hunks`: the hunks of the two texts when they
+ * were computed already (a long rewrite's take a while).
+ */
+export function diffView(
+  before: string | null,
+  after: string | null,
+  page: HunkPage = WHOLE,
+  hunks?: readonly Hunk[],
+): DiffView {
   if (before === null || after === null) {
     const kind = before === null ? 'added' : 'removed';
     const all = textLines((before ?? after) as string);
@@ -95,7 +103,7 @@ export function diffView(before: string | null, after: string | null, page: Hunk
     const lines = all.slice(0, limit).map((text, i) => plainLine(kind, i + 1, text));
     return { kind: before === null ? 'create' : 'delete', lines, totalLines: all.length };
   }
-  const all = fullHunks(before, after);
+  const all = fullHunks(hunks ?? hunksOf(before, after));
   return {
     kind: 'update',
     baseLines: textLines(before).length,
@@ -114,8 +122,9 @@ export function hunkLines(
   index: number,
   from: number,
   count: number,
+  hunks?: readonly Hunk[],
 ): { lines: DiffLine[]; total: number } | null {
-  const hunk = fullHunks(before, after)[index - 1];
+  const hunk = fullHunks(hunks ?? hunksOf(before, after))[index - 1];
   if (hunk === undefined) return null;
   return { lines: hunk.slice(from - 1, count), total: hunk.total };
 }
@@ -139,8 +148,8 @@ interface Segment {
  * lines beside them, so that the first lines sent show both sides; each side stays in order, every line
  * marked), unchanged lines after. A long hunk's blocks get their word marks only when drawn.
  */
-function fullHunks(before: string, after: string): FullHunk[] {
-  return hunksOf(before, after).map((h) => {
+function fullHunks(hunks: readonly Hunk[]): FullHunk[] {
+  return hunks.map((h) => {
     const removedLine = (pieces: Piece[], i: number): DiffLine => ({
       kind: 'removed',
       old: h.baseStart + i,
@@ -231,12 +240,16 @@ function pageOf(all: readonly FullHunk[], page: HunkPage): HunkView[] {
 }
 
 /** How many lines a change adds and removes, for the list of changed notes. */
-export function lineCounts(before: string | null, after: string | null): { added: number; removed: number } {
+export function lineCounts(
+  before: string | null,
+  after: string | null,
+  hunks?: readonly Hunk[],
+): { added: number; removed: number } {
   if (before === null) return { added: textLines(after ?? '').length, removed: 0 };
   if (after === null) return { added: 0, removed: textLines(before).length };
   let added = 0;
   let removed = 0;
-  for (const h of hunksOf(before, after)) {
+  for (const h of hunks ?? hunksOf(before, after)) {
     added += h.newCount;
     removed += h.baseCount;
   }
