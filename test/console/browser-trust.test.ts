@@ -80,6 +80,21 @@ describe('issue 30.1: a long hunk is drawn true, from the data, and whole on req
   });
 });
 
+describe('issue 30.1: a new note longer than its first screen', () => {
+  it('says on Approve how many of its lines were not shown yet, until they are', async () => {
+    f = await startFixture({ ...POLICY, 'drafts/keep.md': 'k\n' });
+    const created = await f.vault.call('create_note', { name: 'drafts/big', content: numbered(500, 'new') });
+    expect(created.structured.staged).toBe(true);
+    const { page, errors } = await b.open(f);
+    const approve = page.locator('article.change button.approve');
+    await poll(() => approve.textContent()).toBe('Approve, 100 lines not yet shown');
+    await page.getByRole('button', { name: 'Show the remaining 100 lines' }).click();
+    await poll(() => approve.textContent()).toBe('Approve');
+    expect(await page.locator('article.change tr.add').count()).toBe(500);
+    expect(errors).toEqual([]);
+  });
+});
+
 describe('issue 30.2: no double-click, repeated key or held Enter confirms an irreversible action', () => {
   it('Reject all and Approve all ask in a dialog that counts the list it then acts on', async () => {
     f = await startFixture({

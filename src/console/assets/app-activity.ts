@@ -69,7 +69,7 @@ function entryItem(e, alone, integrity) {
     });
   } });
   item.appendChild(el('div', { class: 'entry-line' }, [
-    el('span', { class: 'kind', text: e.kind }), el('span', { class: 'note-name', text: e.note }),
+    el('span', { class: 'kind', text: e.kind }), marked('span', { class: 'note-name' }, e.note),
     el('span', { class: 'meta', text: e.tool + ' · ' + when(e.time) }), d.toggle, control,
   ]));
   if (e.chainBreak) {
@@ -96,7 +96,7 @@ function operationItem(op, members, integrity) {
   var item = el('li', { class: 'operation', 'data-group': op.group, 'data-id': 'op-' + op.group });
   var head = el('div', { class: 'entry-line' }, [
     el('span', { class: 'kind', text: 'operation' }),
-    el('span', { class: 'note-name', text: operationTitle(op, members) }),
+    marked('span', { class: 'note-name' }, operationTitle(op, members)),
     el('span', { class: 'meta', text: when(members[0].time) }),
   ]);
   if (op.undoable) {

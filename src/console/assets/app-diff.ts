@@ -240,11 +240,13 @@ function hunksNode(diff, changeId, decorate, onShown) {
 }
 
 /** A new or deleted note: its lines, the first ones at once and the rest on request. */
-function wholeNode(diff, changeId) {
+function wholeNode(diff, changeId, onShown) {
   var created = diff.kind === 'create';
   var root = el('div', {}, [el('p', { class: 'meta', text: created ? 'A new note, ' + plural(diff.totalLines, 'line') + ':' : 'Deletes the note (an approved deletion goes to the trash). Its ' + plural(diff.totalLines, 'line') + ':' })]);
   root.appendChild(diffTable(diff.lines, created ? 'New note' : 'Deleted note'));
   var next = diff.lines.length + 1;
+  var left = function () { root.setAttribute('data-lines-left', String(Math.max(0, diff.totalLines - next + 1))); if (onShown) onShown(); };
+  if (changeId) root.setAttribute('data-lines-left', String(Math.max(0, diff.totalLines - next + 1)));
   if (changeId && next <= diff.totalLines) {
     var more = el('div', { class: 'gap-bar' });
     var button = el('button', { type: 'button', class: 'quiet small' });
@@ -260,6 +262,7 @@ function wholeNode(diff, changeId) {
           });
           root.insertBefore(diffTable(lines), more);
           next += lines.length;
+          left();
           if (next > diff.totalLines) more.remove(); else label();
         } catch (err) { more.appendChild(messageBox('error', [err.message])); }
       });

@@ -172,13 +172,14 @@ function refusalSentence(err, note) {
   var name = note || 'this change';
   if (err.code === 'not_found') return 'The change to ' + name + ' was already decided elsewhere (in another tab or window, or in a terminal), so nothing was done here; it is no longer waiting.';
   if (err.code === 'conflict') return 'Not approved: ' + name + ' was changed since the agent saw it, and approving would overwrite that edit, so nothing was written. Reject this change, or ask the agent to make it again on the current text.';
+  if (err.code === 'already_exists') return 'Not approved: a note named ' + name + ' exists now, and approving would replace it, so nothing was written. Rename or remove that note, or reject this change.';
   if (err.code === 'offline') return err.message;
   return 'Nothing was done to ' + name + ': ' + plainMessage(err.message);
 }
 
 /** A server message without raw change ids or terminal commands (the page says what to do instead). */
 function plainMessage(text) {
-  return text.replace(/"?\d{8}-\d{6}-\d{3}-[0-9a-f]{6}"?/g, 'this change')
+  return text.replace(/\bChange "?\d{8}-\d{6}-\d{3}-[0-9a-f]{6}"?/g, 'The change').replace(/"?\d{8}-\d{6}-\d{3}-[0-9a-f]{6}"?/g, 'this change')
     .split(/(?<=\.)\s+/).filter(function (s) { return !/noted-mcp|--\w/.test(s); }).join(' ');
 }
 
@@ -188,11 +189,12 @@ function plainMessage(text) {
  */
 function refusalLines(refused) {
   var byKind = {};
-  refused.forEach(function (o) { var k = o.code === 'not_found' || o.code === 'conflict' ? o.code : 'other'; (byKind[k] = byKind[k] || []).push(o); });
+  refused.forEach(function (o) { var k = o.code === 'not_found' || o.code === 'conflict' || o.code === 'already_exists' ? o.code : 'other'; (byKind[k] = byKind[k] || []).push(o); });
   var names = function (list) { var n = list.map(function (o) { return o.note || 'a change'; }); return n.slice(0, 6).join(', ') + (n.length > 6 ? ' and ' + (n.length - 6) + ' more' : ''); };
   var lines = [];
   if (byKind.not_found) lines.push(plural(byKind.not_found.length, 'change was', 'changes were') + ' already decided elsewhere (another tab or window, or a terminal), so nothing was done to them: ' + names(byKind.not_found) + '.');
   if (byKind.conflict) lines.push(plural(byKind.conflict.length, 'change was', 'changes were') + ' not approved because the note changed since the agent saw it: ' + names(byKind.conflict) + '. Reject them, or ask the agent to make them again on the current text.');
+  if (byKind.already_exists) lines.push(plural(byKind.already_exists.length, 'new note was', 'new notes were') + ' not approved because a note of that name exists now: ' + names(byKind.already_exists) + '. Rename or remove those notes, or reject the changes.');
   if (byKind.other) {
     var reasons = {};
     byKind.other.forEach(function (o) { var r = plainMessage(o.message || ''); (reasons[r] = reasons[r] || []).push(o); });
@@ -297,7 +299,8 @@ function unseenOf(card, c, total) {
     for (var i = 1; i <= total; i++) if (!whole[String(i)] && gone.indexOf(i) < 0) n++;
     return n;
   }
-  return 0;
+  var whole = card.querySelector('[data-lines-left]');
+  return whole ? Number(whole.getAttribute('data-lines-left')) : 0;
 }
 
 /** The hunks of an update with a Keep box each; the boxes remember their state for this tab. */
@@ -398,7 +401,8 @@ function changeCard(c, detail) {
   } else if (detail.diff.kind === 'update' && detail.diff.hunkCount > 0) {
     body.appendChild(hunkChooser(card, c, detail.diff, approveButton));
   } else {
-    body.appendChild(detail.diff.kind === 'update' ? el('p', { text: 'The text stays the same.' }) : wholeNode(detail.diff, c.id));
+    body.appendChild(detail.diff.kind === 'update' ? el('p', { text: 'The text stays the same.' }) : wholeNode(detail.diff, c.id, function () { wholeLabel(card, approveButton); }));
+    wholeLabel(card, approveButton);
   }
   approveButton.addEventListener('click', function () { approveChange(card, c, keptHunks(c.id)); });
   body.appendChild(el('div', { class: 'actions' }, [
@@ -410,6 +414,12 @@ function changeCard(c, detail) {
   var folded = state.folded[c.id];
   setFolded(card, c, folded === undefined ? !!state.viewed[c.id] : folded);
   return card;
+}
+
+/** A new or deleted note's Approve: says how many of its lines were not drawn yet. */
+function wholeLabel(card, button) {
+  var left = unseenOf(card, null, 0);
+  button.textContent = left > 0 ? 'Approve, ' + plural(left, 'line') + ' not yet shown' : 'Approve';
 }
 
 function damagedCard(d) {
