@@ -96,51 +96,52 @@ describe('issue 30.1: a new note longer than its first screen', () => {
 });
 
 describe('issue 30.2: no double-click, repeated key or held Enter confirms an irreversible action', () => {
-  it('Reject all and Approve all ask in a dialog that counts the list it then acts on', async () => {
-    f = await startFixture({
-      ...POLICY,
-      'drafts/a.md': 'a\n',
-      'drafts/b.md': 'b\n',
-      'drafts/c.md': 'c\n',
-      'drafts/d.md': 'd\n',
+  for (const width of [1280, 390])
+    it(`Reject all and Approve all ask in a dialog that counts the list it then acts on (${width} px)`, async () => {
+      f = await startFixture({
+        ...POLICY,
+        'drafts/a.md': 'a\n',
+        'drafts/b.md': 'b\n',
+        'drafts/c.md': 'c\n',
+        'drafts/d.md': 'd\n',
+      });
+      for (const n of ['a', 'b', 'c']) await f.stage(`drafts/${n}`, (t) => t.toUpperCase());
+      const { page, errors } = await b.open(f, width);
+      await poll(() => page.locator('article.change').count()).toBe(3);
+      const rejectAll = page.getByRole('button', { name: 'Reject all', exact: true });
+      const before = await rejectAll.boundingBox();
+
+      await rejectAll.dblclick();
+      await poll(() => page.locator('dialog.confirm[open]').count()).toBe(1);
+      expect(pendingFiles()).toHaveLength(3);
+      expect((await rejectAll.boundingBox())?.width).toBe(before?.width);
+      await page.keyboard.press('Escape');
+      await poll(() => page.locator('dialog.confirm[open]').count()).toBe(0);
+
+      // Enter held down on the button: the first press opens the dialog, the repeats do nothing.
+      await rejectAll.focus();
+      for (let i = 0; i < 15; i++) await page.keyboard.down('Enter');
+      await page.keyboard.up('Enter');
+      await page.keyboard.press('Enter'); // a second, separate press lands on Cancel
+      await poll(() => page.locator('dialog.confirm[open]').count()).toBe(0);
+      expect(pendingFiles()).toHaveLength(3);
+
+      await page.getByRole('button', { name: 'Approve all', exact: true }).dblclick();
+      await poll(() => page.locator('dialog.confirm[open]').count()).toBe(1);
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      expect(readBytes(f.vault.dir, 'drafts/a.md')?.toString()).toBe('a\n');
+
+      // A change that arrives while the dialog is open is not in its count, and is not rejected.
+      await rejectAll.click();
+      await poll(() => page.locator('dialog.confirm[open]').count()).toBe(1);
+      await f.stage('drafts/d', (t) => t.toUpperCase());
+      const said = await confirmDialog(page, 'Reject 3 changes');
+      expect(said).toMatch(/Reject 3 changes: no note is touched/);
+      await poll(() => page.locator('.flash.ok').first().textContent()).toMatch(/Rejected 3 changes/);
+      expect(pendingFiles()).toHaveLength(1);
+      await shot(page, `trust-reject-all-${width}`);
+      expect(errors).toEqual([]);
     });
-    for (const n of ['a', 'b', 'c']) await f.stage(`drafts/${n}`, (t) => t.toUpperCase());
-    const { page, errors } = await b.open(f);
-    await poll(() => page.locator('article.change').count()).toBe(3);
-    const rejectAll = page.getByRole('button', { name: 'Reject all', exact: true });
-    const before = await rejectAll.boundingBox();
-
-    await rejectAll.dblclick();
-    await poll(() => page.locator('dialog.confirm[open]').count()).toBe(1);
-    expect(pendingFiles()).toHaveLength(3);
-    expect((await rejectAll.boundingBox())?.width).toBe(before?.width);
-    await page.keyboard.press('Escape');
-    await poll(() => page.locator('dialog.confirm[open]').count()).toBe(0);
-
-    // Enter held down on the button: the first press opens the dialog, the repeats do nothing.
-    await rejectAll.focus();
-    for (let i = 0; i < 15; i++) await page.keyboard.down('Enter');
-    await page.keyboard.up('Enter');
-    await page.keyboard.press('Enter'); // a second, separate press lands on Cancel
-    await poll(() => page.locator('dialog.confirm[open]').count()).toBe(0);
-    expect(pendingFiles()).toHaveLength(3);
-
-    await page.getByRole('button', { name: 'Approve all', exact: true }).dblclick();
-    await poll(() => page.locator('dialog.confirm[open]').count()).toBe(1);
-    await page.getByRole('button', { name: 'Cancel' }).click();
-    expect(readBytes(f.vault.dir, 'drafts/a.md')?.toString()).toBe('a\n');
-
-    // A change that arrives while the dialog is open is not in its count, and is not rejected.
-    await rejectAll.click();
-    await poll(() => page.locator('dialog.confirm[open]').count()).toBe(1);
-    await f.stage('drafts/d', (t) => t.toUpperCase());
-    const said = await confirmDialog(page, 'Reject 3 changes');
-    expect(said).toMatch(/Reject 3 changes: no note is touched/);
-    await poll(() => page.locator('.flash.ok').first().textContent()).toMatch(/Rejected 3 changes/);
-    expect(pendingFiles()).toHaveLength(1);
-    await shot(page, 'trust-reject-all');
-    expect(errors).toEqual([]);
-  });
 });
 
 describe('issue 30.3: Undo this session undoes what the filtered card shows', () => {

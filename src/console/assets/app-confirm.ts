@@ -59,6 +59,24 @@ function confirmStep(o) {
   return dialog;
 }
 
+/**
+ * The former two-press button, kept for code written against it: a button with a fixed label that
+ * asks through 'confirmStep' ('confirmLabel', a text or a function giving it, is what the dialog says).
+ */
+function confirmButton(label, confirmLabel, action, cls) {
+  var button = el('button', { type: 'button', class: cls || null, text: label });
+  button.addEventListener('click', function () {
+    confirmStep({
+      title: label + '?',
+      lines: [(typeof confirmLabel === 'function' ? confirmLabel() : confirmLabel).replace(/^Press again to /, 'This will ')],
+      confirm: label,
+      danger: /danger/.test(cls || ''),
+      act: function () { action(button); },
+    });
+  });
+  return button;
+}
+
 /** A list of names for a confirmation: the first few, and how many more. */
 function namesList(names, max) {
   var shown = names.slice(0, max || 8);
