@@ -250,6 +250,41 @@ describe('issue 30.5: the reviewer keeps their place', () => {
   });
 });
 
+describe('issue 30.10: names are not broken inside a word', () => {
+  it('wraps a long name at 390 px between its folders and words only', async () => {
+    const name = 'drafts/quarterly/retrospective-notes-for-the-launch-of-the-search-index';
+    f = await startFixture({ ...POLICY, [`${name}.md`]: 'a\n' });
+    await f.stage(name, () => 'b\n');
+    const { page, errors } = await b.open(f, 390);
+    const title = page.locator('article.change h2 .note-name');
+    await poll(() => title.textContent()).toBe(`${name}.md`);
+    // Where each line of the title starts: the character before must end a folder or a word.
+    const breaks = (await page.evaluate(`(() => {
+      const node = document.querySelector('article.change h2 .note-name');
+      const out = [];
+      let lastTop = null;
+      let before = '';
+      const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+      for (let t = walker.nextNode(); t !== null; t = walker.nextNode()) {
+        const text = t.textContent;
+        for (let i = 0; i < text.length; i++) {
+          const range = document.createRange();
+          range.setStart(t, i);
+          range.setEnd(t, i + 1);
+          const top = range.getBoundingClientRect().top;
+          if (lastTop !== null && top > lastTop + 4) out.push(before);
+          lastTop = top;
+          before = text[i];
+        }
+      }
+      return out;
+    })()`)) as string[];
+    expect(breaks.length).toBeGreaterThan(0);
+    for (const ch of breaks) expect('/- ').toContain(ch);
+    expect(errors).toEqual([]);
+  });
+});
+
 describe('issue 30.6: races and stale tabs get one plain sentence per kind', () => {
   it('a change decided in another tab is named, without ids or commands, and the refusals are aggregated', async () => {
     f = await startFixture({ ...POLICY, 'drafts/a.md': 'a\n', 'drafts/b.md': 'b\n', 'drafts/c.md': 'c\n' });

@@ -40,6 +40,19 @@ function appendMarked(node, text) {
 /** An element holding 'text' with its hidden characters marked. */
 function marked(tag, attrs, text) { return appendMarked(el(tag, attrs), text); }
 
+/**
+ * A note's name with its hidden characters marked and a line-break chance after each "/", so a long
+ * name wraps between its folders rather than inside a word.
+ */
+function nameNode(tag, attrs, name) {
+  var node = el(tag, attrs);
+  name.split('/').forEach(function (part, i, all) {
+    appendMarked(node, part + (i < all.length - 1 ? '/' : ''));
+    if (i < all.length - 1) node.appendChild(el('wbr'));
+  });
+  return node;
+}
+
 /** The warning a card shows when its change holds hidden characters ('codes' as from the server). */
 function hiddenWarning(codes) {
   if (!codes || codes.length === 0) return null;

@@ -113,7 +113,7 @@ function fileList(changes, page) {
       ]));
     });
     tree.appendChild(el('div', { class: 'folder', 'data-folder': dir }, [
-      dir ? marked('p', { class: 'folder-head' }, dir) : el('p', { class: 'folder-head', text: '(top folder)' }), list,
+      dir ? nameNode('p', { class: 'folder-head' }, dir) : el('p', { class: 'folder-head', text: '(top folder)' }), list,
     ]));
   });
   var filter = el('input', { type: 'search', class: 'file-filter', placeholder: 'Filter by name', 'aria-label': 'Filter the changed notes by name' });
@@ -384,7 +384,7 @@ function changeCard(c, detail) {
   var viewed = el('input', { type: 'checkbox', checked: !!state.viewed[c.id] });
   card.appendChild(el('header', { class: 'card-head' }, [
     fold,
-    el('h2', { id: 'h-' + c.id, tabindex: '-1' }, [KIND_TITLE[c.kind] + ': ', marked('span', { class: 'note-name' }, c.note)]),
+    el('h2', { id: 'h-' + c.id, tabindex: '-1' }, [KIND_TITLE[c.kind] + ': ', nameNode('span', { class: 'note-name' }, c.note)]),
     counts(c), outdatedBadge(c),
     c.hidden && c.hidden.length ? el('span', { class: 'tag hidden-tag', title: 'Holds invisible characters', text: 'Invisible characters' }) : null,
     el('label', { class: 'check viewed' }, [viewed, 'Viewed']),
