@@ -11,6 +11,7 @@
  * The buttons that open it keep their label, so nothing widens under the pointer.
  */
 
+// biome-ignore lint/complexity/noUselessStringRaw: raw keeps any backslash added later verbatim for the browser
 export const APP_CONFIRM = String.raw`
 var ARM_MS = 700;
 var lastPointer = null;

@@ -6,6 +6,7 @@
  * press (repeats are ignored), and nothing happens while typing in a field or with a dialog open.
  */
 
+// biome-ignore lint/complexity/noUselessStringRaw: raw keeps any backslash added later verbatim for the browser
 export const APP_REVIEW_KEYS = String.raw`
 var SHORTCUTS = [
   ['j', 'next change'], ['k', 'previous change'], ['a', 'approve the change in focus, as its card shows'],
