@@ -105,6 +105,8 @@ async function makeVault() {
     content: '# Agent digest\n\nA weekly list of the notes agents changed, with links.\n',
   });
   await desktop.edit('drafts/ideas.md', (t) => `${t}- Group notes by the project they link to.\n`);
+  // A name with a right-to-left override: the console shows the mark, and warns.
+  await desktop.call('create_note', { name: 'drafts/Invoice \u202Efdp', content: 'Pay before Friday.\n' });
   const old = await desktop.call('read_note', { name: 'drafts/old-notes' });
   await desktop.call('delete_note', { name: 'drafts/old-notes', expected_etag: old.etag });
   await desktop.close();
@@ -182,6 +184,28 @@ async function main() {
         await settled();
         await shot(page, 'pending-split');
         await page.getByRole('radio', { name: 'Unified' }).check();
+      }
+      // The review flow of issue 30: the confirmation, hidden characters marked, a decided card folded.
+      const here = async (name) => {
+        const file = path.join(OUT, `console-${name}-${width}.png`);
+        await page.screenshot({ path: file });
+        written.push(file);
+      };
+      await page.getByRole('button', { name: 'Reject all', exact: true }).click();
+      await page.locator('dialog.confirm .confirm-go.armed').waitFor();
+      await here('pending-confirm');
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      const invoice = page.locator('article.change', { hasText: 'Invoice' });
+      await invoice.scrollIntoViewIfNeeded();
+      await invoice.locator('h2').evaluate((h) => h.scrollIntoView({ block: 'start' }));
+      await here('pending-hidden');
+      if (width === WIDTHS[WIDTHS.length - 1][0]) {
+        const ideas = page.locator('article.change', { hasText: 'drafts/ideas.md' });
+        await ideas.locator('h2').focus();
+        await page.keyboard.press('a');
+        await page.locator('article.decided').waitFor();
+        await page.locator('article.decided h2').evaluate((h) => h.scrollIntoView({ block: 'start' }));
+        await here('pending-decided');
       }
       for (const name of ['activity', 'access', 'connect']) {
         await page.goto(`${new URL(page.url()).origin}/#/${name}`);

@@ -16,6 +16,7 @@ import {
   type PolicyState,
   policyEditOf,
   readPolicyState,
+  renderPolicy,
   salvageOf,
   writePolicy,
   writePolicyText,
@@ -87,6 +88,16 @@ function compareSegments(a: string, b: string): number {
 
 export const ACCESS_ROUTES: readonly Route[] = [
   { method: 'GET', path: 'access', handle: (ctx) => view(ctx, readPolicyState(ctx.vault)) },
+  {
+    // The text "Save policy" would write, beside the file's text now: the page shows the difference
+    // before the owner saves (nothing is written here).
+    method: 'POST',
+    path: 'access/preview',
+    handle: (ctx, { body }) => {
+      const { edit } = policyEditOf(body);
+      return { before: readPolicyState(ctx.vault).text ?? '', after: renderPolicy(edit) };
+    },
+  },
   {
     method: 'PUT',
     path: 'access',

@@ -101,6 +101,59 @@ function undoSession(ctx: ApiContext, session: string) {
   return ctx.journal.undo({ session }, ctx.actor);
 }
 
+function idsField(body: unknown, name: string): string[] {
+  const value = field(body, name) ?? [];
+  if (
+    !Array.isArray(value) ||
+    value.length > 10_000 ||
+    value.some((v) => typeof v !== 'string' || v === '')
+  ) {
+    throw new ConsoleError(400, 'validation_error', `"${name}" must list ids from the Activity page.`);
+  }
+  return [...new Set(value as string[])];
+}
+
+/**
+ * "Undo this session" as the page shows it (SPEC 9.4): the listed changes (each one undone alone) and
+ * operations (each undone whole), all of that session, newest first. Nothing of the session that is
+ * not listed is undone, so a filtered card undoes what it shows and the count the owner confirmed.
+ */
+async function undoShown(ctx: ApiContext, body: unknown) {
+  const session = stringField(body, 'session');
+  const entries = idsField(body, 'entries');
+  const groups = idsField(body, 'groups');
+  if (entries.length + groups.length === 0) {
+    throw new ConsoleError(400, 'validation_error', 'Nothing is listed to undo: list the changes shown.');
+  }
+  const facts = new JournalFacts(ctx.journal);
+  const place = new Map(facts.all.map((e, i) => [e.id, i]));
+  const units: { target: { entry: string } | { group: string }; at: number }[] = [];
+  const listed: JournalEntry[] = [];
+  for (const id of entries) {
+    const e = facts.all.find((x) => x.id === id);
+    if (e === undefined || e.session !== session)
+      refuse('a change listed is not one of this session; show the page again and retry.');
+    if (facts.membersOf(e as JournalEntry).length > 0)
+      refuse(`the change to ${(e as JournalEntry).note} is part of an operation, which is undone whole.`);
+    listed.push(e as JournalEntry);
+    units.push({ target: { entry: id }, at: place.get(id) as number });
+  }
+  for (const group of groups) {
+    const members = facts.group(group);
+    if (members.length === 0 || members.some((m) => m.session !== session))
+      refuse('an operation listed is not one of this session; show the page again and retry.');
+    listed.push(...members);
+    units.push({ target: { group }, at: Math.max(...members.map((m) => place.get(m.id) as number)) });
+  }
+  const untrusted = facts.untrusted(listed);
+  if (untrusted !== null) refuse(untrusted);
+  const outcomes = [];
+  for (const unit of units.sort((a, b) => b.at - a.at)) {
+    outcomes.push(...(await ctx.journal.undo(unit.target, ctx.actor)).outcomes);
+  }
+  return { outcomes };
+}
+
 export const ACTIVITY_ROUTES: readonly Route[] = [
   { method: 'GET', path: 'activity', handle: (ctx, { query }) => activity(ctx, query) },
   {
@@ -123,4 +176,5 @@ export const ACTIVITY_ROUTES: readonly Route[] = [
     path: 'activity/undo-session',
     handle: (ctx, { body }) => undoSession(ctx, stringField(body, 'session')),
   },
+  { method: 'POST', path: 'activity/undo-shown', handle: (ctx, { body }) => undoShown(ctx, body) },
 ];

@@ -17,7 +17,8 @@ import { textLines } from '../staging/hunks.js';
 import { MAX_PENDING_CHANGES } from '../staging/pending-store.js';
 import type { ApiContext, Route } from './context.js';
 import { field } from './context.js';
-import { diffView } from './diff-view.js';
+import { diffView, FIRST_PAGE, hunkLines } from './diff-view.js';
+import { hiddenCharsIn } from './hidden-chars.js';
 import { ConsoleError, errorReply } from './http-util.js';
 
 /** Changes whose diffs one request may ask for: a page of the list. */
@@ -71,10 +72,79 @@ function onWrite(ctx: ApiContext) {
   return ctx.deps.recordApprovedWrite(ctx.vault);
 }
 
+/** Hunks one request for more hunks may ask for. */
+export const MAX_HUNKS = 200;
+
 function detail(ctx: ApiContext, id: string) {
   const change = ctx.store.get(id);
   const { baseText, newText, ...summary } = change;
-  return { change: { ...summary, ...ctx.facts.of(summary) }, diff: diffView(baseText, newText) };
+  return {
+    change: { ...summary, ...ctx.facts.of(summary), hidden: hiddenOf(summary.note, baseText, newText) },
+    diff: diffView(baseText, newText, FIRST_PAGE, ctx.facts.hunksOf(change)),
+  };
+}
+
+/**
+ * The hidden characters (bidi controls, zero-width and other format characters) of a change's note
+ * name and of the lines it changes, so its card can warn of them before any of its lines is drawn.
+ */
+function hiddenOf(note: string, before: string | null, after: string | null): string[] {
+  const texts = [note];
+  if (before === null || after === null) texts.push((before ?? after) as string);
+  else {
+    const was = textLines(before);
+    const now = textLines(after);
+    let start = 0;
+    while (start < was.length && start < now.length && was[start] === now[start]) start++;
+    let end = 0;
+    while (
+      end < was.length - start &&
+      end < now.length - start &&
+      was[was.length - 1 - end] === now[now.length - 1 - end]
+    )
+      end++;
+    // Everything between the common start and end: a superset of the changed lines, cheap to find.
+    texts.push(...was.slice(start, was.length - end), ...now.slice(start, now.length - end));
+  }
+  return hiddenCharsIn(texts);
+}
+
+function intParam(query: URLSearchParams, name: string, fallback: number, max: number, what: string): number {
+  const value = Number(query.get(name) ?? String(fallback));
+  if (!Number.isSafeInteger(value) || value < 1 || value > max) bad(`"${name}" is ${what}.`);
+  return value;
+}
+
+function updateTexts(ctx: ApiContext, id: string) {
+  const change = ctx.store.get(id);
+  if (change.baseText === null || change.newText === null)
+    bad('This change creates or deletes a whole note: it has no hunks; ask for its lines instead.');
+  return {
+    before: change.baseText as string,
+    after: change.newText as string,
+    hunks: ctx.facts.hunksOf(change),
+  };
+}
+
+/** The next hunks of an update, each with its first lines: the page draws more hunks in place. */
+function moreHunks(ctx: ApiContext, id: string, query: URLSearchParams) {
+  const from = intParam(query, 'from', 1, Number.MAX_SAFE_INTEGER, 'a hunk number, from 1');
+  const count = intParam(query, 'count', 20, MAX_HUNKS, `1 to ${MAX_HUNKS}`);
+  const { before, after, hunks } = updateTexts(ctx, id);
+  const view = diffView(before, after, { from, count, lines: MAX_LINES }, hunks);
+  if (view.kind !== 'update') return bad('This change has no hunks.');
+  return { hunks: view.hunks, hunkCount: view.hunkCount };
+}
+
+/** More lines of one hunk, in order, as the diff draws them: the page shows a long hunk in place. */
+function moreHunkLines(ctx: ApiContext, id: string, query: URLSearchParams) {
+  const hunk = intParam(query, 'hunk', 1, Number.MAX_SAFE_INTEGER, 'a hunk number, from 1');
+  const from = intParam(query, 'from', 1, Number.MAX_SAFE_INTEGER, 'a line of the hunk, from 1');
+  const count = intParam(query, 'count', 1000, MAX_LINES, `1 to ${MAX_LINES}`);
+  const { before, after, hunks } = updateTexts(ctx, id);
+  const part = hunkLines(before, after, hunk, from, count, hunks);
+  if (part === null) return bad(`This change has no hunk ${hunk}.`);
+  return { hunk, from, ...part };
 }
 
 function lines(ctx: ApiContext, id: string, query: URLSearchParams) {
@@ -125,6 +195,16 @@ export const PENDING_ROUTES: readonly Route[] = [
     },
   },
   { method: 'GET', path: 'pending/:id', handle: (ctx, { params }) => detail(ctx, params.id as string) },
+  {
+    method: 'GET',
+    path: 'pending/:id/hunks',
+    handle: (ctx, { params, query }) => moreHunks(ctx, params.id as string, query),
+  },
+  {
+    method: 'GET',
+    path: 'pending/:id/hunk-lines',
+    handle: (ctx, { params, query }) => moreHunkLines(ctx, params.id as string, query),
+  },
   {
     method: 'GET',
     path: 'pending/:id/lines',

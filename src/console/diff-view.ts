@@ -6,7 +6,7 @@
  * on the removed line the words taken out and on the added line the words put in, so the two never
  * run into each other. Plain data; the page renders it with `textContent` only.
  */
-import { hunksOf, textLines } from '../staging/hunks.js';
+import { type Hunk, hunksOf, textLines } from '../staging/hunks.js';
 import { wordDiff } from '../staging/word-diff.js';
 
 /** A run of a line's text; `changed` marks the words that differ from the other side. */
@@ -30,17 +30,26 @@ export interface HunkView {
   readonly baseCount: number;
   readonly newStart: number;
   readonly newCount: number;
-  /** Unchanged lines before, the removed lines, the added lines, unchanged lines after. */
+  /** The first and last line of the text before that the hunk's lines cover, context included. */
+  readonly baseFrom: number;
+  readonly baseTo: number;
+  /** How many lines the hunk has in all: unchanged lines around it, removed lines, added lines. */
+  readonly totalLines: number;
+  /**
+   * The hunk's first lines, in order (unchanged lines before, removed, added, unchanged after); the
+   * rest (`totalLines - lines.length`) is asked for with `hunkLines`, never drawn from anything else.
+   */
   readonly lines: readonly DiffLine[];
-  /** Lines of this hunk left out because it is too long to show (0 when all are there). */
-  readonly omitted: number;
 }
 
 export type DiffView =
   | { readonly kind: 'create' | 'delete'; readonly lines: readonly DiffLine[]; readonly totalLines: number }
   | {
       readonly kind: 'update';
+      /** The first hunks (all of them when `hunkCount` is their number); the rest on request. */
       readonly hunks: readonly HunkView[];
+      /** How many hunks the change has. */
+      readonly hunkCount: number;
       /** How many lines the text before has: the page expands unchanged lines up to it. */
       readonly baseLines: number;
     }
@@ -49,60 +58,198 @@ export type DiffView =
 
 /** Lines of a new or deleted note sent at first; the page asks for the rest. */
 export const FIRST_LINES = 400;
-/** Lines of one hunk shown at most; a longer hunk is approved whole or not at all, unseen in part. */
-export const MAX_HUNK_LINES = 2000;
+/**
+ * Lines of an update's hunks sent at first, over all its hunks (a hunk longer than what is left is sent
+ * in part, with how many lines it has); the page asks for the rest of a hunk, or for more hunks.
+ */
+export const FIRST_HUNK_LINES = 400;
+/** A hunk with more changed lines than this is drawn in blocks of both sides (see `fullHunks`). */
+export const LONG_HUNK = 400;
+const SIDE_BLOCK = 100;
+/** Hunks sent at first at most, however short. */
+export const FIRST_HUNKS = 40;
 /** A line with marks in several places keeps them only when at least this share of it stayed the same. */
 const MIN_SAME_SHARE = 0.3;
 
-/** `before` null: a creation; `after` null: a deletion. */
-export function diffView(before: string | null, after: string | null): DiffView {
+/** Paging of an update's hunks: which hunks, and how many of their lines at most. */
+export interface HunkPage {
+  /** The first hunk to send (from 1). */
+  readonly from: number;
+  /** Hunks to send at most. */
+  readonly count: number;
+  /** Lines to send at most over all of them (the first hunk always gets at least one line). */
+  readonly lines: number;
+}
+
+/** Everything at once (the activity page, which has no way to ask for more). */
+const WHOLE: HunkPage = { from: 1, count: Number.POSITIVE_INFINITY, lines: Number.POSITIVE_INFINITY };
+/** What the Pending page gets at first. */
+export const FIRST_PAGE: HunkPage = { from: 1, count: FIRST_HUNKS, lines: FIRST_HUNK_LINES };
+
+/**
+ * `before` null: a creation; `after` null: a deletion. `hunks`: the hunks of the two texts when they
+ * were computed already (a long rewrite's take a while).
+ */
+export function diffView(
+  before: string | null,
+  after: string | null,
+  page: HunkPage = WHOLE,
+  hunks?: readonly Hunk[],
+): DiffView {
   if (before === null || after === null) {
     const kind = before === null ? 'added' : 'removed';
     const all = textLines((before ?? after) as string);
-    const lines = all.slice(0, FIRST_LINES).map((text, i) => plainLine(kind, i + 1, text));
+    const limit = page === WHOLE ? all.length : FIRST_LINES;
+    const lines = all.slice(0, limit).map((text, i) => plainLine(kind, i + 1, text));
     return { kind: before === null ? 'create' : 'delete', lines, totalLines: all.length };
   }
+  const all = fullHunks(hunks ?? hunksOf(before, after));
   return {
     kind: 'update',
     baseLines: textLines(before).length,
-    hunks: hunksOf(before, after).map((h) => {
-      const { removed, added } = markedLines(h.removed, h.added);
-      const lines: DiffLine[] = [
-        ...h.before.map((text, i) =>
-          contextLine(h.baseStart - h.before.length + i, h.newStart - h.before.length + i, text),
-        ),
-        ...removed.map((pieces, i) => ({
-          kind: 'removed' as const,
-          old: h.baseStart + i,
-          new: null,
-          pieces,
-        })),
-        ...added.map((pieces, i) => ({ kind: 'added' as const, old: null, new: h.newStart + i, pieces })),
-        ...h.after.map((text, i) =>
-          contextLine(h.baseStart + h.baseCount + i, h.newStart + h.newCount + i, text),
-        ),
-      ];
-      const shown = lines.length > MAX_HUNK_LINES ? lines.slice(0, MAX_HUNK_LINES) : lines;
-      return {
-        index: h.index,
-        baseStart: h.baseStart,
-        baseCount: h.baseCount,
-        newStart: h.newStart,
-        newCount: h.newCount,
-        lines: shown,
-        omitted: lines.length - shown.length,
-      };
-    }),
+    hunkCount: all.length,
+    hunks: pageOf(all, page),
   };
 }
 
+/**
+ * Lines `from` (1 = the hunk's first) to `from + count - 1` of hunk `index` of the change, as the diff
+ * draws them; `total` is how many lines the hunk has. Null when the change has no such hunk.
+ */
+export function hunkLines(
+  before: string,
+  after: string,
+  index: number,
+  from: number,
+  count: number,
+  hunks?: readonly Hunk[],
+): { lines: DiffLine[]; total: number } | null {
+  const hunk = fullHunks(hunks ?? hunksOf(before, after))[index - 1];
+  if (hunk === undefined) return null;
+  return { lines: hunk.slice(from - 1, count), total: hunk.total };
+}
+
+/** A hunk whose lines are made when asked for: a long hunk's word marks cost more than the rest. */
+interface FullHunk extends Omit<HunkView, 'lines' | 'totalLines'> {
+  readonly total: number;
+  /** `count` lines from the 0-based `start`. */
+  slice(start: number, count: number): DiffLine[];
+}
+
+/** A run of a hunk's lines, made on demand. */
+interface Segment {
+  readonly length: number;
+  readonly make: () => DiffLine[];
+}
+
+/**
+ * Each hunk with its lines in the order they are drawn: unchanged lines before, the removed lines then
+ * the added ones (or, in a long hunk, blocks of `SIDE_BLOCK` removed lines each followed by the added
+ * lines beside them, so that the first lines sent show both sides; each side stays in order, every line
+ * marked), unchanged lines after. A long hunk's blocks get their word marks only when drawn.
+ */
+function fullHunks(hunks: readonly Hunk[]): FullHunk[] {
+  return hunks.map((h) => {
+    const removedLine = (pieces: Piece[], i: number): DiffLine => ({
+      kind: 'removed',
+      old: h.baseStart + i,
+      new: null,
+      pieces,
+    });
+    const addedLine = (pieces: Piece[], i: number): DiffLine => ({
+      kind: 'added',
+      old: null,
+      new: h.newStart + i,
+      pieces,
+    });
+    const marked = (from: number, to: number): DiffLine[] => {
+      const { removed, added } = markedLines(h.removed.slice(from, to), h.added.slice(from, to));
+      return [
+        ...removed.map((pieces, i) => removedLine(pieces, from + i)),
+        ...added.map((pieces, i) => addedLine(pieces, from + i)),
+      ];
+    };
+    const long = h.removed.length + h.added.length > LONG_HUNK && h.removed.length > 0 && h.added.length > 0;
+    const changed: Segment[] = [];
+    if (!long) {
+      const { removed, added } = markedLines(h.removed, h.added);
+      const lines = [...removed.map(removedLine), ...added.map(addedLine)];
+      changed.push({ length: lines.length, make: () => lines });
+    } else {
+      for (let i = 0; i < Math.max(h.removed.length, h.added.length); i += SIDE_BLOCK) {
+        const end = i + SIDE_BLOCK;
+        const length =
+          Math.max(0, Math.min(end, h.removed.length) - i) + Math.max(0, Math.min(end, h.added.length) - i);
+        changed.push({ length, make: () => marked(i, end) });
+      }
+    }
+    const around = (lines: DiffLine[]): Segment => ({ length: lines.length, make: () => lines });
+    const segments = [
+      around(
+        h.before.map((text, i) =>
+          contextLine(h.baseStart - h.before.length + i, h.newStart - h.before.length + i, text),
+        ),
+      ),
+      ...changed,
+      around(
+        h.after.map((text, i) =>
+          contextLine(h.baseStart + h.baseCount + i, h.newStart + h.newCount + i, text),
+        ),
+      ),
+    ];
+    const total = segments.reduce((n, seg) => n + seg.length, 0);
+    return {
+      index: h.index,
+      baseStart: h.baseStart,
+      baseCount: h.baseCount,
+      newStart: h.newStart,
+      newCount: h.newCount,
+      baseFrom: h.baseStart - h.before.length,
+      baseTo: h.baseStart + h.baseCount + h.after.length - 1,
+      total,
+      slice: (start, count) => {
+        const out: DiffLine[] = [];
+        let at = 0;
+        for (const seg of segments) {
+          const end = at + seg.length;
+          if (end > start && at < start + count) {
+            const lines = seg.make();
+            out.push(...lines.slice(Math.max(0, start - at), Math.min(seg.length, start + count - at)));
+          }
+          at = end;
+          if (at >= start + count) break;
+        }
+        return out;
+      },
+    };
+  });
+}
+
+/** The hunks of one page, each cut to the lines left of the page's budget (never to none for the first). */
+function pageOf(all: readonly FullHunk[], page: HunkPage): HunkView[] {
+  const out: HunkView[] = [];
+  let budget = page.lines;
+  for (const h of all.slice(page.from - 1)) {
+    if (out.length >= page.count || (budget <= 0 && out.length > 0)) break;
+    const take = Math.max(1, Math.min(h.total, budget));
+    const { slice, total, ...facts } = h;
+    out.push({ ...facts, totalLines: total, lines: slice(0, take) });
+    budget -= take;
+  }
+  return out;
+}
+
 /** How many lines a change adds and removes, for the list of changed notes. */
-export function lineCounts(before: string | null, after: string | null): { added: number; removed: number } {
+export function lineCounts(
+  before: string | null,
+  after: string | null,
+  hunks?: readonly Hunk[],
+): { added: number; removed: number } {
   if (before === null) return { added: textLines(after ?? '').length, removed: 0 };
   if (after === null) return { added: 0, removed: textLines(before).length };
   let added = 0;
   let removed = 0;
-  for (const h of hunksOf(before, after)) {
+  for (const h of hunks ?? hunksOf(before, after)) {
     added += h.newCount;
     removed += h.baseCount;
   }

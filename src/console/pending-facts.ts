@@ -8,8 +8,9 @@
  * etag until the note does.
  */
 import fs from 'node:fs';
+import { type Hunk, hunksOf } from '../staging/hunks.js';
 import type { PendingStore } from '../staging/pending-store.js';
-import type { PendingSummary } from '../staging/types.js';
+import type { PendingChange, PendingSummary } from '../staging/types.js';
 import { ANYWHERE } from '../vault/checked-folder.js';
 import type { Vault } from '../vault/vault.js';
 import { lineCounts } from './diff-view.js';
@@ -23,10 +24,13 @@ export interface ChangeFacts {
 
 /** At most this many entries of each kind are kept; the oldest go first. */
 const MAX_KEPT = 1000;
+/** Hunks of this many changes are kept (a long rewrite's take a second to compute). */
+const MAX_KEPT_HUNKS = 8;
 
 export class PendingFacts {
   readonly #counts = new Map<string, { stamp: string; added: number; removed: number }>();
   readonly #etags = new Map<string, { stamp: string; etag: string | null }>();
+  readonly #hunks = new Map<string, { stamp: string; hunks: Hunk[] }>();
 
   constructor(
     private readonly vault: Vault,
@@ -44,12 +48,30 @@ export class PendingFacts {
     let counts = { added: 0, removed: 0 };
     try {
       const change = this.store.get(id);
-      counts = lineCounts(change.baseText, change.newText);
+      counts = lineCounts(change.baseText, change.newText, this.hunksOf(change));
     } catch {
       return counts; // removed or damaged meanwhile: the next listing shows it as it is
     }
     if (stamp !== null) remember(this.#counts, id, { stamp, ...counts });
     return counts;
+  }
+
+  /**
+   * The hunks of an update (undefined for a creation or a deletion), kept until its pending file
+   * changes: the list's counts, the first screen of its diff and every page of it after share them.
+   */
+  hunksOf(change: PendingChange): Hunk[] | undefined {
+    if (change.baseText === null || change.newText === null) return undefined;
+    const stamp = this.store.stamp(change.id);
+    const kept = this.#hunks.get(change.id);
+    if (stamp !== null && kept?.stamp === stamp) return kept.hunks;
+    const hunks = hunksOf(change.baseText, change.newText);
+    if (stamp !== null) {
+      this.#hunks.delete(change.id);
+      this.#hunks.set(change.id, { stamp, hunks });
+      if (this.#hunks.size > MAX_KEPT_HUNKS) this.#hunks.delete(this.#hunks.keys().next().value as string);
+    }
+    return hunks;
   }
 
   private outdated(change: PendingSummary): string | null {

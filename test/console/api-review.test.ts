@@ -207,6 +207,22 @@ describe('pending changes API', () => {
     expect(readBytes(f.vault.dir, 'drafts/plan.md')?.toString()).toBe(BASE);
     expect((await f.request('/api/pending', { cookie })).json.changes).toHaveLength(1);
   });
+
+  it('pages a change: the next hunks and the rest of a hunk on request, with clear refusals (issue 30.1)', async () => {
+    f = await startFixture(STAGED);
+    const id = await stageEdit();
+    const { cookie } = await f.signIn();
+    const hunks = await f.request(`/api/pending/${id}/hunks?from=2&count=5`, { cookie });
+    expect(hunks.json).toMatchObject({ hunkCount: 2, hunks: [{ index: 2 }] });
+    const lines = await f.request(`/api/pending/${id}/hunk-lines?hunk=1&from=2&count=2`, { cookie });
+    expect(lines.json).toMatchObject({ hunk: 1, from: 2, total: 6 });
+    expect(lines.json.lines.map((l: { kind: string }) => l.kind)).toEqual(['removed', 'added']);
+    const none = await f.request(`/api/pending/${id}/hunk-lines?hunk=3`, { cookie });
+    expect(none.status).toBe(400);
+    expect(none.json.error.message).toBe('This change has no hunk 3.');
+    const bad = await f.request(`/api/pending/${id}/hunks?count=0`, { cookie });
+    expect(bad.json.error.message).toBe('"count" is 1 to 200.');
+  });
 });
 
 describe('agent activity API', () => {
@@ -360,5 +376,36 @@ describe('agent activity API', () => {
     const after = (await f.request('/api/activity', { cookie })).json.sessions;
     const moved = after.find((s: { session: string }) => s.session === session.session);
     expect(moved.operations[group]).toMatchObject({ undoable: false, whyNot: 'already undone' });
+  });
+
+  it('undoes exactly the changes and operations the page lists of a session (issue 30.3), and nothing else', async () => {
+    f = await startFixture({ 'notes/a.md': 'A\n', 'notes/b.md': 'B\n', 'notes/c.md': 'see [[notes/a]]\n' });
+    await agentWrites();
+    await f.vault.call('move_note', { name: 'notes/b', new_name: 'archive/b' });
+    const { cookie, csrf } = await f.signIn();
+    const post = (body: unknown) =>
+      f.request('/api/activity/undo-shown', { method: 'POST', cookie, csrf, body });
+    const [session] = (await f.request('/api/activity', { cookie })).json.sessions;
+    const alone = session.entries.find(
+      (e: { note: string; group: string | null }) => e.note === 'notes/a.md' && e.group === null,
+    );
+    const group = session.entries.find((e: { group: string | null }) => e.group !== null).group as string;
+
+    expect((await post({ session: session.session, entries: [], groups: [] })).status).toBe(400);
+    const stranger = await post({ session: 'another-session', entries: [alone.id] });
+    expect(stranger.status).toBe(409);
+    expect(stranger.json.error.message).toMatch(/not one of this session/);
+    expect(readBytes(f.vault.dir, 'notes/a.md')?.toString()).toBe('A changed\n');
+
+    const done = await post({ session: session.session, entries: [alone.id] });
+    expect(done.status).toBe(200);
+    expect(done.json.outcomes).toMatchObject([{ note: 'notes/a.md', outcome: 'undone' }]);
+    expect(readBytes(f.vault.dir, 'notes/a.md')?.toString()).toBe('A\n');
+    // The move and the other edit were not listed: they stay.
+    expect(readBytes(f.vault.dir, 'archive/b.md')?.toString()).toBe('B changed\n');
+
+    const moved = await post({ session: session.session, groups: [group] });
+    expect(moved.json.outcomes.every((o: { outcome: string }) => o.outcome === 'undone')).toBe(true);
+    expect(readBytes(f.vault.dir, 'notes/b.md')?.toString()).toBe('B changed\n');
   });
 });

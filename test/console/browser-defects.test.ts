@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/journal/journal.js';
 import { readBytes, testJournalKey } from '../helpers/vault.js';
-import { poll, shot, useBrowser } from './browser-fixture.js';
+import { confirmDialog, poll, shot, useBrowser } from './browser-fixture.js';
 import { type ConsoleFixture, startFixture, TOKEN } from './console-fixture.js';
 
 /**
@@ -65,10 +65,11 @@ describe('issue 20.2: Approve all applies exactly what each card shows', () => {
     await poll(() => plan.getByRole('button', { name: 'Approve 1 of 2' }).count()).toBe(1);
 
     await page.getByRole('button', { name: 'Approve all', exact: true }).click();
-    const confirm = page.getByRole('button', { name: /Press again to approve all 2 as shown/ });
-    await poll(() => confirm.count()).toBe(1);
+    await poll(() => page.locator('dialog.confirm[open]').count()).toBe(1);
     expect(readBytes(f.vault.dir, 'drafts/plan.md')?.toString()).toBe(BASE);
-    await confirm.click();
+    expect(await confirmDialog(page, 'Approve 2 changes')).toMatch(
+      /Approve 2 changes as the cards show them \(1 with hunks left out\)/,
+    );
     await poll(() => page.locator('.flash.ok').first().textContent()).toMatch(/Approved 2 of 2/);
     expect(readBytes(f.vault.dir, 'drafts/plan.md')?.toString()).toBe(BASE.replace('omega', 'OMEGA'));
     expect(readBytes(f.vault.dir, 'drafts/other.md')?.toString()).toBe('one\nTWO\n');
@@ -87,7 +88,7 @@ describe('issue 20.2: Approve all applies exactly what each card shows', () => {
     await poll(() => page.locator('#pending-count').textContent()).toBe('1');
     await poll(() => plan.locator('input[data-hunk="2"]').isChecked()).toBe(false);
     await page.getByRole('button', { name: 'Approve all', exact: true }).click();
-    await page.getByRole('button', { name: /Press again to approve all 1 as shown/ }).click();
+    await confirmDialog(page, 'Approve 1 change');
     await poll(() => page.locator('#pending-count').textContent()).toBe('0');
     expect(readBytes(f.vault.dir, 'drafts/plan.md')?.toString()).toBe(BASE.replace('alpha', 'ALPHA'));
     expect(errors).toEqual([]);
@@ -134,6 +135,7 @@ describe('issue 20.3: the Access page fails closed on an invalid policy file', (
     expect(await page.getByRole('combobox', { name: 'Rule for inbox' }).inputValue()).toBe('read-write');
     expect(await page.getByRole('combobox', { name: /default/ }).inputValue()).toBe('read-only');
     await page.getByRole('button', { name: 'Save policy' }).click();
+    await confirmDialog(page, 'Save');
     await poll(() => page.locator('.flash.ok').textContent()).toMatch(/Saved/);
     expect((await f.vault.call('read_note', { name: 'private/c' })).structured.code).toBe('not_found');
     expect((await f.vault.call('read_note', { name: 'inbox/a' })).structured.body).toBe('a\n');
@@ -150,12 +152,14 @@ describe('issue 20.3: the Access page fails closed on an invalid policy file', (
     await poll(() => text.inputValue()).toBe(INVALID);
     await text.fill(INVALID.replace('hiden', 'hiden2'));
     await page.getByRole('button', { name: 'Save text' }).click();
+    await confirmDialog(page, 'Save');
     await poll(() => page.locator('.text-editor .flash.error').textContent()).toMatch(
       /line 4: unknown access word "hiden2"/,
     );
     expect(await text.inputValue()).toBe(INVALID.replace('hiden', 'hiden2'));
     await text.fill(INVALID.replace('hiden', 'hidden'));
     await page.getByRole('button', { name: 'Save text' }).click();
+    await confirmDialog(page, 'Save');
     await poll(() => page.locator('.flash.ok').textContent()).toMatch(/Saved/);
     expect(fs.readFileSync(path.join(f.vault.dir, '.noted', 'mcp-policy.yaml'), 'utf8')).toBe(
       INVALID.replace('hiden', 'hidden'),
@@ -195,7 +199,7 @@ describe('issue 20.4: a move is one operation, undone whole as noted-mcp undo --
     expect(readBytes(f.vault.dir, 'archive/a.md')?.toString()).toBe('A\n');
 
     await operation.getByRole('button', { name: 'Undo this operation' }).click();
-    await operation.getByRole('button', { name: /Press again/ }).click();
+    await confirmDialog(page, 'Undo 3 changes');
     await poll(() => page.locator('.flash').first().textContent()).toMatch(/Undone: .*3/s);
     expect(readBytes(f.vault.dir, 'notes/a.md')?.toString()).toBe('A\n');
     expect(readBytes(f.vault.dir, 'archive/a.md')).toBeNull();

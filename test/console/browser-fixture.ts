@@ -82,3 +82,17 @@ export function shot(page: Page, name: string): Promise<Buffer> {
 export function poll<T>(read: () => T | Promise<T>, timeout = 15_000) {
   return expect.poll(read, { timeout, interval: 50 });
 }
+
+/**
+ * Confirms the open confirmation dialog as a person does: waits until its confirming button takes
+ * input, then clicks it. Returns the dialog's text (what it said would happen).
+ */
+export async function confirmDialog(page: Page, label: string | RegExp): Promise<string> {
+  const dialog = page.locator('dialog.confirm[open]');
+  const go = dialog.getByRole('button', { name: label });
+  await poll(() => go.isEnabled()).toBe(true);
+  const text = (await dialog.textContent()) ?? '';
+  await go.click();
+  await poll(() => dialog.count()).toBe(0);
+  return text;
+}

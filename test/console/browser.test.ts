@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readBytes, writeFiles } from '../helpers/vault.js';
-import { poll, shot, useBrowser } from './browser-fixture.js';
+import { confirmDialog, poll, shot, useBrowser } from './browser-fixture.js';
 import { type ConsoleFixture, startFixture } from './console-fixture.js';
 
 /**
@@ -112,7 +112,7 @@ describe('console in a browser', () => {
 
     const undo = page.getByRole('button', { name: 'Undo this session' });
     await undo.click();
-    await page.getByRole('button', { name: /Press again/ }).click();
+    await confirmDialog(page, /^Undo \d+ changes?$/);
     await expect
       .poll(() => page.locator('.flash').first().textContent())
       .toMatch(/Undone: notes\/b\.md.*Undone: notes\/a\.md/s);
@@ -128,6 +128,7 @@ describe('console in a browser', () => {
     const select = page.getByRole('combobox', { name: 'Rule for private' });
     await select.selectOption('read-only');
     await page.getByRole('button', { name: 'Save policy' }).click();
+    await confirmDialog(page, 'Save');
     await poll(() => page.locator('.flash.ok').textContent()).toMatch(/Saved/);
     await expect
       .poll(() => page.locator('li[data-folder="private"] .effective').textContent())

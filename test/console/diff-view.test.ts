@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffView, FIRST_LINES, lineCounts, markedLines } from '../../src/console/diff-view.js';
+import {
+  diffView,
+  FIRST_LINES,
+  FIRST_PAGE,
+  hunkLines,
+  lineCounts,
+  markedLines,
+} from '../../src/console/diff-view.js';
 
 /**
  * The review view's lines (issue 20): numbered like a code review, the words taken out marked on the
@@ -86,7 +93,7 @@ describe('diffView', () => {
 
   it('sends the first lines of a new note and says how many there are', () => {
     const long = Array.from({ length: FIRST_LINES + 10 }, (_, i) => `line ${i + 1}`).join('\n');
-    const view = diffView(null, long);
+    const view = diffView(null, long, FIRST_PAGE);
     expect(view).toMatchObject({ kind: 'create', totalLines: FIRST_LINES + 10 });
     if (view.kind !== 'create') return;
     expect(view.lines).toHaveLength(FIRST_LINES);
@@ -102,5 +109,55 @@ describe('diffView', () => {
     expect(lineCounts('a\nb\nc\nd\n', 'a\nB\nc\nd\ne\n')).toEqual({ added: 2, removed: 1 });
     expect(lineCounts(null, 'x\ny')).toEqual({ added: 2, removed: 0 });
     expect(lineCounts('x\n', null)).toEqual({ added: 0, removed: 1 });
+  });
+});
+
+describe('diffView paged (issue 30.1)', () => {
+  const numbered = (n: number, word: string) =>
+    `${Array.from({ length: n }, (_, i) => `line ${i + 1} ${word}`).join('\n')}\n`;
+
+  it('sends both sides of a long hunk first, and every line of it exactly once, in order, through hunkLines', () => {
+    const before = numbered(1500, 'old');
+    const after = numbered(1500, 'new');
+    const view = diffView(before, after, FIRST_PAGE);
+    if (view.kind !== 'update') throw new Error('not an update');
+    const [hunk] = view.hunks;
+    expect(view.hunkCount).toBe(1);
+    expect(hunk?.totalLines).toBe(3000);
+    expect(hunk?.lines.some((l) => l.kind === 'added')).toBe(true);
+    expect(hunk?.lines.some((l) => l.kind === 'removed')).toBe(true);
+    const all = [];
+    for (let from = 1; from <= 3000; from += 700)
+      all.push(...(hunkLines(before, after, 1, from, 700)?.lines ?? []));
+    expect(all.map((l) => l.kind === 'context')).not.toContain(true);
+    expect(all.filter((l) => l.kind === 'removed').map((l) => l.old)).toEqual(
+      Array.from({ length: 1500 }, (_, i) => i + 1),
+    );
+    expect(all.filter((l) => l.kind === 'added').map((l) => l.new)).toEqual(
+      Array.from({ length: 1500 }, (_, i) => i + 1),
+    );
+    expect(
+      all
+        .find((l) => l.new === 1500)
+        ?.pieces.map((p) => p.text)
+        .join(''),
+    ).toBe('line 1500 new');
+  });
+
+  it('sends the first hunks of a change of many and says how many there are', () => {
+    const before = numbered(500, 'same');
+    const after = before
+      .split('\n')
+      .map((l, i) => (i % 5 === 2 ? l.replace('same', 'changed') : l))
+      .join('\n');
+    const view = diffView(before, after, FIRST_PAGE);
+    if (view.kind !== 'update') throw new Error('not an update');
+    expect(view.hunkCount).toBe(100);
+    expect(view.hunks.length).toBeLessThan(100);
+    expect(view.hunks.map((h) => h.index)).toEqual(view.hunks.map((_, i) => i + 1));
+    const rest = diffView(before, after, { from: view.hunks.length + 1, count: 200, lines: 5000 });
+    if (rest.kind !== 'update') throw new Error('not an update');
+    expect(rest.hunks.map((h) => h.index)[0]).toBe(view.hunks.length + 1);
+    expect(rest.hunks.at(-1)?.index).toBe(100);
   });
 });

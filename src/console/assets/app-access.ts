@@ -26,6 +26,49 @@ function formMessage(place, kind, lines) {
   place.firstChild.focus();
 }
 
+/**
+ * The lines of two texts as a diff the page draws (removed and added lines between unchanged ones):
+ * a longest common subsequence of lines, which is plenty for a policy file.
+ */
+function textDiff(before, after) {
+  var a = before === '' ? [] : before.replace(/\n$/, '').split('\n');
+  var b = after === '' ? [] : after.replace(/\n$/, '').split('\n');
+  var n = a.length, m = b.length;
+  var lcs = [];
+  for (var i = 0; i <= n; i++) { lcs.push(new Array(m + 1).fill(0)); }
+  for (i = n - 1; i >= 0; i--) for (var j = m - 1; j >= 0; j--) lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+  var out = [];
+  var line = function (kind, o, nn, text) { return { kind: kind, old: o, new: nn, pieces: [{ text: text, changed: false }] }; };
+  i = 0; j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && a[i] === b[j]) { out.push(line('context', i + 1, j + 1, a[i])); i++; j++; }
+    else if (j < m && (i === n || lcs[i][j + 1] >= lcs[i + 1][j])) { out.push(line('added', null, j + 1, b[j])); j++; }
+    else { out.push(line('removed', i + 1, null, a[i])); i++; }
+  }
+  return out;
+}
+
+/** Shows what saving changes in .noted/mcp-policy.yaml, and saves only when the owner confirms. */
+function askSave(before, after, save) {
+  var lines = textDiff(before, after);
+  var changed = lines.filter(function (l) { return l.kind !== 'context'; }).length;
+  if (changed === 0) { say('Nothing to save: the policy file would stay the same.'); return; }
+  confirmStep({
+    title: 'Save .noted/mcp-policy.yaml?',
+    lines: [el('p', { text: 'Saving changes the file like this (' + plural(lines.filter(function (l) { return l.kind === 'added'; }).length, 'line') + ' added, ' + plural(lines.filter(function (l) { return l.kind === 'removed'; }).length, 'line') + ' removed); agents get the new access with their next request.' }), el('div', { class: 'policy-diff' }, [diffTable(lines, 'What saving changes in the policy file')])],
+    confirm: 'Save',
+    act: save,
+  });
+}
+
+/** Unsaved edits on the Access page: leaving asks first (another page of the console, or the tab). */
+function accessDirty() {
+  if (route().page !== 'access') return false;
+  var changedRow = document.querySelector('.rules li.changed, .rules .changed-default');
+  var area = document.getElementById('policy-text');
+  return !!changedRow || !!(area && area.value !== area.getAttribute('data-saved'));
+}
+
 async function saveWith(scope, place, path, body) {
   var saved = false;
   await busy(scope, async function () {
@@ -80,9 +123,14 @@ function rulesForm(data, def, rules, note) {
   if (data.truncated) form.appendChild(el('p', { class: 'meta', text: 'Only the first folders are listed.' }));
   var place = el('div');
   var save = el('button', { type: 'button', text: 'Save policy' });
-  save.addEventListener('click', function () {
+  defSelect.addEventListener('change', function () { defSelect.parentNode.classList.toggle('changed-default', defSelect.value !== def); });
+  save.addEventListener('click', async function () {
     var chosen = rows.filter(function (s) { return s.value; }).map(function (s) { return { folder: s.getAttribute('data-folder'), access: s.value }; });
-    saveWith(form, place, 'access', { etag: data.etag, default: defSelect.value, folders: chosen });
+    var body = { etag: data.etag, default: defSelect.value, folders: chosen };
+    try {
+      var p = await api('POST', 'access/preview', body);
+      askSave(p.before, p.after, function () { saveWith(form, place, 'access', body); });
+    } catch (err) { formMessage(place, 'error', [err.message]); }
   });
   form.appendChild(place);
   form.appendChild(el('div', { class: 'actions' }, [save]));
@@ -106,12 +154,14 @@ function textEditor(data, label) {
   var box = el('div', { class: 'text-editor' });
   var area = el('textarea', { id: 'policy-text', rows: String(Math.min(20, Math.max(6, (data.file.text || '').split('\n').length + 1))), spellcheck: 'false' });
   area.value = data.file.text || '';
+  area.setAttribute('data-saved', area.value);
   var place = el('div');
   box.appendChild(el('label', { for: 'policy-text', text: label }));
   box.appendChild(area);
   box.appendChild(place);
   box.appendChild(el('div', { class: 'actions' }, [el('button', { type: 'button', text: 'Save text', onclick: function () {
-    saveWith(box, place, 'access/text', { etag: data.etag, text: area.value });
+    var text = area.value;
+    askSave(data.file.text || '', text, function () { saveWith(box, place, 'access/text', { etag: data.etag, text: text }); });
   } })]));
   return box;
 }

@@ -59,9 +59,17 @@ function entryItem(e, alone, integrity) {
   else if (e.kind === 'not_applied') control = el('span', { class: 'meta', text: 'found at start-up: change ' + e.voids + ' was recorded but never applied' });
   else if (e.notAppliedBy) control = el('span', { class: 'meta', text: 'never applied (recorded, not written): nothing to undo' });
   else if (e.undoneBy) control = el('span', { class: 'meta', text: 'undone' });
-  else if (alone && e.undoable) control = el('button', { type: 'button', class: 'quiet small', text: 'Undo', onclick: function () { undo(item, 'activity/undo', { entry: e.id }, e.id); } });
+  else if (alone && e.undoable) control = el('button', { type: 'button', class: 'quiet small', text: 'Undo', onclick: function () {
+    confirmStep({
+      title: 'Undo this change?',
+      lines: [el('p', {}, ['Undo the ' + e.kind + ' of ', marked('strong', {}, e.note), ' (' + e.tool + ', ' + when(e.time) + '): the note goes back to what it was before. An undo cannot be undone here.'])],
+      confirm: 'Undo 1 change',
+      danger: true,
+      act: function () { undo(item, 'activity/undo', { entry: e.id }, e.id); },
+    });
+  } });
   item.appendChild(el('div', { class: 'entry-line' }, [
-    el('span', { class: 'kind', text: e.kind }), el('span', { class: 'note-name', text: e.note }),
+    el('span', { class: 'kind', text: e.kind }), marked('span', { class: 'note-name' }, e.note),
     el('span', { class: 'meta', text: e.tool + ' · ' + when(e.time) }), d.toggle, control,
   ]));
   if (e.chainBreak) {
@@ -88,13 +96,19 @@ function operationItem(op, members, integrity) {
   var item = el('li', { class: 'operation', 'data-group': op.group, 'data-id': 'op-' + op.group });
   var head = el('div', { class: 'entry-line' }, [
     el('span', { class: 'kind', text: 'operation' }),
-    el('span', { class: 'note-name', text: operationTitle(op, members) }),
+    marked('span', { class: 'note-name' }, operationTitle(op, members)),
     el('span', { class: 'meta', text: when(members[0].time) }),
   ]);
   if (op.undoable) {
-    head.appendChild(confirmButton('Undo this operation', 'Press again to undo all ' + plural(members.length, 'change') + ' of this operation', function () {
-      undo(item, 'activity/undo-group', { group: op.group }, 'op-' + op.group);
-    }, 'quiet small'));
+    head.appendChild(el('button', { type: 'button', class: 'quiet small', text: 'Undo this operation', onclick: function () {
+      confirmStep({
+        title: 'Undo this operation?',
+        lines: ['Undo all ' + plural(members.length, 'change') + ' of this ' + op.tool + ' together:', namesList(members.map(function (m) { return m.note; })), 'An undo cannot be undone here.'],
+        confirm: 'Undo ' + plural(members.length, 'change'),
+        danger: true,
+        act: function () { undo(item, 'activity/undo-group', { group: op.group }, 'op-' + op.group); },
+      });
+    } }));
   } else if (op.whyNot && op.whyNot !== 'nothing of it was made') {
     head.appendChild(el('span', { class: 'meta', text: op.whyNot === 'already undone' ? 'undone' : 'not undone here: ' + op.whyNot }));
   }
@@ -111,10 +125,9 @@ function sessionCard(s, integrity) {
     el('span', { class: 'unverified', text: '(self-declared name, unverified)' }),
     ' · session ' + s.session + ' · ' + when(s.firstTime) + ' – ' + when(s.lastTime) + ' · ' + plural(s.entries.length, 'change'),
   ]));
-  if (s.whyNot === null) {
-    card.appendChild(el('div', { class: 'actions' }, [confirmButton('Undo this session', 'Press again to undo every change of this session', function () {
-      undo(card, 'activity/undo-session', { session: s.session }, s.session);
-    }, 'danger')]));
+  var plan = sessionUndoPlan(s);
+  if (s.whyNot === null && plan.count > 0) {
+    card.appendChild(el('div', { class: 'actions' }, [el('button', { type: 'button', class: 'danger', text: 'Undo this session', onclick: function () { askUndoSession(card, s, plan); } })]));
   } else if (!integrity.ok && /chain is broken/.test(s.whyNot)) {
     card.appendChild(el('p', { class: 'meta', text: 'Undo this session is not offered: ' + s.whyNot }));
   }
@@ -129,6 +142,43 @@ function sessionCard(s, integrity) {
   });
   card.appendChild(list);
   return card;
+}
+
+/**
+ * What "Undo this session" undoes: the changes shown on its card (under the filter in effect), each
+ * change that can be undone alone and each operation whole; the list the confirmation counts is the
+ * list sent, and the server undoes those and nothing else.
+ */
+function sessionUndoPlan(s) {
+  var entries = [];
+  var groups = [];
+  var notes = [];
+  var count = 0;
+  s.entries.forEach(function (e) {
+    var op = e.group ? s.operations[e.group] : null;
+    if (op) {
+      if (op.undoable && groups.indexOf(e.group) < 0) { groups.push(e.group); count += op.entries; }
+      if (op.undoable) notes.push(e.note);
+    } else if (e.undoable && !e.undoneBy) { entries.push(e.id); notes.push(e.note); count++; }
+  });
+  return { entries: entries, groups: groups, notes: notes, count: count };
+}
+
+function askUndoSession(card, s, plan) {
+  var f = state.filters;
+  var filtered = !!(f.client || f.kind || f.note);
+  confirmStep({
+    title: 'Undo ' + plural(plan.count, 'change') + ' of this session?',
+    lines: [
+      'Undo the ' + plural(plan.count, 'change') + ' shown here' + (filtered ? ', under the filter in effect' : '') + ':',
+      namesList(plan.notes),
+      filtered ? 'Changes of this session the filter hides are not undone.' : 'Every change of this session that can still be undone is among them.',
+      'An undo cannot be undone here.',
+    ],
+    confirm: 'Undo ' + plural(plan.count, 'change'),
+    danger: true,
+    act: function () { undo(card, 'activity/undo-shown', { session: s.session, entries: plan.entries, groups: plan.groups }, s.session); },
+  });
 }
 
 function entriesText(n) { return n === 1 ? '1 entry' : n + ' entries'; }

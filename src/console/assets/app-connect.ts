@@ -6,10 +6,20 @@
  */
 
 export const APP_CONNECT = String.raw`
-async function copyText(text, pre) {
+var CLIENT_TITLES = { 'claude-code': 'Claude Code', 'claude-desktop': 'Claude Desktop', vscode: 'VS Code', codex: 'Codex', cursor: 'Cursor' };
+
+function clientTitle(slug) { return CLIENT_TITLES[slug] || slug; }
+
+/** Copies a snippet and says so next to the button pressed (and to screen readers). */
+async function copyText(text, pre, beside) {
   try {
     await navigator.clipboard.writeText(text);
     say('Copied to the clipboard.');
+    if (beside) {
+      beside.textContent = 'Copied';
+      clearTimeout(beside.timer);
+      beside.timer = setTimeout(function () { beside.textContent = ''; }, 4000);
+    }
   } catch (err) {
     var range = document.createRange();
     range.selectNodeContents(pre);
@@ -25,11 +35,15 @@ PAGES.connect = async function () {
   var root = el('div', {}, [el('p', { text: 'Paste one of these into your AI client; each starts this server on this vault over stdio.' })]);
   data.clients.forEach(function (c) {
     var pre = el('pre', { class: 'snippet', id: 'snippet-' + c.client, text: c.text });
+    var copied = el('span', { class: 'copied', 'aria-hidden': 'true' });
     root.appendChild(el('section', { class: 'card', 'aria-labelledby': 'c-' + c.client }, [
-      el('h2', { id: 'c-' + c.client, text: c.client }),
+      el('h2', { id: 'c-' + c.client, text: clientTitle(c.client) }),
       el('p', { class: 'meta', text: c.notes }),
       pre,
-      el('button', { type: 'button', text: 'Copy', 'aria-label': 'Copy the ' + c.client + ' configuration', onclick: function () { copyText(c.text, pre); } }),
+      el('div', { class: 'actions' }, [
+        el('button', { type: 'button', text: 'Copy', 'aria-label': 'Copy the ' + clientTitle(c.client) + ' configuration', onclick: function () { copyText(c.text, pre, copied); } }),
+        copied,
+      ]),
     ]));
   });
   if (data.install.claudeDesktop) {
@@ -50,6 +64,40 @@ PAGES.connect = async function () {
   return root;
 };
 
+var shownHash = location.hash;
+
+function askLeave(target) {
+  confirmStep({
+    title: 'Leave without saving?',
+    lines: ['The access rules on this page were changed and not saved. Leaving now loses those changes; stay to save them.'],
+    confirm: 'Leave without saving',
+    danger: true,
+    act: function () { state.leaving = true; location.hash = target; },
+  });
+}
+
+// A link to another page of the console, pressed with unsaved edits on the Access page: ask first.
+document.addEventListener('click', function (ev) {
+  var a = ev.target && ev.target.closest ? ev.target.closest('a[href^="#/"]') : null;
+  if (!a || state.leaving || !accessDirty() || a.getAttribute('href').indexOf('#/access') === 0) return;
+  ev.preventDefault();
+  askLeave(a.getAttribute('href'));
+});
+
+/** Another page of the console, unless the Access page has unsaved edits the owner wants to keep. */
+function leaveGuard() {
+  var target = location.hash;
+  // Back or forward in the browser's history: the address changed already, put it back and ask.
+  if (!state.leaving && accessDirty() && shownHash.indexOf('#/access') === 0 && target.indexOf('#/access') !== 0) {
+    history.replaceState(null, '', shownHash);
+    askLeave(target);
+    return;
+  }
+  state.leaving = false;
+  shownHash = target;
+  show(true);
+}
+
 function keepCurrent() {
   var tick = function () {
     if (document.hidden) return;
@@ -66,7 +114,8 @@ document.addEventListener('DOMContentLoaded', function () {
     try { await fetch('/logout', { method: 'POST', headers: { 'X-CSRF-Token': state.csrf || '' }, credentials: 'same-origin' }); } catch (e) { /* the sign-in page says the rest */ }
     location.href = '/';
   });
-  window.addEventListener('hashchange', function () { show(true); });
+  window.addEventListener('hashchange', leaveGuard);
+  window.addEventListener('beforeunload', function (ev) { if (accessDirty()) { ev.preventDefault(); ev.returnValue = ''; } });
   refreshSession().then(function () { return show(false); }, function (err) {
     document.getElementById('main').replaceChildren(el('h1', { text: 'The console cannot start' }), messageBox('error', [err.message]));
   });

@@ -146,26 +146,6 @@ async function busy(scope, action) {
   }
 }
 
-/** A button that asks for a second press before doing something that cannot be taken back. */
-function confirmButton(label, confirmLabel, action, cls) {
-  var armed = false;
-  var timer = null;
-  var button = el('button', { type: 'button', class: cls || null, text: label });
-  button.addEventListener('click', function () {
-    if (!armed) {
-      armed = true;
-      button.textContent = typeof confirmLabel === 'function' ? confirmLabel() : confirmLabel;
-      timer = setTimeout(function () { armed = false; button.textContent = label; }, 8000);
-      return;
-    }
-    clearTimeout(timer);
-    armed = false;
-    button.textContent = label;
-    action(button);
-  });
-  return button;
-}
-
 async function refreshSession() {
   var s = await api('GET', 'session');
   if (s.csrf) state.csrf = s.csrf;

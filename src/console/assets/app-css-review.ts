@@ -22,7 +22,7 @@ fieldset.switch { display: inline-flex; gap: .75rem; border: 0; margin: 0; paddi
 .files-box summary { cursor: pointer; font-weight: 600; }
 ol.files { list-style: none; margin: .5rem 0 0; padding: 0; font-size: .9rem; }
 ol.files li { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0 .4rem; padding: .2rem 0; border-top: 1px solid var(--line); }
-ol.files li a { flex: 1 1 8rem; min-width: 0; overflow-wrap: anywhere; text-decoration: none; }
+ol.files li a { flex: 1 1 8rem; min-width: 0; overflow-wrap: break-word; text-decoration: none; }
 ol.files li.here a { font-weight: 600; }
 ol.files li.viewed a { color: var(--muted); }
 .viewed-mark { color: var(--ins-fg); font-weight: 700; }
@@ -79,7 +79,7 @@ li.untrusted { opacity: .75; }
 .entry-line { display: flex; flex-wrap: wrap; gap: .25rem .75rem; align-items: center; }
 .entry-diff { margin-top: .4rem; }
 .kind { font-size: .8rem; padding: 0 .45em; border: 1px solid var(--line); border-radius: .3rem; }
-.note-name { font-weight: 600; overflow-wrap: anywhere; }
+.note-name { font-weight: 600; overflow-wrap: break-word; }
 .integrity { padding: .6rem .9rem; border-radius: .4rem; margin: 0 0 1rem; }
 .integrity p { margin: 0 0 .4rem; }
 .integrity.ok { background: var(--ok-bg); }

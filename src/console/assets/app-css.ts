@@ -5,6 +5,7 @@
  * (everything wraps; only long diff lines wrap inside their cell) and shows keyboard focus plainly.
  */
 import { REVIEW_CSS } from './app-css-review.js';
+import { TRUST_CSS } from './app-css-trust.js';
 
 const BASE_CSS = `
 :root { color-scheme: light dark; --fg: #1c1c1c; --bg: #fbfbfa; --panel: #f1f1ee; --muted: #5c5c5c; --line: #d0d0cc;
@@ -88,7 +89,7 @@ details.as-text summary { cursor: pointer; color: var(--accent); margin: 1rem 0 
 }
 `;
 
-const CSS = BASE_CSS + REVIEW_CSS;
+const CSS = BASE_CSS + REVIEW_CSS + TRUST_CSS;
 
 export function appCss(): string {
   return CSS;

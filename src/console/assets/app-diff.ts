@@ -11,6 +11,10 @@ export const APP_DIFF = String.raw`
 var NARROW = window.matchMedia('(max-width: 48rem)');
 var EXPAND_STEP = 20;
 var MAX_FETCH = 5000;
+/** Lines of a long hunk loaded by one press; hunks of a change drawn by one press. */
+var HUNK_STEP = 1000;
+var HUNK_PAGE = 20;
+var HUNKS_PAGE = 200;
 
 /** The view in effect: split needs room for two columns of text. */
 function viewMode() { return state.view === 'split' && !NARROW.matches ? 'split' : 'unified'; }
@@ -18,8 +22,8 @@ function viewMode() { return state.view === 'split' && !NARROW.matches ? 'split'
 function codeCell(line, side) {
   var td = el('td', { class: 'code' });
   line.pieces.forEach(function (p) {
-    if (!p.changed) td.appendChild(document.createTextNode(p.text));
-    else td.appendChild(el(side === 'removed' ? 'del' : 'ins', { text: p.text }));
+    if (!p.changed) appendMarked(td, p.text);
+    else td.appendChild(marked(side === 'removed' ? 'del' : 'ins', {}, p.text));
   });
   if (line.pieces.length === 0 || (line.pieces.length === 1 && line.pieces[0].text === '')) td.appendChild(document.createTextNode('\u200b'));
   return td;
@@ -90,16 +94,6 @@ function hunkTitle(h, total) {
   return 'hunk ' + h.index + ' of ' + total + ': ' + lineRange(h.baseStart, h.baseCount) + ' → ' + lineRange(h.newStart, h.newCount);
 }
 
-function firstOld(h) {
-  var olds = h.lines.filter(function (l) { return l.old !== null; }).map(function (l) { return l.old; });
-  return olds.length ? Math.min.apply(null, olds) : h.baseStart;
-}
-
-function lastOld(h) {
-  var olds = h.lines.filter(function (l) { return l.old !== null; }).map(function (l) { return l.old; });
-  return olds.length ? Math.max.apply(null, olds) : h.baseStart - 1;
-}
-
 /**
  * Unchanged lines folded away between two hunks (or before the first, after the last): a line saying
  * how many, with buttons that fetch and show them, the ones nearest a hunk first.
@@ -138,38 +132,121 @@ function gapBlock(changeId, from, to, offset, nearEnd) {
   return box;
 }
 
+function capital(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
+
+/** Fetches 'count' lines from line 'from' of hunk 'h' (a page at most each time). */
+async function fetchHunkLines(changeId, h, from, count) {
+  var r = await api('GET', 'pending/' + encodeURIComponent(changeId) + '/hunk-lines?hunk=' + h.index + '&from=' + from + '&count=' + Math.min(count, MAX_FETCH));
+  return r.lines;
+}
+
+/**
+ * One hunk in its box: the lines the server sent, in order, and when the hunk has more (a long hunk),
+ * a bar inside the box that loads the rest of this hunk in place. What is drawn is what the data says:
+ * a line of a hunk is never drawn from anything else. 'onShown' is called when the hunk is whole.
+ */
+function hunkBox(h, total, changeId, decorate, onShown) {
+  var box = el('fieldset', { class: 'hunk', 'data-hunk-box': String(h.index) });
+  var title = hunkTitle(h, total);
+  box.appendChild(el('legend', {}, [decorate ? decorate(h, title) : el('span', { class: 'meta', text: capital(title) })]));
+  box.appendChild(diffTable(h.lines, capital(title)));
+  var shown = h.lines.length;
+  if (!changeId || shown >= h.totalLines) return box;
+  box.setAttribute('data-partial', 'true');
+  var bar = el('div', { class: 'more-bar hunk-more' });
+  box.appendChild(bar);
+  async function more(count) {
+    await busy(bar, async function () {
+      try {
+        var want = count;
+        while (want > 0 && shown < h.totalLines) {
+          var lines = await fetchHunkLines(changeId, h, shown + 1, want);
+          if (lines.length === 0) break;
+          box.insertBefore(diffTable(lines, capital(title) + ', lines ' + (shown + 1) + '–' + (shown + lines.length)), bar);
+          shown += lines.length;
+          want -= lines.length;
+        }
+      } catch (err) { bar.appendChild(messageBox('error', [err.message])); }
+    });
+    draw();
+  }
+  function draw() {
+    var left = h.totalLines - shown;
+    bar.replaceChildren();
+    if (left <= 0) {
+      bar.remove();
+      box.removeAttribute('data-partial');
+      if (onShown) onShown();
+      return;
+    }
+    bar.appendChild(el('span', { class: 'meta', text: shown + ' of the ' + h.totalLines + ' lines of this hunk are shown; ' + plural(left, 'more line') + ' of it below, not shown yet.' }));
+    if (left > HUNK_STEP) bar.appendChild(el('button', { type: 'button', class: 'quiet small', text: 'Show ' + HUNK_STEP + ' more of this hunk', onclick: function () { more(HUNK_STEP); } }));
+    bar.appendChild(el('button', { type: 'button', class: 'quiet small show-hunk', text: 'Show all ' + left + ' left of this hunk', onclick: function () { more(left); } }));
+  }
+  draw();
+  return box;
+}
+
 /**
  * The hunks of an update, each in its own box ('decorate' adds a checkbox to its legend, or null),
- * with the unchanged lines between them folded. 'changeId' null: no lines can be fetched (activity).
+ * with the unchanged lines between them folded. The first hunks come with the change; a bar after
+ * them loads the next ones in place. 'changeId' null: no lines can be fetched (activity, which is
+ * sent whole). 'onShown' is called whenever more of the change was drawn.
  */
-function hunksNode(diff, changeId, decorate) {
+function hunksNode(diff, changeId, decorate, onShown) {
   var root = el('div', { class: 'hunks' });
-  var total = diff.hunks.length;
+  var total = diff.hunkCount || diff.hunks.length;
   var prevEnd = 0;
-  diff.hunks.forEach(function (h, i) {
-    var start = firstOld(h);
-    if (changeId && start - 1 >= prevEnd + 1) root.appendChild(gapBlock(changeId, prevEnd + 1, start - 1, h.newStart - h.baseStart, true));
-    var box = el('fieldset', { class: 'hunk', 'data-hunk-box': String(h.index) });
-    var title = hunkTitle(h, total);
-    box.appendChild(el('legend', {}, [decorate ? decorate(h, title) : el('span', { class: 'meta', text: title.charAt(0).toUpperCase() + title.slice(1) })]));
-    box.appendChild(diffTable(h.lines, title));
-    if (h.omitted > 0) box.appendChild(el('p', { class: 'meta', text: plural(h.omitted, 'more line') + ' of this hunk are not shown here: it is too long. It is applied whole or not at all; noted-mcp review show ' + (changeId || '') + ' prints all of it.' }));
-    root.appendChild(box);
-    prevEnd = lastOld(h);
-    if (changeId && i === total - 1 && prevEnd < diff.baseLines) {
+  var drawn = 0;
+  var moreBar = el('div', { class: 'more-bar hunks-more' });
+  root.appendChild(moreBar);
+  function add(h) {
+    if (changeId && h.baseFrom - 1 >= prevEnd + 1) root.insertBefore(gapBlock(changeId, prevEnd + 1, h.baseFrom - 1, h.newStart - h.baseStart, true), moreBar);
+    root.insertBefore(hunkBox(h, total, changeId, decorate, onShown), moreBar);
+    prevEnd = h.baseTo;
+    drawn = h.index;
+    if (changeId && h.index === total && prevEnd < diff.baseLines) {
       var offset = h.newStart + h.newCount - (h.baseStart + h.baseCount);
-      root.appendChild(gapBlock(changeId, prevEnd + 1, diff.baseLines, offset, false));
+      root.insertBefore(gapBlock(changeId, prevEnd + 1, diff.baseLines, offset, false), moreBar);
     }
-  });
+  }
+  async function more(count) {
+    await busy(moreBar, async function () {
+      try {
+        var want = count;
+        while (want > 0 && drawn < total) {
+          var r = await api('GET', 'pending/' + encodeURIComponent(changeId) + '/hunks?from=' + (drawn + 1) + '&count=' + Math.min(want, HUNKS_PAGE));
+          if (r.hunks.length === 0) break;
+          r.hunks.forEach(add);
+          want -= r.hunks.length;
+        }
+      } catch (err) { moreBar.appendChild(messageBox('error', [err.message])); }
+    });
+    drawMore();
+    if (onShown) onShown();
+  }
+  function drawMore() {
+    var left = total - drawn;
+    moreBar.replaceChildren();
+    if (left <= 0 || !changeId) { moreBar.hidden = true; return; }
+    moreBar.appendChild(el('span', { class: 'meta', text: plural(left, 'more hunk') + ' of this change not shown yet (hunks ' + (drawn + 1) + '–' + total + ').' }));
+    if (left > HUNK_PAGE) bar2(HUNK_PAGE, 'Show the next ' + HUNK_PAGE + ' hunks');
+    bar2(left, left === 1 ? 'Show it' : 'Show all ' + left);
+  }
+  function bar2(n, label) { moreBar.appendChild(el('button', { type: 'button', class: 'quiet small show-hunks', text: label, onclick: function () { more(n); } })); }
+  diff.hunks.forEach(add);
+  drawMore();
   return root;
 }
 
 /** A new or deleted note: its lines, the first ones at once and the rest on request. */
-function wholeNode(diff, changeId) {
+function wholeNode(diff, changeId, onShown) {
   var created = diff.kind === 'create';
   var root = el('div', {}, [el('p', { class: 'meta', text: created ? 'A new note, ' + plural(diff.totalLines, 'line') + ':' : 'Deletes the note (an approved deletion goes to the trash). Its ' + plural(diff.totalLines, 'line') + ':' })]);
   root.appendChild(diffTable(diff.lines, created ? 'New note' : 'Deleted note'));
   var next = diff.lines.length + 1;
+  var left = function () { root.setAttribute('data-lines-left', String(Math.max(0, diff.totalLines - next + 1))); if (onShown) onShown(); };
+  if (changeId) root.setAttribute('data-lines-left', String(Math.max(0, diff.totalLines - next + 1)));
   if (changeId && next <= diff.totalLines) {
     var more = el('div', { class: 'gap-bar' });
     var button = el('button', { type: 'button', class: 'quiet small' });
@@ -185,6 +262,7 @@ function wholeNode(diff, changeId) {
           });
           root.insertBefore(diffTable(lines), more);
           next += lines.length;
+          left();
           if (next > diff.totalLines) more.remove(); else label();
         } catch (err) { more.appendChild(messageBox('error', [err.message])); }
       });
@@ -200,6 +278,6 @@ function diffNode(diff) {
   if (diff.kind === 'unavailable') return el('p', { class: 'flash warn', text: diff.reason });
   if (diff.kind === 'create' || diff.kind === 'delete') return wholeNode(diff, null);
   if (diff.hunks.length === 0) return el('p', { text: 'The text stays the same.' });
-  return hunksNode(diff, null, null);
+  return hunksNode(diff, null, null, null);
 }
 `;

@@ -5,12 +5,31 @@
  */
 import { APP_ACCESS } from './app-access.js';
 import { APP_ACTIVITY } from './app-activity.js';
+import { APP_CONFIRM } from './app-confirm.js';
 import { APP_CONNECT } from './app-connect.js';
 import { APP_CORE } from './app-core.js';
 import { APP_DIFF } from './app-diff.js';
+import { APP_MARKS } from './app-marks.js';
 import { APP_PENDING } from './app-pending.js';
+import { APP_PENDING_DECIDE } from './app-pending-decide.js';
+import { APP_PENDING_LIST } from './app-pending-list.js';
+import { APP_REFUSALS } from './app-refusals.js';
+import { APP_REVIEW_KEYS } from './app-review-keys.js';
 
-const SOURCE = `(function () {\n'use strict';\n${[APP_CORE, APP_DIFF, APP_PENDING, APP_ACTIVITY, APP_ACCESS, APP_CONNECT].join('\n')}\n})();\n`;
+const SOURCE = `(function () {\n'use strict';\n${[
+  APP_CORE,
+  APP_MARKS,
+  APP_CONFIRM,
+  APP_DIFF,
+  APP_REFUSALS,
+  APP_PENDING_LIST,
+  APP_PENDING_DECIDE,
+  APP_PENDING,
+  APP_REVIEW_KEYS,
+  APP_ACTIVITY,
+  APP_ACCESS,
+  APP_CONNECT,
+].join('\n')}\n})();\n`;
 
 export function appJs(): string {
   return SOURCE;

@@ -6,9 +6,14 @@
  * mark as soon as a note changes under a change (checked every few seconds and on return to the tab);
  * approve, reject, approve all and reject all. What the owner chose (hunks left out, viewed) is kept
  * for this tab, so drawing the page again never loses it, and Approve all applies exactly that.
+ *
+ * Issue 30 (SPEC 9.4): a decided card folds in place and focus moves to the next undecided one; Reject,
+ * Reject all and Approve all ask through `confirmStep` with the exact list they then act on; an Approve
+ * says how many hunks it would apply unseen; names show their hidden characters; a refusal is one plain
+ * sentence per kind, naming the notes (`refusalLines`); the list of changed notes is a folder tree
+ * with a filter and says how many were viewed.
  */
 
-// biome-ignore lint/complexity/noUselessStringRaw: raw keeps any backslash added later verbatim for the browser
 export const APP_PENDING = String.raw`
 var PAGE_SIZE = 20;
 var KIND_TITLE = { create: 'New note', update: 'Change', delete: 'Deletion' };
@@ -59,33 +64,6 @@ function pageOf(id) {
   return i < 0 ? 1 : Math.floor(i / PAGE_SIZE) + 1;
 }
 
-/** The list of changed notes: each a link to its card (on its page), with counts and marks. */
-function fileList(changes, page) {
-  var list = el('ol', { class: 'files' });
-  changes.forEach(function (c) {
-    var p = pageOf(c.id);
-    var link = el('a', { href: '#/pending?page=' + p + '&change=' + encodeURIComponent(c.id), 'data-file': c.id }, [
-      el('span', { class: 'kind-letter k-' + c.kind, title: KIND_TITLE[c.kind], text: KIND_LETTER[c.kind] }),
-      el('span', { class: 'sr', text: KIND_TITLE[c.kind] + ': ' }),
-      el('span', { class: 'file-name', text: c.note }),
-    ]);
-    link.addEventListener('click', function (ev) {
-      if (p !== page) return;
-      ev.preventDefault();
-      var card = document.querySelector('article.change[data-id="' + CSS.escape(c.id) + '"]');
-      if (card) { card.scrollIntoView({ block: 'start' }); card.querySelector('h2').focus(); }
-    });
-    list.appendChild(el('li', { class: (p === page ? 'here' : '') + (state.viewed[c.id] ? ' viewed' : ''), 'data-file-item': c.id }, [
-      link, counts(c), outdatedBadge(c),
-      el('span', { class: 'viewed-mark', title: 'Viewed', 'aria-label': 'viewed', hidden: !state.viewed[c.id], text: '✓' }),
-    ]));
-  });
-  var box = el('details', { class: 'files-box', open: WIDE.matches }, [
-    el('summary', { text: 'Changed notes (' + changes.length + ')' }), list,
-  ]);
-  return box;
-}
-
 function pager(page, pages, total) {
   if (pages <= 1) return null;
   var from = (page - 1) * PAGE_SIZE + 1;
@@ -107,41 +85,42 @@ function viewSwitch() {
   return el('div', { class: 'view-switch' }, [el('span', { class: 'meta', text: 'View:' }), group]);
 }
 
-function approveLabel(kept, total) {
-  return kept === total ? 'Approve' : kept === 0 ? 'Approve (keep at least one hunk)' : 'Approve ' + kept + ' of ' + total;
+/**
+ * The Approve button's label: what it would apply, and how much of that was not drawn yet
+ * ("Approve 3 hunks, 2 not yet shown"), so nothing is approved unseen without saying so.
+ */
+function approveLabel(kept, total, unseen) {
+  if (kept === 0) return 'Approve (keep at least one hunk)';
+  if (!unseen) return kept === total ? 'Approve' : 'Approve ' + kept + ' of ' + total;
+  return 'Approve ' + (kept === total ? plural(total, 'hunk') : kept + ' of ' + total + ' hunks') + ', ' + unseen + ' not yet shown';
 }
 
-async function approveChange(card, c, keep) {
-  await busy(card, async function () {
-    try {
-      var r = await api('POST', 'pending/' + encodeURIComponent(c.id) + '/approve', keep ? { keep: keep } : {});
-      var h = r.result.hunks;
-      var what = r.result.outcome === 'created' ? 'created' : r.result.outcome === 'trashed' ? 'moved to the trash'
-        : r.result.outcome === 'unchanged' ? 'left as it was (the kept hunks change nothing)'
-        : 'updated' + (h && h.kept.length < h.total ? ' (' + h.kept.length + ' of ' + h.total + ' hunks applied)' : '');
-      notify('ok', ['Approved: ' + r.result.note + ' ' + what + '.']);
-    } catch (err) { failed(err, c.id); }
-  });
-  await reload();
-}
-
-async function rejectChange(card, id, note) {
-  await busy(card, async function () {
-    try {
-      await api('POST', 'pending/' + encodeURIComponent(id) + '/reject');
-      notify('ok', ['Rejected the change' + (note ? ' to ' + note : '') + '; the note was not touched.']);
-    } catch (err) { failed(err, id); }
-  });
-  await reload();
+/** Hunks (kept ones) of a card not drawn in full yet, and lines of a new or deleted note not drawn yet. */
+function unseenOf(card, c, total) {
+  var node = card.querySelector('.hunks');
+  if (node) {
+    var gone = dropped(c.id);
+    var whole = {};
+    node.querySelectorAll('fieldset.hunk:not([data-partial])').forEach(function (f) { whole[f.getAttribute('data-hunk-box')] = true; });
+    var n = 0;
+    for (var i = 1; i <= total; i++) if (!whole[String(i)] && gone.indexOf(i) < 0) n++;
+    return n;
+  }
+  var whole = card.querySelector('[data-lines-left]');
+  return whole ? Number(whole.getAttribute('data-lines-left')) : 0;
 }
 
 /** The hunks of an update with a Keep box each; the boxes remember their state for this tab. */
-function hunkChooser(c, diff, approveButton) {
-  var total = diff.hunks.length;
+function hunkChooser(card, c, diff, approveButton) {
+  var total = diff.hunkCount;
   var update = function () {
     var kept = total - dropped(c.id).length;
     approveButton.disabled = kept === 0 || !!c.outdated;
-    approveButton.textContent = approveLabel(kept, total);
+    approveButton.textContent = approveLabel(kept, total, unseenOf(card, c, total));
+  };
+  var setBox = function (box, index, keep) {
+    box.checked = keep;
+    box.closest('fieldset').classList.toggle('dropped', !keep);
   };
   // One hunk is approved or rejected as the whole change: nothing to leave out.
   var node = hunksNode(diff, c.id, total === 1 ? null : function (h, title) {
@@ -152,17 +131,40 @@ function hunkChooser(c, diff, approveButton) {
       state.drops[c.id] = rest;
       if (rest.length === 0) delete state.drops[c.id];
       saveChoices();
-      box.closest('fieldset').classList.toggle('dropped', !box.checked);
+      setBox(box, h.index, box.checked);
       update();
     });
     return el('label', { class: 'check' }, [box, 'Keep ' + title]);
+  }, function () {
+    node.querySelectorAll('input[data-hunk]').forEach(function (box) {
+      var n = Number(box.getAttribute('data-hunk'));
+      setBox(box, n, dropped(c.id).indexOf(n) < 0);
+    });
+    update();
   });
   dropped(c.id).forEach(function (n) {
     var set = node.querySelector('[data-hunk-box="' + n + '"]');
     if (set) set.classList.add('dropped');
   });
+  // Keep all or none of the hunks at once, the ones not drawn yet included.
+  var all = function (keep) {
+    if (keep) delete state.drops[c.id];
+    else state.drops[c.id] = Array.from({ length: total }, function (_, i) { return i + 1; });
+    saveChoices();
+    node.querySelectorAll('input[data-hunk]').forEach(function (box) { setBox(box, Number(box.getAttribute('data-hunk')), keep); });
+    update();
+  };
+  var wrap = el('div', {}, [
+    total > 1 ? el('p', { class: 'meta hunk-select' }, [
+      'Uncheck a hunk to leave it out when you approve. ',
+      el('button', { type: 'button', class: 'quiet small', text: 'Keep all ' + total + ' hunks', onclick: function () { all(true); } }), ' ',
+      el('button', { type: 'button', class: 'quiet small', text: 'Keep none', onclick: function () { all(false); } }),
+    ]) : null,
+    node,
+  ]);
+  setTimeout(update, 0);
   update();
-  return node;
+  return wrap;
 }
 
 function setViewed(card, c, on) {
@@ -171,6 +173,7 @@ function setViewed(card, c, on) {
   setFolded(card, c, on);
   var item = document.querySelector('[data-file-item="' + CSS.escape(c.id) + '"]');
   if (item) { item.classList.toggle('viewed', on); item.querySelector('.viewed-mark').hidden = !on; }
+  updateViewedCount();
 }
 
 function setFolded(card, c, folded) {
@@ -188,83 +191,117 @@ function changeCard(c, detail) {
   var viewed = el('input', { type: 'checkbox', checked: !!state.viewed[c.id] });
   card.appendChild(el('header', { class: 'card-head' }, [
     fold,
-    el('h2', { id: 'h-' + c.id, tabindex: '-1' }, [KIND_TITLE[c.kind] + ': ', el('span', { class: 'note-name', text: c.note })]),
+    el('h2', { id: 'h-' + c.id, tabindex: '-1' }, [KIND_TITLE[c.kind] + ': ', nameNode('span', { class: 'note-name' }, c.note)]),
     counts(c), outdatedBadge(c),
+    c.hidden && c.hidden.length ? el('span', { class: 'tag hidden-tag', title: 'Holds invisible characters', text: 'Invisible characters' }) : null,
     el('label', { class: 'check viewed' }, [viewed, 'Viewed']),
   ]));
   var body = el('div', { class: 'card-body', id: 'b-' + c.id });
   card.appendChild(body);
   body.appendChild(askedBy(c));
+  var warning = hiddenWarning(c.hidden);
+  if (warning) body.appendChild(warning);
   body.appendChild(el('p', { class: 'flash warn outdated-why', hidden: !c.outdated, text: c.outdated ? 'Outdated: ' + c.outdated + '. Approving is refused while the note differs from what the agent saw; reject this change, or let the agent redo it on the current text.' : '' }));
   var approveButton = el('button', { type: 'button', class: 'approve', text: 'Approve', disabled: !!c.outdated });
   if (detail.error) {
-    body.appendChild(messageBox('error', [detail.error.message]));
-  } else if (detail.diff.kind === 'update' && detail.diff.hunks.length > 0) {
-    if (detail.diff.hunks.length > 1) body.appendChild(el('p', { class: 'meta', text: 'Uncheck a hunk to leave it out when you approve.' }));
-    body.appendChild(hunkChooser(c, detail.diff, approveButton));
+    body.appendChild(messageBox('error', [refusalSentence(detail.error, c.note)]));
+  } else if (detail.diff.kind === 'update' && detail.diff.hunkCount > 0) {
+    body.appendChild(hunkChooser(card, c, detail.diff, approveButton));
   } else {
-    body.appendChild(detail.diff.kind === 'update' ? el('p', { text: 'The text stays the same.' }) : wholeNode(detail.diff, c.id));
+    body.appendChild(detail.diff.kind === 'update' ? el('p', { text: 'The text stays the same.' }) : wholeNode(detail.diff, c.id, function () { wholeLabel(card, approveButton); }));
+    wholeLabel(card, approveButton);
   }
   approveButton.addEventListener('click', function () { approveChange(card, c, keptHunks(c.id)); });
   body.appendChild(el('div', { class: 'actions' }, [
     approveButton,
-    el('button', { type: 'button', class: 'quiet', text: 'Reject', onclick: function () { rejectChange(card, c.id, c.note); } }),
+    el('button', { type: 'button', class: 'quiet reject', text: 'Reject', onclick: function () { askReject(card, c); } }),
   ]));
-  fold.addEventListener('click', function () { setFolded(card, c, !card.classList.contains('folded')); });
+  fold.addEventListener('click', function () { if (card.classList.contains('change')) setFolded(card, c, !card.classList.contains('folded')); else { body.hidden = !body.hidden; fold.textContent = body.hidden ? '▸' : '▾'; } });
   viewed.addEventListener('change', function () { setViewed(card, c, viewed.checked); });
   var folded = state.folded[c.id];
   setFolded(card, c, folded === undefined ? !!state.viewed[c.id] : folded);
   return card;
 }
 
+/** A new or deleted note's Approve: says how many of its lines were not drawn yet. */
+function wholeLabel(card, button) {
+  var left = unseenOf(card, null, 0);
+  button.textContent = left > 0 ? 'Approve, ' + plural(left, 'line') + ' not yet shown' : 'Approve';
+}
+
 function damagedCard(d) {
-  var card = el('article', { class: 'card', 'data-id': d.id }, [
-    el('h2', { text: 'Unreadable change ' + d.id }), el('p', { text: d.reason }),
+  var c = { id: d.id, note: 'an unreadable change', client: 'an unknown client' };
+  var card = el('article', { class: 'card change damaged', 'data-id': d.id }, [
+    el('header', { class: 'card-head' }, [el('button', { type: 'button', class: 'fold quiet', 'aria-hidden': 'true', tabindex: '-1' }), el('h2', { tabindex: '-1', text: 'Unreadable change ' + d.id })]),
   ]);
-  card.appendChild(el('button', { type: 'button', class: 'quiet', text: 'Reject', onclick: function () { rejectChange(card, d.id, null); } }));
+  var body = el('div', { class: 'card-body' }, [el('p', { text: d.reason })]);
+  body.appendChild(el('div', { class: 'actions' }, [el('button', { type: 'button', class: 'quiet reject', text: 'Reject', onclick: function () { askReject(card, c); } })]));
+  card.appendChild(body);
   return card;
 }
 
 /** What Approve all would do now: every listed change as its card shows it, outdated ones left. */
 function approvalPlan() {
-  var changes = state.pending.changes;
+  var changes = state.pending.changes.slice();
   var ready = changes.filter(function (c) { return !c.outdated; });
   var partial = ready.filter(function (c) { return keptHunks(c.id) !== null; }).length;
   return {
+    changes: ready,
     choices: ready.map(function (c) {
       var keep = keptHunks(c.id);
       return keep ? { id: c.id, keep: keep } : { id: c.id };
     }),
-    label: 'Press again to approve all ' + ready.length + ' as shown' +
-      (partial ? ' (' + partial + ' with hunks left out)' : '') +
-      (changes.length > ready.length ? '; ' + (changes.length - ready.length) + ' outdated stay pending' : ''),
+    lines: [
+      'Approve ' + plural(ready.length, 'change') + ' as the cards show them' + (partial ? ' (' + partial + ' with hunks left out)' : '') + ': each note is written now.',
+      namesList(ready.map(function (c) { return c.note; })),
+    ].concat(changes.length > ready.length ? [plural(changes.length - ready.length, 'outdated change') + ' stay pending.'] : [])
+      .concat(changes.length > PAGE_SIZE ? ['This includes changes on other pages of the list, as their cards would show them (every hunk kept unless you left some out).'] : []),
   };
 }
 
-async function approveEverything(button) {
+function askApproveAll() {
   var plan = approvalPlan();
+  if (plan.choices.length === 0) { say('Nothing to approve: every change listed is outdated.'); return; }
+  confirmStep({ title: 'Approve all ' + plural(plan.choices.length, 'change') + '?', lines: plan.lines, confirm: 'Approve ' + plural(plan.choices.length, 'change'), act: function () { approveEverything(plan); } });
+}
+
+function askRejectAll() {
+  var changes = state.pending.changes.slice();
+  confirmStep({
+    title: 'Reject all ' + plural(changes.length, 'change') + '?',
+    lines: ['Reject ' + plural(changes.length, 'change') + ': no note is touched, and the agents\u2019 texts are taken off the list.', namesList(changes.map(function (c) { return c.note; }))],
+    confirm: 'Reject ' + plural(changes.length, 'change'),
+    danger: true,
+    act: function () { rejectEverything(changes); },
+  });
+}
+
+async function approveEverything(plan) {
+  var notes = {};
+  plan.changes.forEach(function (c) { notes[c.id] = c.note; });
   await busy(document.getElementById('main'), async function () {
     try {
       var r = await api('POST', 'pending-all/approve', { changes: plan.choices });
-      var refused = r.outcomes.filter(function (o) { return !o.ok; });
-      var lines = ['Approved ' + (r.outcomes.length - refused.length) + ' of ' + plural(r.outcomes.length, 'change') + '.'];
-      refused.forEach(function (o) { lines.push('Refused ' + (o.note || o.id) + ': ' + o.error.message); });
+      var refused = r.outcomes.filter(function (o) { return !o.ok; }).map(function (o) { return { note: o.note || notes[o.id], code: o.error.code, message: o.error.message }; });
+      var lines = ['Approved ' + (r.outcomes.length - refused.length) + ' of ' + plural(r.outcomes.length, 'change') + '.'].concat(refusalLines(refused));
       if (r.stillPending > 0) lines.push(plural(r.stillPending, 'change') + ' still waiting.');
       notify(refused.length ? 'warn' : 'ok', lines);
-    } catch (err) { failed(err); }
+    } catch (err) { notify('error', [refusalSentence(err, null)]); }
   });
   await reload();
 }
 
-async function rejectEverything() {
-  var ids = state.pending.changes.map(function (c) { return c.id; });
+async function rejectEverything(changes) {
+  var notes = {};
+  changes.forEach(function (c) { notes[c.id] = c.note; });
   await busy(document.getElementById('main'), async function () {
     try {
-      var r = await api('POST', 'pending-all/reject', { ids: ids });
+      var r = await api('POST', 'pending-all/reject', { ids: changes.map(function (c) { return c.id; }) });
       var lines = ['Rejected ' + plural(r.rejected.length, 'change') + '; no note was touched.'];
+      lines = lines.concat(refusalLines(r.missing.map(function (id) { return { note: notes[id], code: 'not_found' }; })));
       if (r.stillPending > 0) lines.push(plural(r.stillPending, 'change') + ' still waiting (arrived meanwhile, or unreadable).');
-      notify('ok', lines);
-    } catch (err) { failed(err); }
+      notify(r.missing.length ? 'warn' : 'ok', lines);
+    } catch (err) { notify('error', [refusalSentence(err, null)]); }
   });
   await reload();
 }
@@ -294,7 +331,7 @@ PAGES.pending = async function (params) {
   if (page === 1) data.damaged.forEach(function (d) { cards.appendChild(damagedCard(d)); });
   slice.forEach(function (c, i) {
     var d = details[i] || { error: { message: 'The change could not be loaded.' } };
-    if (d.diff && d.diff.kind === 'update') state.hunks[c.id] = d.diff.hunks.map(function (h) { return h.index; });
+    if (d.diff && d.diff.kind === 'update') state.hunks[c.id] = Array.from({ length: d.diff.hunkCount }, function (_, k) { return k + 1; });
     // The list's facts are a moment older than the diff's; the diff's are the latest.
     cards.appendChild(changeCard(d.change ? Object.assign({}, c, d.change) : c, d));
   });
@@ -307,17 +344,15 @@ PAGES.pending = async function (params) {
       el('button', { type: 'button', class: 'quiet', text: 'Fold all', onclick: function () { foldAll(true); } }),
       el('button', { type: 'button', class: 'quiet', text: 'Unfold all', onclick: function () { foldAll(false); } }),
       el('span', { class: 'spacer' }),
-      confirmButton('Approve all', function () { return approvalPlan().label; }, approveEverything),
-      confirmButton('Reject all', 'Press again to reject all ' + data.changes.length, rejectEverything, 'danger'),
+      el('button', { type: 'button', class: 'approve-all', text: 'Approve all', onclick: askApproveAll }),
+      el('button', { type: 'button', class: 'danger reject-all', text: 'Reject all', onclick: askRejectAll }),
+      el('button', { type: 'button', class: 'quiet small', text: 'Shortcuts (?)', onclick: function () { showShortcuts(); } }),
     ]),
     el('div', { id: 'arrivals', class: 'arrivals', role: 'status', hidden: true }),
     el('div', { class: 'review-layout' }, [fileList(data.changes, page), cards]),
   ]);
   var target = params.get('change');
-  if (target) setTimeout(function () {
-    var card = document.querySelector('article.change[data-id="' + CSS.escape(target) + '"]');
-    if (card) { card.scrollIntoView({ block: 'start' }); card.querySelector('h2').focus(); }
-  }, 0);
+  if (target) setTimeout(function () { goToCard(target); }, 0);
   return root;
 };
 
