@@ -9,7 +9,7 @@
  *   undone; the entry where it breaks is marked.
  * - A change already undone, never made, or itself an undo is not undone (as `Journal.undo` decides).
  */
-import type { JournalEntry, JournalKind } from '../journal/entry.js';
+import { changesNothing, type JournalEntry, type JournalKind, type OwnerDecision } from '../journal/entry.js';
 import type { Journal } from '../journal/journal.js';
 import type { VerifyResult } from '../journal/verify.js';
 
@@ -165,7 +165,7 @@ export class JournalFacts {
 
   /** Made, and not an undo or a note that a change was never made. */
   #changed(e: JournalEntry): boolean {
-    return e.kind !== 'undo' && e.kind !== 'not_applied' && !this.#voidedBy.has(e.id);
+    return e.kind !== 'undo' && !changesNothing(e) && !this.#voidedBy.has(e.id);
   }
 }
 

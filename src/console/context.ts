@@ -45,7 +45,7 @@ export interface ApiContext {
   readonly journal: Journal;
   readonly now: () => Date;
   /** Who undoes, in the journal: this console run (a self-declared name, like any client's). */
-  readonly actor: { readonly session: string; readonly client: string };
+  readonly actor: { readonly session: string; readonly client: string; readonly owner: true };
 }
 
 export interface ApiRequest {

@@ -67,7 +67,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleHand
     facts: new PendingFacts(options.vault, store),
     journal: new Journal(options.vault, { now, key: options.journalKey }),
     now,
-    actor: { session: `console-${randomUUID()}`, client: CONSOLE_CLIENT },
+    actor: { session: `console-${randomUUID()}`, client: CONSOLE_CLIENT, owner: true },
   };
   const onerror = options.onerror ?? (() => undefined);
   let port = options.port;

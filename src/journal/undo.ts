@@ -48,6 +48,8 @@ export type UndoTarget =
 export interface UndoContext {
   readonly session: string;
   readonly client: string | null;
+  /** The vault owner undoes (the CLI, the console): the undo entries record it as the owner's decision. */
+  readonly owner?: boolean;
 }
 
 export interface UndoOutcome {
@@ -187,6 +189,11 @@ function planUnit(journal: Journal, unit: JournalEntry[], verified: Verified): P
       if (entry.kind === 'undo') {
         return no(`entry ${entry.id} is itself an undo, and an undo is not undone.`);
       }
+      if (entry.kind === 'decision') {
+        return no(
+          `entry ${entry.id} records your decision on a staged change (${entry.decision?.action ?? 'a decision'}); it changed no note, so there is nothing to undo.`,
+        );
+      }
       if (entry.kind === 'not_applied') {
         return no(
           `entry ${entry.id} only notes that entry ${entry.voids} was recorded but never applied; it changed nothing, so there is nothing to undo.`,
@@ -293,6 +300,7 @@ function apply(
     after: plan.action === 'trash' ? null : plan.text,
     undoOf: entry.id,
     ...(group === undefined ? {} : { group }),
+    ...(ctx.owner === true ? { decision: { by: 'owner' as const, action: 'undo' as const } } : {}),
   });
   const vault = journal.vault;
   if (plan.action === 'trash') {
