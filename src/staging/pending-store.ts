@@ -24,7 +24,7 @@ export const MAX_PENDING_CHANGES = 200;
 export const MAX_PENDING_BYTES = 5 * 1024 * 1024;
 
 const FORMAT = 1;
-const ID_PATTERN = /^\d{8}-\d{6}-\d{3}-[0-9a-f]{6}$/;
+export const ID_PATTERN = /^\d{8}-\d{6}-\d{3}-[0-9a-f]{6}$/;
 const KINDS: readonly ChangeKind[] = ['create', 'update', 'delete'];
 /** The first line holds names and ids only; a 64 KB head always contains it. */
 const HEAD_BYTES = 64 * 1024;
@@ -144,6 +144,26 @@ export class PendingStore {
     }
   }
 
+  /**
+   * Puts a change back under its own id (a rejected change the owner returns to pending), with the
+   * same ceiling as `add`. False when a change of that id is already waiting.
+   */
+  restore(change: PendingChange): boolean {
+    checkShape(change, this.vault.ending);
+    return this.vault.withLockSync('pending', () => {
+      const waiting = this.fileIds().length;
+      if (waiting >= MAX_PENDING_CHANGES) {
+        throw new NotedError(
+          'too_large',
+          `${waiting} changes are already waiting for review, the most there may be, so this one was not put back. Approve or reject some of them first.`,
+          { pending: waiting, maxPending: MAX_PENDING_CHANGES, committed: false },
+        );
+      }
+      fs.mkdirSync(this.dir, { recursive: true });
+      return createFileAtomic(this.fileOf(change.id), serialize(change));
+    });
+  }
+
   /** Removes a change; false when there was none with that id. */
   remove(id: string): boolean {
     if (!ID_PATTERN.test(id)) return false;
@@ -212,14 +232,15 @@ function pick(change: NewPendingChange): NewPendingChange {
   return { note, kind, baseEtag, baseText, newText, session, client, tool };
 }
 
-function serialize(change: PendingChange): string {
+/** A change as its file holds it; `extra` fields (a rejection's) go on the first line. */
+export function serialize(change: PendingChange, extra: Record<string, unknown> = {}): string {
   const { baseText, newText, ...meta } = change;
   // JSON.stringify escapes every line break inside strings, so the only raw ones are these two.
-  const head = JSON.stringify({ format: FORMAT, ...meta });
+  const head = JSON.stringify({ format: FORMAT, ...meta, ...extra });
   return `${head.slice(0, -1)},\n"baseText":${JSON.stringify(baseText)},\n"newText":${JSON.stringify(newText)}}\n`;
 }
 
-function readHead(file: string): string {
+export function readHead(file: string): string {
   const fd = fs.openSync(file, 'r');
   try {
     const buffer = Buffer.alloc(HEAD_BYTES);
@@ -236,7 +257,7 @@ function checkShape(change: NewPendingChange, ending: NoteEnding): void {
   if (problem !== null) throw new Error(`PendingStore.add: ${problem}`);
 }
 
-function toChange(
+export function toChange(
   id: string,
   data: unknown,
   withTexts: boolean,
