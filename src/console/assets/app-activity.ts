@@ -61,7 +61,7 @@ function entryItem(e, alone, integrity) {
   else if (e.undoneBy) control = el('span', { class: 'meta', text: 'undone' });
   else if (alone && e.undoable) control = el('button', { type: 'button', class: 'quiet small', text: 'Undo', onclick: function () { undo(item, 'activity/undo', { entry: e.id }, e.id); } });
   item.appendChild(el('div', { class: 'entry-line' }, [
-    el('span', { class: 'kind', text: e.kind }), el('span', { class: 'note-name', text: e.note }),
+    kindLabel(e), el('span', { class: 'note-name', text: e.note }),
     el('span', { class: 'meta', text: e.tool + ' · ' + when(e.time) }), d.toggle, control,
   ]));
   if (e.chainBreak) {
@@ -106,7 +106,7 @@ function operationItem(op, members, integrity) {
 
 function sessionCard(s, integrity) {
   var card = el('section', { class: 'card', 'data-id': s.session, 'aria-label': 'Session ' + s.session });
-  card.appendChild(el('h2', { text: s.client === null ? 'Unnamed client' : s.client }));
+  card.appendChild(el('h2', { text: sessionTitle(s) }));
   card.appendChild(el('p', { class: 'meta' }, [
     el('span', { class: 'unverified', text: '(self-declared name, unverified)' }),
     ' · session ' + s.session + ' · ' + when(s.firstTime) + ' – ' + when(s.lastTime) + ' · ' + plural(s.entries.length, 'change'),

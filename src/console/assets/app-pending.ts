@@ -128,8 +128,8 @@ async function approveChange(card, c, keep) {
 async function rejectChange(card, id, note) {
   await busy(card, async function () {
     try {
-      await api('POST', 'pending/' + encodeURIComponent(id) + '/reject');
-      notify('ok', ['Rejected the change' + (note ? ' to ' + note : '') + '; the note was not touched.']);
+      await api('POST', 'pending/' + encodeURIComponent(id) + '/reject', { reason: reasonOf(card) });
+      notify('ok', ['Rejected the change' + (note ? ' to ' + note : '') + '; the note was not touched.' + (note ? ' It is kept under Rejected for 30 days, where Put back returns it.' : '')]);
     } catch (err) { failed(err, id); }
   });
   await reload();
@@ -195,6 +195,8 @@ function changeCard(c, detail) {
   var body = el('div', { class: 'card-body', id: 'b-' + c.id });
   card.appendChild(body);
   body.appendChild(askedBy(c));
+  var groupLine = noteGroupLine(c);
+  if (groupLine) body.appendChild(groupLine);
   body.appendChild(el('p', { class: 'flash warn outdated-why', hidden: !c.outdated, text: c.outdated ? 'Outdated: ' + c.outdated + '. Approving is refused while the note differs from what the agent saw; reject this change, or let the agent redo it on the current text.' : '' }));
   var approveButton = el('button', { type: 'button', class: 'approve', text: 'Approve', disabled: !!c.outdated });
   if (detail.error) {
@@ -202,12 +204,14 @@ function changeCard(c, detail) {
   } else if (detail.diff.kind === 'update' && detail.diff.hunks.length > 0) {
     if (detail.diff.hunks.length > 1) body.appendChild(el('p', { class: 'meta', text: 'Uncheck a hunk to leave it out when you approve.' }));
     body.appendChild(hunkChooser(c, detail.diff, approveButton));
+    if (detail.merge) body.appendChild(mergeSection(card, c, detail.merge, detail.diff));
   } else {
     body.appendChild(detail.diff.kind === 'update' ? el('p', { text: 'The text stays the same.' }) : wholeNode(detail.diff, c.id));
   }
   approveButton.addEventListener('click', function () { approveChange(card, c, keptHunks(c.id)); });
   body.appendChild(el('div', { class: 'actions' }, [
     approveButton,
+    reasonInput(c),
     el('button', { type: 'button', class: 'quiet', text: 'Reject', onclick: function () { rejectChange(card, c.id, c.note); } }),
   ]));
   fold.addEventListener('click', function () { setFolded(card, c, !card.classList.contains('folded')); });
@@ -261,7 +265,7 @@ async function rejectEverything() {
   await busy(document.getElementById('main'), async function () {
     try {
       var r = await api('POST', 'pending-all/reject', { ids: ids });
-      var lines = ['Rejected ' + plural(r.rejected.length, 'change') + '; no note was touched.'];
+      var lines = ['Rejected ' + plural(r.rejected.length, 'change') + '; no note was touched. They are kept under Rejected for 30 days.'];
       if (r.stillPending > 0) lines.push(plural(r.stillPending, 'change') + ' still waiting (arrived meanwhile, or unreadable).');
       notify('ok', lines);
     } catch (err) { failed(err); }
@@ -283,7 +287,7 @@ PAGES.pending = async function (params) {
   state.pending = data;
   setBadge(data.changes.length + data.damaged.length);
   pruneChoices(data.changes.map(function (c) { return c.id; }));
-  if (data.changes.length === 0) return emptyPending(data.damaged);
+  if (data.changes.length === 0) return withRejected(emptyPending(data.damaged));
   var pages = Math.max(1, Math.ceil(data.changes.length / PAGE_SIZE));
   var page = Math.min(pages, Math.max(1, Number(params.get('page')) || 1));
   var slice = data.changes.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
@@ -318,7 +322,7 @@ PAGES.pending = async function (params) {
     var card = document.querySelector('article.change[data-id="' + CSS.escape(target) + '"]');
     if (card) { card.scrollIntoView({ block: 'start' }); card.querySelector('h2').focus(); }
   }, 0);
-  return root;
+  return withRejected(root);
 };
 
 function foldAll(folded) {
