@@ -123,7 +123,7 @@ export const PENDING_ROUTES: readonly Route[] = [
     handle: (ctx) => {
       const { changes, damaged } = ctx.store.scan();
       const listed = groupedByNote(changes.map((c) => ({ ...c, ...ctx.facts.of(c) })));
-      return { changes: listed, damaged, total: changes.length };
+      return { changes: listed, damaged, total: changes.length, rejected: ctx.rejected.count() };
     },
   },
   {

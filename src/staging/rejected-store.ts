@@ -69,6 +69,12 @@ export class RejectedStore {
     return out.sort((a, b) => (a.rejectedAt < b.rejectedAt ? 1 : a.rejectedAt > b.rejectedAt ? -1 : 0));
   }
 
+  /** How many rejected changes are kept (those past 30 days purged first). */
+  count(): number {
+    this.purge();
+    return this.ids().length;
+  }
+
   /** One rejected change with its texts; `not_found` when it is not kept (any more). */
   get(id: string): RejectedChange {
     const data = this.parse(id, () => fs.readFileSync(this.fileOf(id), 'utf8'));

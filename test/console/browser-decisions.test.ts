@@ -35,6 +35,7 @@ describe('issue 30.7: a rejection is kept, can be put back, and every decision i
     );
     const rejected = page.locator('details.rejected-box');
     await poll(() => rejected.locator('summary').textContent()).toMatch(/Rejected \(1\)/);
+    await rejected.locator('summary').click();
     const item = rejected.locator('li.rejected-item');
     expect(await item.textContent()).toMatch(/drafts\/a\.md.*noted-test.*Your reason: needs a source/s);
     await item.getByRole('button', { name: 'Show diff' }).click();

@@ -98,54 +98,71 @@ function mergeSection(card, c, merge, diff) {
   return box;
 }
 
-/** The rejected changes still kept, newest first, each with its diff on request and Put back. */
-async function rejectedSection() {
-  var data = await api('GET', 'rejected');
-  var list = el('ul', { class: 'rejected-list' });
-  data.changes.forEach(function (r) {
-    var item = el('li', { class: 'rejected-item', 'data-rejected': r.id });
-    var diffBox = el('div', { class: 'entry-diff', hidden: true });
-    var toggle = el('button', { type: 'button', class: 'quiet small', text: 'Show diff', 'aria-expanded': 'false' });
-    toggle.addEventListener('click', async function () {
-      var open = toggle.getAttribute('aria-expanded') === 'true';
-      toggle.setAttribute('aria-expanded', String(!open));
-      toggle.textContent = open ? 'Show diff' : 'Hide diff';
-      diffBox.hidden = open;
-      if (!open && !diffBox.firstChild) {
-        try { diffBox.appendChild(diffNode((await api('GET', 'rejected/' + encodeURIComponent(r.id))).diff)); }
-        catch (err) { diffBox.appendChild(messageBox('error', [err.message])); }
-      }
-    });
-    var putBack = el('button', { type: 'button', class: 'small put-back', text: 'Put back to pending' });
-    putBack.addEventListener('click', async function () {
-      await busy(item, async function () {
-        try {
-          await api('POST', 'rejected/' + encodeURIComponent(r.id) + '/put-back');
-          notify('ok', ['Put back: the change to ' + r.note + ' is waiting for review again.']);
-        } catch (err) { failed(err); }
-      });
-      await reload();
-    });
-    item.appendChild(el('div', { class: 'entry-line' }, [
-      el('span', { class: 'kind', text: KIND_TITLE[r.kind] }), el('span', { class: 'note-name', text: r.note }),
-      el('span', { class: 'meta', text: 'by ' + r.client + ' (self-declared) · rejected ' + when(r.rejectedAt) + ' · kept until ' + when(r.keptUntil) }),
-      toggle, putBack,
-    ]));
-    if (r.reason) item.appendChild(el('p', { class: 'meta', text: 'Your reason: ' + r.reason }));
-    item.appendChild(diffBox);
-    list.appendChild(item);
+/** One rejected change: what it was, who asked, your reason, its diff on request, and Put back. */
+function rejectedItem(r) {
+  var item = el('li', { class: 'rejected-item', 'data-rejected': r.id });
+  var diffBox = el('div', { class: 'entry-diff', hidden: true });
+  var toggle = el('button', { type: 'button', class: 'quiet small', text: 'Show diff', 'aria-expanded': 'false' });
+  toggle.addEventListener('click', async function () {
+    var open = toggle.getAttribute('aria-expanded') === 'true';
+    toggle.setAttribute('aria-expanded', String(!open));
+    toggle.textContent = open ? 'Show diff' : 'Hide diff';
+    diffBox.hidden = open;
+    if (!open && !diffBox.firstChild) {
+      try { diffBox.appendChild(diffNode((await api('GET', 'rejected/' + encodeURIComponent(r.id))).diff)); }
+      catch (err) { diffBox.appendChild(messageBox('error', [err.message])); }
+    }
   });
-  return el('details', { class: 'rejected-box', open: data.changes.length > 0 && data.changes.length <= 5 }, [
-    el('summary', { text: 'Rejected (' + data.changes.length + '), kept 30 days' }),
-    data.changes.length ? el('p', { class: 'meta', text: 'A rejected change is kept here with its text, its hunks, its agent and your reason, and can be put back to pending. After 30 days it is removed.' })
-      : el('p', { class: 'meta', text: 'Nothing was rejected in the last 30 days. A change you reject is kept here for 30 days and can be put back.' }),
+  var putBack = el('button', { type: 'button', class: 'small put-back', text: 'Put back to pending' });
+  putBack.addEventListener('click', async function () {
+    await busy(item, async function () {
+      try {
+        await api('POST', 'rejected/' + encodeURIComponent(r.id) + '/put-back');
+        notify('ok', ['Put back: the change to ' + r.note + ' is waiting for review again.']);
+      } catch (err) { failed(err); }
+    });
+    await reload();
+  });
+  item.appendChild(el('div', { class: 'entry-line' }, [
+    el('span', { class: 'kind', text: KIND_TITLE[r.kind] }), el('span', { class: 'note-name', text: r.note }),
+    el('span', { class: 'meta', text: 'by ' + r.client + ' (self-declared) · rejected ' + when(r.rejectedAt) + ' · kept until ' + when(r.keptUntil) }),
+    toggle, putBack,
+  ]));
+  if (r.reason) item.appendChild(el('p', { class: 'meta', text: 'Your reason: ' + r.reason }));
+  item.appendChild(diffBox);
+  return item;
+}
+
+/**
+ * The rejected changes still kept, under a folded "Rejected (n)": the list is asked for when it is
+ * opened, so drawing the review page costs no request more. It stays open across redraws in this tab.
+ */
+function rejectedSection(count) {
+  var list = el('ul', { class: 'rejected-list' });
+  var box = el('details', { class: 'rejected-box' }, [
+    el('summary', { text: 'Rejected (' + count + '), kept 30 days' }),
+    el('p', { class: 'meta', text: count ? 'A rejected change is kept here with its text, its hunks, its agent and your reason, and can be put back to pending. After 30 days it is removed.'
+      : 'Nothing was rejected in the last 30 days. A change you reject is kept here for 30 days and can be put back.' }),
     list,
   ]);
+  var load = async function () {
+    try {
+      var data = await api('GET', 'rejected');
+      list.replaceChildren.apply(list, data.changes.map(rejectedItem));
+      box.querySelector('summary').textContent = 'Rejected (' + data.changes.length + '), kept 30 days';
+    } catch (err) { list.replaceChildren(el('li', {}, [messageBox('error', [err.message])])); }
+  };
+  box.addEventListener('toggle', function () {
+    state.rejectedOpen = box.open;
+    if (box.open) load();
+  });
+  if (state.rejectedOpen && count) box.open = true;
+  return box;
 }
 
 /** Adds the Rejected section to a drawn Pending page. */
-async function withRejected(root) {
-  root.appendChild(await rejectedSection());
+function withRejected(root, count) {
+  root.appendChild(rejectedSection(count || 0));
   return root;
 }
 

@@ -287,7 +287,7 @@ PAGES.pending = async function (params) {
   state.pending = data;
   setBadge(data.changes.length + data.damaged.length);
   pruneChoices(data.changes.map(function (c) { return c.id; }));
-  if (data.changes.length === 0) return withRejected(emptyPending(data.damaged));
+  if (data.changes.length === 0) return withRejected(emptyPending(data.damaged), data.rejected);
   var pages = Math.max(1, Math.ceil(data.changes.length / PAGE_SIZE));
   var page = Math.min(pages, Math.max(1, Number(params.get('page')) || 1));
   var slice = data.changes.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
@@ -322,7 +322,7 @@ PAGES.pending = async function (params) {
     var card = document.querySelector('article.change[data-id="' + CSS.escape(target) + '"]');
     if (card) { card.scrollIntoView({ block: 'start' }); card.querySelector('h2').focus(); }
   }, 0);
-  return withRejected(root);
+  return withRejected(root, data.rejected);
 };
 
 function foldAll(folded) {
