@@ -207,27 +207,31 @@ export function reject(
   options: RejectOptions = {},
 ): { id: string; note: string | null } {
   const reason = reasonOf(options.reason);
-  let change: PendingChange | null = null;
+  let claim: ReturnType<PendingStore['claim']>;
   try {
-    change = store.get(id);
+    claim = store.claim(id);
   } catch (err) {
-    // A damaged file can still be rejected: that is how the owner gets rid of it.
-    if (!(err instanceof NotedError) || err.code === 'not_found') throw err;
+    if (err instanceof NotedError && err.code === 'not_found') {
+      throw new NotedError(
+        'not_found',
+        `There is no pending change ${JSON.stringify(id)}; nothing was rejected.`,
+        { id },
+      );
+    }
+    throw err;
   }
-  if (change !== null) {
-    options.onDecision?.({ change: withoutTexts(change), action: 'reject', reason });
-    options.keep?.keep(change, reason);
+  const { change } = claim;
+  try {
+    // A damaged file can still be rejected: that is how the owner gets rid of it (nothing to keep).
+    if (change !== null) {
+      options.onDecision?.({ change: withoutTexts(change), action: 'reject', reason });
+      options.keep?.keep(change, reason);
+    }
+  } catch (err) {
+    claim.restore();
+    throw err;
   }
-  if (!store.remove(id)) {
-    if (change !== null) options.keep?.remove(id);
-    throw new NotedError(
-      'not_found',
-      `There is no pending change ${JSON.stringify(id)}; nothing was rejected.`,
-      {
-        id,
-      },
-    );
-  }
+  claim.done();
   return { id, note: change?.note ?? null };
 }
 

@@ -164,6 +164,41 @@ export class PendingStore {
     });
   }
 
+  /**
+   * Takes a change out of pending at once (a rename, so of two reviewers deciding on it at the same
+   * moment only one gets it; the other gets `not_found`), for the caller to finish with `done` or to
+   * put back with `restore` when what follows fails. `change` is null for a damaged file.
+   */
+  claim(id: string): { change: PendingChange | null; done(): void; restore(): void } {
+    if (!ID_PATTERN.test(id)) throw unknownChange(id);
+    const claimed = path.join(this.dir, `.claimed-${id}-${randomBytes(4).toString('hex')}.json`);
+    try {
+      fs.renameSync(this.fileOf(id), claimed);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw unknownChange(id);
+      throw err;
+    }
+    let change: PendingChange | null = null;
+    try {
+      change = toChange(
+        id,
+        this.parse(id, () => fs.readFileSync(claimed, 'utf8')),
+        true,
+        this.vault.ending,
+      ) as PendingChange;
+    } catch (err) {
+      if (!(err instanceof NotedError) || err.code === 'not_found') {
+        fs.renameSync(claimed, this.fileOf(id));
+        throw err;
+      }
+    }
+    return {
+      change,
+      done: () => fs.rmSync(claimed, { force: true }),
+      restore: () => fs.renameSync(claimed, this.fileOf(id)),
+    };
+  }
+
   /** Removes a change; false when there was none with that id. */
   remove(id: string): boolean {
     if (!ID_PATTERN.test(id)) return false;

@@ -359,6 +359,24 @@ describe('rejected changes are kept and can be put back (issue 30, point 7)', ()
     expect(decisions).toEqual([`reject ${id} not now`, `put_back ${id} null`]);
   });
 
+  it('a second rejection of the same change (another tab) is refused and neither records nor drops anything', async () => {
+    const { store } = setup({ 'plan.md': BASE });
+    const rejected = new RejectedStore(t.vault);
+    const { id } = store.add(update('plan.md', BASE, NEXT));
+    let decided = 0;
+    const onDecision = () => {
+      decided++;
+    };
+    const claimed = store.claim(id); // the first reviewer holds it while its journal entry is written
+    expect(() => reject(store, id, { keep: rejected, onDecision })).toThrow(/nothing was rejected/);
+    claimed.restore();
+    reject(store, id, { keep: rejected, onDecision });
+    expect(() => reject(store, id, { keep: rejected, onDecision })).toThrow(/nothing was rejected/);
+    expect(decided).toBe(1);
+    expect(rejected.list().map((r) => r.id)).toEqual([id]);
+    expect(fs.readdirSync(store.dir)).toEqual([]);
+  });
+
   it('rejects nothing when the journal cannot record the decision', async () => {
     const { store } = setup({ 'plan.md': BASE });
     const rejected = new RejectedStore(t.vault);
