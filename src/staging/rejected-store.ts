@@ -34,6 +34,8 @@ export type RejectedChange = RejectedSummary & Pick<PendingChange, 'baseText' | 
 export class RejectedStore {
   /** `<vault>/.noted/rejected` */
   readonly dir: string;
+  /** When each kept change was rejected, read once: the console counts them every few seconds. */
+  readonly #rejectedAt = new Map<string, number>();
 
   constructor(
     private readonly vault: Vault,
@@ -48,6 +50,7 @@ export class RejectedStore {
     fs.mkdirSync(this.dir, { recursive: true });
     const file = this.fileOf(change.id);
     const text = serialize(change, { rejectedAt, reason });
+    this.#rejectedAt.set(change.id, Date.parse(rejectedAt));
     if (!createFileAtomic(file, text)) {
       fs.rmSync(file, { force: true });
       createFileAtomic(file, text);
@@ -111,13 +114,19 @@ export class RejectedStore {
   purge(): string[] {
     const limit = this.now().getTime() - KEEP_MS;
     const gone: string[] = [];
-    for (const id of this.ids()) {
-      let at: number;
-      try {
-        at = Date.parse(this.summary(id).rejectedAt);
-      } catch {
-        // A damaged file is judged by its file's age instead.
-        at = fs.statSync(this.fileOf(id), { throwIfNoEntry: false })?.mtimeMs ?? Number.NaN;
+    const ids = this.ids();
+    const live = new Set(ids);
+    for (const id of this.#rejectedAt.keys()) if (!live.has(id)) this.#rejectedAt.delete(id);
+    for (const id of ids) {
+      let at = this.#rejectedAt.get(id);
+      if (at === undefined) {
+        try {
+          at = Date.parse(this.summary(id).rejectedAt);
+          this.#rejectedAt.set(id, at);
+        } catch {
+          // A damaged file is judged by its file's age instead.
+          at = fs.statSync(this.fileOf(id), { throwIfNoEntry: false })?.mtimeMs ?? Number.NaN;
+        }
       }
       if (Number.isFinite(at) && at < limit && this.remove(id)) gone.push(id);
     }
