@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
+import { journalCommand } from '../../src/cli/journal-command.js';
 import {
   createReviewCommand,
   journalApprovedWrites,
@@ -357,6 +358,11 @@ describe("noted-mcp review: rejected changes are kept and the owner's decisions 
     const verified = journalOf().verify();
     expect(verified.ok).toBe(true);
     expect(t.read('plan.md')).toBe(BASE.replace('quick', 'slow'));
+    // The journal's own listing says so in words.
+    const listing = await review(['list'], undefined, (argv, io) => journalCommand(argv, io));
+    expect(listing.stdout).toContain(`you rejected staged change ${id} (reason: wrong fox)`);
+    expect(listing.stdout).toContain(`you put staged change ${id} back to pending`);
+    expect(listing.stdout).toContain(`you approved staged change ${id} (hunks 1 of 2)`);
   });
 
   it('purges a rejected change 30 days after it was rejected', async () => {
