@@ -123,12 +123,12 @@ describe('issue 30.8 and 30.9: changes to one note grouped; outdated is not a de
     // Leave hunk 2 out too, with the keyboard.
     await card.locator('input[data-hunk="2"]').focus();
     await page.keyboard.press('Space');
+    await shot(page, 'merge-1280');
     await card.getByRole('button', { name: 'Merge 6 clean hunks onto the note as it is now' }).click();
     let expected = ours;
     for (const i of [1, 3, 4, 5, 6, 7])
       expected = expected.replace(`line ${i * 10}\n`, `line ${i * 10} by the agent\n`);
     await poll(() => readBytes(f.vault.dir, 'drafts/long.md')?.toString()).toBe(expected);
-    await shot(page, 'merged-1280');
     expect(errors).toEqual([]);
   });
 });
