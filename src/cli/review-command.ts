@@ -193,9 +193,11 @@ export function createReviewCommand(deps: ReviewDeps) {
           return show(store.get(args.id as string), io);
         case 'approve': {
           const onWrite = deps.recordApprovedWrite(vault);
-          if (args.all) return await approveEverything(vault, store, onWrite, now, io);
+          const { onDecision } = decided();
+          if (args.all) return await approveEverything(vault, store, onWrite, now, io, onDecision);
           const result = await approve(vault, store, args.id as string, {
             onWrite,
+            ...(onDecision === undefined ? {} : { onDecision }),
             now,
             ...(args.keep === undefined ? {} : { keep: args.keep }),
           });
@@ -419,8 +421,13 @@ async function approveEverything(
   onWrite: OnApprovedWrite,
   now: () => Date,
   io: CliIo,
+  onDecision?: OnDecision,
 ): Promise<ExitCode> {
-  const outcomes = await approveAll(vault, store, { onWrite, now });
+  const outcomes = await approveAll(vault, store, {
+    onWrite,
+    now,
+    ...(onDecision === undefined ? {} : { onDecision }),
+  });
   if (outcomes.length === 0) {
     io.stdout('No changes are waiting for review.\n');
     reportDamaged(store, io);

@@ -160,6 +160,7 @@ export const PENDING_ROUTES: readonly Route[] = [
       const onto = ontoOf(body);
       const result = await approve(ctx.vault, ctx.store, params.id as string, {
         onWrite: onWrite(ctx),
+        ...decisionHook(ctx),
         now: ctx.now,
         ...(keep === undefined ? {} : { keep }),
         ...(onto === undefined ? {} : { onto }),
@@ -184,6 +185,7 @@ export const PENDING_ROUTES: readonly Route[] = [
     handle: async (ctx, { body }) => {
       const outcomes = await approveEach(ctx.vault, ctx.store, choicesOf(body), {
         onWrite: onWrite(ctx),
+        ...decisionHook(ctx),
         now: ctx.now,
       });
       return {

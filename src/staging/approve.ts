@@ -32,7 +32,8 @@ export interface ApprovedWrite {
 /** The owner rejected a change, or put a rejected one back to pending: no note is written. */
 export interface DecisionInfo {
   readonly change: PendingSummary;
-  readonly action: 'reject' | 'put_back';
+  /** `approve` here only when the kept hunks changed nothing (no note is written, nothing else records it). */
+  readonly action: 'approve' | 'reject' | 'put_back';
   readonly reason: string | null;
 }
 
@@ -57,6 +58,8 @@ export interface ApproveOptions {
    */
   readonly onto?: string;
   readonly onWrite: OnApprovedWrite;
+  /** Records an approval that writes nothing (the kept hunks leave the note as it is). */
+  readonly onDecision?: OnDecision;
   /** The clock for the trash id of an approved deletion. */
   readonly now?: () => Date;
 }
@@ -151,6 +154,7 @@ export async function approve(
       );
     }
     if (current !== null && after === current.text) {
+      options.onDecision?.({ change: summary, action: 'approve', reason: null });
       store.remove(id);
       return { ...result, outcome: 'unchanged' };
     }

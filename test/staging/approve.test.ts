@@ -377,6 +377,16 @@ describe('rejected changes are kept and can be put back (issue 30, point 7)', ()
     expect(fs.readdirSync(store.dir)).toEqual([]);
   });
 
+  it('an approval that writes nothing is still told to onDecision (the journal records the decision)', async () => {
+    const { store, writes, onWrite } = setup({ 'plan.md': BASE });
+    const { id } = store.add(update('plan.md', BASE, BASE));
+    const decisions: DecisionInfo[] = [];
+    const result = await approve(t.vault, store, id, { onWrite, onDecision: (d) => void decisions.push(d) });
+    expect(result.outcome).toBe('unchanged');
+    expect(writes).toEqual([]);
+    expect(decisions.map((d) => [d.action, d.change.id])).toEqual([['approve', id]]);
+  });
+
   it('rejects nothing when the journal cannot record the decision', async () => {
     const { store } = setup({ 'plan.md': BASE });
     const rejected = new RejectedStore(t.vault);
