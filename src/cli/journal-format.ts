@@ -42,6 +42,7 @@ export function listLines(
       const never = voided.get(e.id);
       if (never !== undefined) notes.push(`NOT APPLIED: recorded, never written; see ${never}`);
       if (e.group !== undefined) notes.push(`group ${e.group}`);
+      if (e.decision !== undefined) notes.push(decisionText(e));
       lines.push(
         [
           ` ${shortTime(e.time)}`,
@@ -78,6 +79,7 @@ export function describeEntry(
     `Kind     ${e.kind}`,
     `Note     ${e.note}`,
     ...(e.group === undefined ? [] : [`Group    ${e.group}`]),
+    ...(e.decision === undefined ? [] : [`Decision ${decisionText(e)}`]),
     ...(e.undoOf === undefined ? [] : [`Undoes   ${e.undoOf}`]),
     ...(e.voids === undefined
       ? []
@@ -110,4 +112,25 @@ export function entryDiff(journal: Journal, e: JournalEntry, words: boolean): st
     return out.endsWith('\n') ? out : `${out}\n`;
   }
   return diffOf(before, after, { name: e.note });
+}
+
+/** The owner's decision an entry records, in words: "you rejected staged change ID (reason: …)". */
+export function decisionText(e: JournalEntry): string {
+  const d = e.decision;
+  if (d === undefined) return '';
+  const change = d.pending === undefined ? '' : ` staged change ${d.pending}`;
+  switch (d.action) {
+    case 'approve': {
+      const h = d.hunks;
+      const part =
+        h === undefined || h.kept.length === h.total ? '' : ` (hunks ${h.kept.join(', ')} of ${h.total})`;
+      return `you approved${change}${part}${d.merged === true ? ', merged onto your later edits' : ''}`;
+    }
+    case 'reject':
+      return `you rejected${change}${d.reason === undefined ? '' : ` (reason: ${d.reason})`}`;
+    case 'put_back':
+      return `you put${change} back to pending`;
+    case 'undo':
+      return 'your undo';
+  }
 }

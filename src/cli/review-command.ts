@@ -10,11 +10,21 @@ import fs from 'node:fs';
 import { NotedError } from '../common/errors.js';
 import { Journal } from '../journal/journal.js';
 import type { JournalKeyState } from '../journal/journal-key.js';
-import { approve, approveAll, type OnApprovedWrite, reject, rejectAll } from '../staging/approve.js';
+import {
+  approve,
+  approveAll,
+  type OnApprovedWrite,
+  type OnDecision,
+  putBack,
+  reject,
+  rejectAll,
+} from '../staging/approve.js';
 import { type Hunk, hunksOf } from '../staging/hunks.js';
 import { PendingStore } from '../staging/pending-store.js';
+import { KEEP_REJECTED_DAYS, RejectedStore } from '../staging/rejected-store.js';
 import type { PendingChange, PendingSummary } from '../staging/types.js';
 import { wordDiff } from '../staging/word-diff.js';
+import { ANYWHERE } from '../vault/checked-folder.js';
 import { quoteName } from '../vault/names.js';
 import { Vault } from '../vault/vault.js';
 import type { ParsedArgs } from './args.js';
@@ -25,6 +35,8 @@ import { cliJournalKey } from './journal-args.js';
 export interface ReviewDeps {
   /** Builds the hook called before each approved write: the journal's recorder once it exists. */
   readonly recordApprovedWrite: (vault: Vault) => OnApprovedWrite;
+  /** Builds the hook called before each rejection or put-back: the journal's recorder. */
+  readonly recordDecision?: (vault: Vault) => OnDecision;
   readonly now?: () => Date;
 }
 
@@ -37,6 +49,7 @@ export function journalApprovedWrites(key: () => JournalKeyState, now: () => Dat
     const journal = new Journal(vault, { now, key: key() });
     return (info) => {
       const { session, client, tool } = info.change;
+      const hunks = info.hunks ?? null;
       const entry = journal.record({
         session,
         client,
@@ -45,6 +58,13 @@ export function journalApprovedWrites(key: () => JournalKeyState, now: () => Dat
         kind: info.kind,
         before: info.before,
         after: info.after,
+        decision: {
+          by: 'owner',
+          action: 'approve',
+          pending: info.change.id,
+          ...(hunks === null ? {} : { hunks: { total: hunks.total, kept: [...hunks.kept] } }),
+          ...(info.merged === true ? { merged: true } : {}),
+        },
       });
       return (now) => {
         journal.voidEntries([{ entry, now }]);
@@ -53,12 +73,43 @@ export function journalApprovedWrites(key: () => JournalKeyState, now: () => Dat
   };
 }
 
+/**
+ * Records the owner's rejections and put-backs in the vault's journal (SPEC 9.4): an entry of kind
+ * `decision` under the agent's session, client and tool, whose before and after are the note as it is
+ * (the decision changes no note).
+ */
+export function journalDecisions(key: () => JournalKeyState, now: () => Date = () => new Date()) {
+  return (vault: Vault): OnDecision => {
+    const journal = new Journal(vault, { now, key: key() });
+    return ({ change, action, reason }) => {
+      const current = vault.read(change.note, ANYWHERE)?.bytes ?? null;
+      journal.record({
+        session: change.session,
+        client: change.client,
+        tool: change.tool,
+        note: change.note,
+        kind: 'decision',
+        before: current,
+        after: current,
+        decision: {
+          by: 'owner',
+          action,
+          pending: change.id,
+          ...(reason === null ? {} : { reason }),
+        },
+      });
+    };
+  };
+}
+
 export const REVIEW_USAGE = `Usage: noted-mcp review [list] [options]
        noted-mcp review show ID
        noted-mcp review approve ID [--keep 1,3]
        noted-mcp review approve --all
-       noted-mcp review reject ID
-       noted-mcp review reject --all
+       noted-mcp review reject ID [--reason TEXT]
+       noted-mcp review reject --all [--reason TEXT]
+       noted-mcp review rejected
+       noted-mcp review put-back ID
 
 Shows the changes agents made in staged folders (see .noted/mcp-policy.yaml), which wait for your
 approval, and approves or rejects them. Approving writes the note (a deletion goes to the trash); it is
@@ -70,21 +121,27 @@ Commands:
   approve ID            write the change
   approve ID --keep N,M apply only these hunks of an update (numbers from "show")
   approve --all         approve every pending change, oldest first, each on its own
-  reject ID             drop the change; the note is not touched
-  reject --all          drop every pending change
+  reject ID             reject the change; the note is not touched. The change is kept for
+                        ${KEEP_REJECTED_DAYS} days under "rejected" (--reason says why, kept with it)
+  reject --all          reject every pending change (each kept the same way)
+  rejected              the rejected changes still kept, newest first
+  put-back ID           return a rejected change to pending, under its own id
+
+Every approval, rejection and put-back is recorded in the journal as your decision.
 
 Options:
   --notes-dir DIR, --vault DIR   the vault folder (else $NOTED_VAULT, else $NOTES_VAULT, else ~/notes)
   -h, --help                     show this help
 `;
 
-type Action = 'list' | 'show' | 'approve' | 'reject';
+type Action = 'list' | 'show' | 'approve' | 'reject' | 'rejected' | 'put-back';
 
 interface ReviewArgs {
   readonly action: Action;
   readonly id?: string;
   readonly all: boolean;
   readonly keep?: number[];
+  readonly reason?: string;
   readonly notesDir?: string;
   readonly help: boolean;
   readonly errors: string[];
@@ -121,7 +178,13 @@ export function createReviewCommand(deps: ReviewDeps) {
       return 1;
     }
     const store = new PendingStore(vault, deps.now);
+    const rejected = new RejectedStore(vault, deps.now);
     const now = deps.now ?? (() => new Date());
+    const decided = (): { keep: RejectedStore; reason: string | null; onDecision?: OnDecision } => ({
+      keep: rejected,
+      reason: args.reason ?? null,
+      ...(deps.recordDecision === undefined ? {} : { onDecision: deps.recordDecision(vault) }),
+    });
     try {
       switch (args.action) {
         case 'list':
@@ -130,9 +193,11 @@ export function createReviewCommand(deps: ReviewDeps) {
           return show(store.get(args.id as string), io);
         case 'approve': {
           const onWrite = deps.recordApprovedWrite(vault);
-          if (args.all) return await approveEverything(vault, store, onWrite, now, io);
+          const { onDecision } = decided();
+          if (args.all) return await approveEverything(vault, store, onWrite, now, io, onDecision);
           const result = await approve(vault, store, args.id as string, {
             onWrite,
+            ...(onDecision === undefined ? {} : { onDecision }),
             now,
             ...(args.keep === undefined ? {} : { keep: args.keep }),
           });
@@ -140,19 +205,31 @@ export function createReviewCommand(deps: ReviewDeps) {
           return 0;
         }
         case 'reject': {
+          const kept = `kept for ${KEEP_REJECTED_DAYS} days (noted-mcp review rejected; put back with noted-mcp review put-back ID)`;
           if (args.all) {
-            const rejected = rejectAll(store);
+            const all = rejectAll(store, decided());
             io.stdout(
-              rejected.length === 0
+              all.length === 0
                 ? 'No changes are waiting for review.\n'
-                : `Rejected ${plural(rejected.length, 'change')}; no note was touched.\n`,
+                : `Rejected ${plural(all.length, 'change')}; no note was touched. ${all.length === 1 ? 'It is' : 'They are'} ${kept}.\n`,
             );
             reportDamaged(store, io);
             return 0;
           }
-          const { id, note } = reject(store, args.id as string);
+          const { id, note } = reject(store, args.id as string, decided());
           io.stdout(
-            `Rejected ${id}${note === null ? '' : ` (${quoteName(note)})`}; the note was not touched.\n`,
+            `Rejected ${id}${note === null ? '' : ` (${quoteName(note)})`}; the note was not touched.${note === null ? '' : ` It is ${kept}.`}\n`,
+          );
+          return 0;
+        }
+        case 'rejected':
+          return listRejected(rejected, io);
+        case 'put-back': {
+          const { id, note } = putBack(store, rejected, args.id as string, {
+            ...(deps.recordDecision === undefined ? {} : { onDecision: deps.recordDecision(vault) }),
+          });
+          io.stdout(
+            `Put ${id} (${quoteName(note)}) back to pending; review it with: noted-mcp review show ${id}\n`,
           );
           return 0;
         }
@@ -169,6 +246,7 @@ export function createReviewCommand(deps: ReviewDeps) {
 export const reviewCommand = (argv: readonly string[], io: CliIo): Promise<ExitCode> =>
   createReviewCommand({
     recordApprovedWrite: journalApprovedWrites(() => cliJournalKey(io, { create: 'first use' })),
+    recordDecision: journalDecisions(() => cliJournalKey(io, { create: 'first use' })),
   })(argv, io);
 
 export function parseReviewArgs(argv: readonly string[]): ReviewArgs {
@@ -176,6 +254,7 @@ export function parseReviewArgs(argv: readonly string[]): ReviewArgs {
   const positionals: string[] = [];
   let notesDir: string | undefined;
   let keepText: string | undefined;
+  let reason: string | undefined;
   let all = false;
   let help = false;
   for (let i = 0; i < argv.length; i++) {
@@ -197,6 +276,7 @@ export function parseReviewArgs(argv: readonly string[]): ReviewArgs {
       if (v !== undefined && v.trim() === '') errors.push(`${flag} needs a folder path`);
       else if (v !== undefined) notesDir = v;
     } else if (flag === '--keep') keepText = value();
+    else if (flag === '--reason') reason = value();
     else if (flag === '--all') all = true;
     else if (flag === '--help' || flag === '-h') help = true;
     else if (arg.startsWith('-')) errors.push(`unknown option ${flag}`);
@@ -204,8 +284,15 @@ export function parseReviewArgs(argv: readonly string[]): ReviewArgs {
   }
   const [first, id, ...extra] = positionals;
   const action = (first ?? 'list') as Action;
-  if (!['list', 'show', 'approve', 'reject'].includes(action)) {
-    errors.push(`unknown review command "${first}"; use list, show, approve or reject`);
+  if (!['list', 'show', 'approve', 'reject', 'rejected', 'put-back'].includes(action)) {
+    errors.push(`unknown review command "${first}"; use list, show, approve, reject, rejected or put-back`);
+  } else if (action === 'rejected') {
+    if (all) errors.push('--all goes with approve or reject, not rejected');
+    if (id !== undefined) errors.push('rejected takes no id');
+  } else if (action === 'put-back') {
+    if (all) errors.push('--all goes with approve or reject, not put-back');
+    if (id === undefined)
+      errors.push('put-back needs the id of a rejected change (see "noted-mcp review rejected")');
   } else if (action === 'list' || action === 'show') {
     if (all) errors.push(`--all goes with approve or reject, not ${action}`);
     if (action === 'show' && id === undefined)
@@ -218,6 +305,7 @@ export function parseReviewArgs(argv: readonly string[]): ReviewArgs {
     errors.push(`${action} needs the id of a change, or --all (see "noted-mcp review list")`);
   }
   if (extra.length > 0) errors.push(`unexpected argument "${extra[0]}"`);
+  if (reason !== undefined && action !== 'reject') errors.push('--reason goes with reject');
   let keep: number[] | undefined;
   if (keepText !== undefined) {
     if (action !== 'approve' || all) errors.push('--keep goes with "approve ID" (one change, not --all)');
@@ -233,8 +321,27 @@ export function parseReviewArgs(argv: readonly string[]): ReviewArgs {
     errors,
     ...(id === undefined ? {} : { id }),
     ...(keep === undefined ? {} : { keep }),
+    ...(reason === undefined ? {} : { reason }),
     ...(notesDir === undefined ? {} : { notesDir }),
   };
+}
+
+function listRejected(rejected: RejectedStore, io: CliIo): ExitCode {
+  const kept = rejected.list();
+  if (kept.length === 0) {
+    io.stdout(
+      `No rejected change is kept (they are kept ${KEEP_REJECTED_DAYS} days after you reject them).\n`,
+    );
+    return 0;
+  }
+  io.stdout(`${plural(kept.length, 'rejected change')} kept, newest first:\n\n`);
+  for (const change of kept) {
+    io.stdout(
+      `${headline(change)}\n    rejected ${change.rejectedAt}${change.reason === null ? '' : ` because ${quoteName(change.reason)}`}, kept until ${change.keptUntil}\n    ${askedBy(change)}\n`,
+    );
+  }
+  io.stdout('\nPut one back to pending: noted-mcp review put-back ID\n');
+  return 0;
 }
 
 function list(store: PendingStore, vault: Vault, io: CliIo): ExitCode {
@@ -314,8 +421,13 @@ async function approveEverything(
   onWrite: OnApprovedWrite,
   now: () => Date,
   io: CliIo,
+  onDecision?: OnDecision,
 ): Promise<ExitCode> {
-  const outcomes = await approveAll(vault, store, { onWrite, now });
+  const outcomes = await approveAll(vault, store, {
+    onWrite,
+    now,
+    ...(onDecision === undefined ? {} : { onDecision }),
+  });
   if (outcomes.length === 0) {
     io.stdout('No changes are waiting for review.\n');
     reportDamaged(store, io);

@@ -24,7 +24,7 @@ import { installCommand } from './install-command.js';
 import { type CliIo, type ExitCode, quoteArg, usageError } from './io.js';
 import { cliJournalKey, failure, openCliVault, parseFlags } from './journal-args.js';
 import { launcherFor } from './launcher.js';
-import { journalApprovedWrites } from './review-command.js';
+import { journalApprovedWrites, journalDecisions } from './review-command.js';
 import { resolveToken } from './serve-http.js';
 
 export const UI_USAGE = `Usage: noted-mcp ui [options]
@@ -89,6 +89,7 @@ export async function uiCommand(argv: readonly string[], io: CliIo): Promise<Exi
       port: Number(portText),
       journalKey,
       recordApprovedWrite: journalApprovedWrites(() => journalKey),
+      recordDecision: journalDecisions(() => journalKey),
       clients: () => snippets(vault, io),
       installClaudeDesktop: () => installInto(vault, io, flags.values.get('--claude-desktop-config')),
       onerror: (err) => io.stderr(`noted-mcp ui: ${err.stack ?? err.message}\n`),

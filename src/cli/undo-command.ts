@@ -56,7 +56,11 @@ export async function undoCommand(argv: readonly string[], io: CliIo): Promise<E
       now: () => new Date(),
       key: cliJournalKey(io, { create: 'first use' }),
     });
-    const result = await journal.undo(target, { session: `cli-${randomUUID()}`, client: CLI_CLIENT });
+    const result = await journal.undo(target, {
+      session: `cli-${randomUUID()}`,
+      client: CLI_CLIENT,
+      owner: true,
+    });
     return report(result, target, io);
   } catch (err) {
     return failure(io, err);

@@ -9,7 +9,7 @@
  *   undone; the entry where it breaks is marked.
  * - A change already undone, never made, or itself an undo is not undone (as `Journal.undo` decides).
  */
-import type { JournalEntry, JournalKind } from '../journal/entry.js';
+import { changesNothing, type JournalEntry, type JournalKind, type OwnerDecision } from '../journal/entry.js';
 import type { Journal } from '../journal/journal.js';
 import type { VerifyResult } from '../journal/verify.js';
 
@@ -36,6 +36,8 @@ export interface EntryView {
   readonly chainBreak: boolean;
   /** Whether the console offers Undo for this entry on its own (never for a member of an operation). */
   readonly undoable: boolean;
+  /** The owner's decision this entry records (shown as "you"), or null for an agent's own change. */
+  readonly decision: OwnerDecision | null;
 }
 
 export interface OperationView {
@@ -58,6 +60,8 @@ export interface SessionView {
   readonly operations: Record<string, OperationView>;
   /** Why "Undo this session" is not offered, when it is not (null: offered). */
   readonly whyNot: string | null;
+  /** Every entry shown is the owner's own (undos from the console or the CLI): the session is "you". */
+  readonly owner: boolean;
 }
 
 export interface ActivityFilter {
@@ -114,7 +118,7 @@ export class JournalFacts {
   untrusted(entries: readonly JournalEntry[]): string | null {
     if (this.integrity.ok || entries.every((e) => this.verified(e))) return null;
     const at = this.integrity.brokenAt;
-    return `the journal's hash chain is broken (at ${at.file} line ${at.line}${at.id ? `, entry ${at.id}` : ''}: ${this.integrity.reason}), and entries at or after that place cannot be trusted, so the console does not undo them. Run noted-mcp journal verify, and restore those notes by hand if needed.`;
+    return `the journal's hash chain is broken (at ${at.file} line ${at.line}: ${this.integrity.reason}), and changes at or after that place cannot be trusted, so the console does not undo them. Restore those notes by hand if needed.`;
   }
 
   view(e: JournalEntry): EntryView {
@@ -135,6 +139,7 @@ export class JournalFacts {
       verified,
       chainBreak: !this.integrity.ok && this.integrity.brokenAt.id === e.id,
       undoable: verified && this.#changed(e) && undoneBy === null && this.membersOf(e).length === 0,
+      decision: e.decision ?? null,
     };
   }
 
@@ -165,7 +170,7 @@ export class JournalFacts {
 
   /** Made, and not an undo or a note that a change was never made. */
   #changed(e: JournalEntry): boolean {
-    return e.kind !== 'undo' && e.kind !== 'not_applied' && !this.#voidedBy.has(e.id);
+    return e.kind !== 'undo' && !changesNothing(e) && !this.#voidedBy.has(e.id);
   }
 }
 
@@ -202,6 +207,7 @@ export function activitySessions(
         entries: [],
         operations: {},
         whyNot: null,
+        owner: false,
       };
       sessions.set(e.session, session);
     }
@@ -214,6 +220,7 @@ export function activitySessions(
   const views = [...sessions.values()].map((s) => ({
     ...s,
     whyNot: sessionWhyNot(facts, s),
+    owner: s.entries.every((e) => e.decision !== null && e.kind === 'undo'),
   }));
   return { sessions: views, truncated };
 }

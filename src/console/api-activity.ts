@@ -7,6 +7,7 @@
  * decided in activity-view.ts, and checked again here, since a request need not come from the page.
  */
 import { JOURNAL_KINDS, type JournalEntry, type JournalKind } from '../journal/entry.js';
+import type { UndoOutcome, UndoResult } from '../journal/undo.js';
 import { type ActivityFilter, activitySessions, JournalFacts } from './activity-view.js';
 import type { ApiContext, Route } from './context.js';
 import { field } from './context.js';
@@ -70,6 +71,46 @@ function refuse(why: string): never {
   throw new ConsoleError(409, 'conflict', `Not undone: ${why}`);
 }
 
+/**
+ * A refused undo in one plain sentence for the page: why, and what to do, without naming commands or
+ * entry ids (the journal's own reasons are worded for the terminal).
+ */
+export function plainRefusal(o: UndoOutcome): string {
+  const note = `"${o.note}"`;
+  switch (o.why) {
+    case 'changed_since':
+      return `${note} was changed after the agent wrote it, so undoing would lose those later changes; it was left as it is. Edit it by hand if you still want the agent's change gone.`;
+    case 'gone':
+      return `${note} no longer exists (it was deleted or moved since), so there is nothing to put back.`;
+    case 'exists_again':
+      return `A note exists at ${note} again, so the deleted version was not put back over it. Rename or delete that note, then undo again.`;
+    case 'already_undone':
+      return `This change to ${note} was already undone.`;
+    case 'is_undo':
+      return `This is itself an undo, and an undo is not undone. Ask the agent to make the change again if you want it back.`;
+    case 'not_applied':
+      return `This change to ${note} was recorded but never made, so there is nothing to undo.`;
+    case 'decision':
+      return `This is your decision on a staged change; it changed no note, so there is nothing to undo.`;
+    case 'too_large':
+      return `A text of this change to ${note} is over 5 MB and was kept by its fingerprint only, so it cannot be put back. Restore the note from a backup.`;
+    case 'missing_text':
+      return `The earlier text of ${note} is missing from the journal or damaged, so it cannot be put back. Restore the note from a backup.`;
+    case 'unproven':
+      return `The journal cannot prove this change to ${note} (its chain or its key does not check), so it is not undone here. Restore the note by hand if needed.`;
+    case 'with_group':
+      return `${note} was not undone: the changes of this operation are undone together or not at all, and another of its notes cannot be undone (see the line about it).`;
+    default:
+      return `${note} was not undone: ${o.reason ?? 'the undo failed'}`;
+  }
+}
+
+/** The journal's undo result, each refusal worded for the page. */
+async function plainly(result: Promise<UndoResult>): Promise<UndoResult> {
+  const { outcomes } = await result;
+  return { outcomes: outcomes.map((o) => (o.outcome === 'refused' ? { ...o, reason: plainRefusal(o) } : o)) };
+}
+
 /** One change alone: not past a broken chain, and not one note of an operation of several. */
 function undoEntry(ctx: ApiContext, id: string) {
   const facts = new JournalFacts(ctx.journal);
@@ -80,25 +121,25 @@ function undoEntry(ctx: ApiContext, id: string) {
     const members = facts.membersOf(entry);
     if (members.length > 0) {
       refuse(
-        `this change is one of the ${members.length} changes of one ${entry.tool} operation (group ${entry.group}), which are undone together or not at all, so that no link is left pointing at a note that moved back. Use "Undo this operation" (noted-mcp undo --group ${entry.group}).`,
+        `this change is one of the ${members.length} changes of one ${entry.tool} operation, which are undone together or not at all, so that no link is left pointing at a note that moved back. Use "Undo this operation" on the operation instead.`,
       );
     }
   }
-  return ctx.journal.undo({ entry: id }, ctx.actor);
+  return plainly(ctx.journal.undo({ entry: id }, ctx.actor));
 }
 
 function undoGroup(ctx: ApiContext, group: string) {
   const facts = new JournalFacts(ctx.journal);
   const untrusted = facts.untrusted(facts.group(group));
   if (untrusted !== null) refuse(untrusted);
-  return ctx.journal.undo({ group }, ctx.actor);
+  return plainly(ctx.journal.undo({ group }, ctx.actor));
 }
 
 function undoSession(ctx: ApiContext, session: string) {
   const facts = new JournalFacts(ctx.journal);
   const untrusted = facts.untrusted(facts.session(session));
   if (untrusted !== null) refuse(untrusted);
-  return ctx.journal.undo({ session }, ctx.actor);
+  return plainly(ctx.journal.undo({ session }, ctx.actor));
 }
 
 function idsField(body: unknown, name: string): string[] {

@@ -15,6 +15,7 @@ import { isNotedError } from '../common/errors.js';
 import { approve, approveEach, reject } from '../staging/approve.js';
 import { textLines } from '../staging/hunks.js';
 import { MAX_PENDING_CHANGES } from '../staging/pending-store.js';
+import { decisionHook, groupedByNote, mergeViewOf } from './api-decisions.js';
 import type { ApiContext, Route } from './context.js';
 import { field } from './context.js';
 import { diffView, FIRST_PAGE, hunkLines } from './diff-view.js';
@@ -78,9 +79,11 @@ export const MAX_HUNKS = 200;
 function detail(ctx: ApiContext, id: string) {
   const change = ctx.store.get(id);
   const { baseText, newText, ...summary } = change;
+  const facts = ctx.facts.of(summary);
   return {
-    change: { ...summary, ...ctx.facts.of(summary), hidden: hiddenOf(summary.note, baseText, newText) },
+    change: { ...summary, ...facts, hidden: hiddenOf(summary.note, baseText, newText) },
     diff: diffView(baseText, newText, FIRST_PAGE, ctx.facts.hunksOf(change)),
+    merge: facts.outdated === null ? null : mergeViewOf(ctx, change),
   };
 }
 
@@ -147,6 +150,21 @@ function moreHunkLines(ctx: ApiContext, id: string, query: URLSearchParams) {
   return { hunk, from, ...part };
 }
 
+function reasonOf(body: unknown): string | null {
+  const reason = field(body, 'reason');
+  if (reason === undefined || reason === null) return null;
+  if (typeof reason !== 'string') return bad('"reason" is a sentence (text), or absent.');
+  return reason;
+}
+
+function ontoOf(body: unknown): string | undefined {
+  const onto = field(body, 'onto');
+  if (onto === undefined || onto === null) return undefined;
+  if (typeof onto !== 'string' || onto === '')
+    return bad('"onto" is the etag of the note the merge was shown on.');
+  return onto;
+}
+
 function lines(ctx: ApiContext, id: string, query: URLSearchParams) {
   const side = query.get('side') ?? 'base';
   if (side !== 'base' && side !== 'new')
@@ -171,7 +189,8 @@ export const PENDING_ROUTES: readonly Route[] = [
     path: 'pending',
     handle: (ctx) => {
       const { changes, damaged } = ctx.store.scan();
-      return { changes: changes.map((c) => ({ ...c, ...ctx.facts.of(c) })), damaged, total: changes.length };
+      const listed = groupedByNote(changes.map((c) => ({ ...c, ...ctx.facts.of(c) })));
+      return { changes: listed, damaged, total: changes.length, rejected: ctx.rejected.count() };
     },
   },
   {
@@ -215,10 +234,13 @@ export const PENDING_ROUTES: readonly Route[] = [
     path: 'pending/:id/approve',
     handle: async (ctx, { params, body }) => {
       const keep = keepOf(field(body, 'keep'));
+      const onto = ontoOf(body);
       const result = await approve(ctx.vault, ctx.store, params.id as string, {
         onWrite: onWrite(ctx),
+        ...decisionHook(ctx),
         now: ctx.now,
         ...(keep === undefined ? {} : { keep }),
+        ...(onto === undefined ? {} : { onto }),
       });
       return { result };
     },
@@ -226,7 +248,13 @@ export const PENDING_ROUTES: readonly Route[] = [
   {
     method: 'POST',
     path: 'pending/:id/reject',
-    handle: (ctx, { params }) => ({ result: reject(ctx.store, params.id as string) }),
+    handle: (ctx, { params, body }) => ({
+      result: reject(ctx.store, params.id as string, {
+        keep: ctx.rejected,
+        reason: reasonOf(body),
+        ...decisionHook(ctx),
+      }),
+    }),
   },
   {
     method: 'POST',
@@ -234,6 +262,7 @@ export const PENDING_ROUTES: readonly Route[] = [
     handle: async (ctx, { body }) => {
       const outcomes = await approveEach(ctx.vault, ctx.store, choicesOf(body), {
         onWrite: onWrite(ctx),
+        ...decisionHook(ctx),
         now: ctx.now,
       });
       return {
@@ -252,9 +281,10 @@ export const PENDING_ROUTES: readonly Route[] = [
     handle: (ctx, { body }) => {
       const rejected: { id: string; note: string | null }[] = [];
       const missing: string[] = [];
+      const options = { keep: ctx.rejected, reason: reasonOf(body), ...decisionHook(ctx) };
       for (const id of idList(field(body, 'ids'), 'ids')) {
         try {
-          rejected.push(reject(ctx.store, id));
+          rejected.push(reject(ctx.store, id, options));
         } catch (err) {
           if (!isNotedError(err) || err.code !== 'not_found') throw err;
           missing.push(id);

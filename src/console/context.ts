@@ -6,8 +6,9 @@
  */
 import type { Journal } from '../journal/journal.js';
 import type { JournalKeyState } from '../journal/journal-key.js';
-import type { OnApprovedWrite } from '../staging/approve.js';
+import type { OnApprovedWrite, OnDecision } from '../staging/approve.js';
 import type { PendingStore } from '../staging/pending-store.js';
+import type { RejectedStore } from '../staging/rejected-store.js';
 import type { Vault } from '../vault/vault.js';
 import type { PendingFacts } from './pending-facts.js';
 
@@ -30,6 +31,8 @@ export interface ConsoleDeps {
   readonly journalKey: JournalKeyState;
   /** Builds the hook called before each approved write: the journal's recorder, as the CLI uses. */
   readonly recordApprovedWrite: (vault: Vault) => OnApprovedWrite;
+  /** Builds the hook called before each rejection or put-back: the journal's recorder, as the CLI uses. */
+  readonly recordDecision?: (vault: Vault) => OnDecision;
   readonly clients: () => readonly ClientSnippet[];
   /** Merges this server into Claude Desktop's configuration; absent when not offered. */
   readonly installClaudeDesktop?: () => Promise<InstallOutcome>;
@@ -40,12 +43,14 @@ export interface ApiContext {
   readonly deps: ConsoleDeps;
   readonly vault: Vault;
   readonly store: PendingStore;
+  /** Rejected changes, kept 30 days. */
+  readonly rejected: RejectedStore;
   /** Line counts and outdated marks of pending changes, kept between listings. */
   readonly facts: PendingFacts;
   readonly journal: Journal;
   readonly now: () => Date;
   /** Who undoes, in the journal: this console run (a self-declared name, like any client's). */
-  readonly actor: { readonly session: string; readonly client: string };
+  readonly actor: { readonly session: string; readonly client: string; readonly owner: true };
 }
 
 export interface ApiRequest {

@@ -14,9 +14,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { Journal } from '../journal/journal.js';
 import { PendingStore } from '../staging/pending-store.js';
+import { RejectedStore } from '../staging/rejected-store.js';
 import { ACCESS_ROUTES } from './api-access.js';
 import { ACTIVITY_ROUTES } from './api-activity.js';
 import { CONNECT_ROUTES } from './api-connect.js';
+import { DECISION_ROUTES } from './api-decisions.js';
 import { PENDING_ROUTES } from './api-pending.js';
 import { appCss } from './assets/app-css.js';
 import { appJs } from './assets/app-js.js';
@@ -52,7 +54,13 @@ export interface ConsoleHandle {
   close(): Promise<void>;
 }
 
-const ROUTES: readonly Route[] = [...PENDING_ROUTES, ...ACTIVITY_ROUTES, ...ACCESS_ROUTES, ...CONNECT_ROUTES];
+const ROUTES: readonly Route[] = [
+  ...PENDING_ROUTES,
+  ...DECISION_ROUTES,
+  ...ACTIVITY_ROUTES,
+  ...ACCESS_ROUTES,
+  ...CONNECT_ROUTES,
+];
 
 export class PortInUseError extends Error {}
 
@@ -64,10 +72,11 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleHand
     deps: options,
     vault: options.vault,
     store,
+    rejected: new RejectedStore(options.vault, now),
     facts: new PendingFacts(options.vault, store),
     journal: new Journal(options.vault, { now, key: options.journalKey }),
     now,
-    actor: { session: `console-${randomUUID()}`, client: CONSOLE_CLIENT },
+    actor: { session: `console-${randomUUID()}`, client: CONSOLE_CLIENT, owner: true },
   };
   const onerror = options.onerror ?? (() => undefined);
   let port = options.port;

@@ -17,8 +17,38 @@ import { createHash, randomBytes } from 'node:crypto';
  * recorded but its note was never written (the process died in between); it names that entry in
  * `voids` and leaves the note as it is.
  */
-export const JOURNAL_KINDS = ['create', 'update', 'delete', 'restore', 'undo', 'not_applied'] as const;
+export const JOURNAL_KINDS = [
+  'create',
+  'update',
+  'delete',
+  'restore',
+  'undo',
+  'not_applied',
+  'decision',
+] as const;
 export type JournalKind = (typeof JOURNAL_KINDS)[number];
+
+/**
+ * What the vault owner decided (SPEC 9.4): approving a staged change (on the entry that writes it),
+ * undoing (on the `undo` entry), and rejecting a staged change or putting a rejected one back to
+ * pending. The last two change no note: they are entries of kind `decision`, whose before and after
+ * are both the note as it was then (like `not_applied`), so the chain holds them and undo skips them.
+ */
+export const DECISION_ACTIONS = ['approve', 'reject', 'put_back', 'undo'] as const;
+export type DecisionAction = (typeof DECISION_ACTIONS)[number];
+
+export interface OwnerDecision {
+  readonly by: 'owner';
+  readonly action: DecisionAction;
+  /** The staged change decided on (approve, reject, put_back). */
+  readonly pending?: string;
+  /** For an approval of an update: how many hunks it had and which were applied. */
+  readonly hunks?: { readonly total: number; readonly kept: readonly number[] };
+  /** For an approval: the kept hunks were merged onto the owner's later edits (three-way). */
+  readonly merged?: boolean;
+  /** For a rejection: the owner's reason, when given. */
+  readonly reason?: string;
+}
 
 /** Texts larger than this are recorded by hash only (SPEC 6.3). */
 export const MAX_STORED_TEXT_BYTES = 5 * 1024 * 1024;
@@ -52,6 +82,8 @@ export interface JournalEntry {
   readonly undoOf?: string;
   /** For kind `not_applied`: the id of the entry whose change was recorded but never made. */
   readonly voids?: string;
+  /** The owner's decision this entry records (absent on agents' changes and older entries). */
+  readonly decision?: OwnerDecision;
   /** The previous entry's `hash`, null for the very first entry. */
   readonly prev: string | null;
   /** Which journal key authenticated the entry (journal-key.ts); hashed with the rest. */
@@ -137,6 +169,7 @@ export function entryLine(entry: JournalEntry): string {
     group: entry.group,
     undoOf: entry.undoOf,
     voids: entry.voids,
+    decision: entry.decision,
     prev: entry.prev,
     keyId: entry.keyId,
     hash: entry.hash,
@@ -183,6 +216,9 @@ export function parseEntryLine(line: string): JournalEntry | { error: string } {
   optStr('undoOf');
   // Only a `not_applied` entry voids another, and it always names the one it voids.
   if (v.kind === 'not_applied' ? typeof v.voids !== 'string' : v.voids !== undefined) problems.push('voids');
+  if (v.kind === 'decision' ? !isDecision(v.decision) : v.decision !== undefined && !isDecision(v.decision)) {
+    problems.push('decision');
+  }
   shaOrNull('prev');
   if (typeof v.hash !== 'string' || !HEX64.test(v.hash)) problems.push('hash');
   // An authenticated entry names its key and carries its code; an entry from before keys has neither.
@@ -192,6 +228,17 @@ export function parseEntryLine(line: string): JournalEntry | { error: string } {
   }
   if (problems.length > 0) return { error: `the entry lacks valid fields: ${problems.join(', ')}` };
   return v as unknown as JournalEntry;
+}
+
+function isDecision(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const d = value as Record<string, unknown>;
+  return d.by === 'owner' && (DECISION_ACTIONS as readonly unknown[]).includes(d.action);
+}
+
+/** An entry that changed no note: a `not_applied` note or an owner's `decision` (reject, put back). */
+export function changesNothing(entry: Pick<JournalEntry, 'kind'>): boolean {
+  return entry.kind === 'not_applied' || entry.kind === 'decision';
 }
 
 export function isEntry(parsed: JournalEntry | { error: string }): parsed is JournalEntry {

@@ -18,6 +18,7 @@ import { anchoringFor, writeAnchor } from './anchor.js';
 import { appendDurably, lastEntry, writeAll } from './append-file.js';
 import { PackIndex } from './blob-packs.js';
 import {
+  changesNothing,
   dayOfId,
   entryHash,
   entryLine,
@@ -132,7 +133,7 @@ export class Journal implements UndoJournal {
       );
       const adding = fresh.reduce((n, b) => n + b.bytes.length, 0);
       // Saying a recorded change was not made is never refused: it keeps the journal true.
-      const limited = this.maxStoredBytes !== null && prepared.some((p) => p.fields.kind !== 'not_applied');
+      const limited = this.maxStoredBytes !== null && prepared.some((p) => !changesNothing(p.fields));
       // Checked before anything is stored, so a refused change leaves no text behind. Outside the
       // journal lock (which appends hold for as short a time as they can): processes storing at the
       // same moment may each pass it, so the limit can be passed by one change per process at most.

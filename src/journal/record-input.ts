@@ -3,7 +3,13 @@
  * What the gate hands the journal for one change: checked for the kinds' rules (a caller's mistake is a
  * bug, thrown as a plain Error), then turned into an entry's fields and the texts to store by hash.
  */
-import { type JournalKind, MAX_STORED_TEXT_BYTES, sha256Hex, type UnhashedEntry } from './entry.js';
+import {
+  type JournalKind,
+  MAX_STORED_TEXT_BYTES,
+  type OwnerDecision,
+  sha256Hex,
+  type UnhashedEntry,
+} from './entry.js';
 
 export interface RecordInput {
   readonly session: string;
@@ -22,6 +28,8 @@ export interface RecordInput {
   readonly undoOf?: string;
   /** For kind `not_applied` (the start-up check, reconcile.ts): the entry never applied. */
   readonly voids?: string;
+  /** The owner's decision this entry records; required for kind `decision`. */
+  readonly decision?: OwnerDecision;
 }
 
 /** An entry's own fields: what `append` chains, numbers and hashes. */
@@ -59,6 +67,7 @@ export function prepare(input: RecordInput): { fields: EntryFields; blobs: Blob[
       ...(input.group === undefined ? {} : { group: input.group }),
       ...(input.undoOf === undefined ? {} : { undoOf: input.undoOf }),
       ...(input.voids === undefined ? {} : { voids: input.voids }),
+      ...(input.decision === undefined ? {} : { decision: input.decision }),
     },
   };
 }
@@ -75,7 +84,7 @@ function checkRecordInput(input: RecordInput): void {
         ? b && !a
         : input.kind === 'update'
           ? b && a
-          : input.kind === 'not_applied'
+          : input.kind === 'not_applied' || input.kind === 'decision'
             ? true // checked by checkNotApplied: before and after are equal, both may be null
             : b || a;
   if (!ok) throw new Error(`journal.record: a ${input.kind} entry cannot have before=${b} and after=${a}`);
@@ -86,16 +95,20 @@ function checkRecordInput(input: RecordInput): void {
 
 /**
  * A `not_applied` entry changes nothing: it names the entry it voids, and its before and after are the
- * same (the note as found, or both null when there is no note).
+ * same (the note as found, or both null when there is no note). So does a `decision` entry (the owner
+ * rejected a staged change, or put one back), which names its decision.
  */
 function checkNotApplied(input: RecordInput): void {
   if ((input.kind === 'not_applied') !== (input.voids !== undefined)) {
     throw new Error('journal.record: voids goes with kind not_applied, and only with it');
   }
-  if (input.kind !== 'not_applied') return;
+  if (input.kind === 'decision' && input.decision === undefined) {
+    throw new Error('journal.record: a decision entry names the decision');
+  }
+  if (input.kind !== 'not_applied' && input.kind !== 'decision') return;
   const same =
     input.before === null || input.after === null
       ? input.before === input.after
       : Buffer.from(input.before).equals(Buffer.from(input.after));
-  if (!same) throw new Error('journal.record: a not_applied entry must have the same before and after');
+  if (!same) throw new Error(`journal.record: a ${input.kind} entry must have the same before and after`);
 }

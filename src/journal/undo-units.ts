@@ -5,7 +5,7 @@
  * nothing (never made, a `not_applied` note) left out.
  */
 import { NotedError } from '../common/errors.js';
-import type { JournalEntry } from './entry.js';
+import { changesNothing, type JournalEntry } from './entry.js';
 import type { UndoJournal, UndoTarget } from './undo-journal.js';
 
 /** The sets of entries to undo together, newest first; each set's entries newest first. */
@@ -44,7 +44,7 @@ export function unitsOf(journal: UndoJournal, target: UndoTarget): JournalEntry[
   const undone = new Set(all.flatMap((e) => (e.undoOf === undefined || voided.has(e.id) ? [] : [e.undoOf])));
   const units = new Map<string, JournalEntry[]>();
   for (const e of mine.slice().reverse()) {
-    if (e.kind === 'not_applied' || voided.has(e.id)) continue;
+    if (changesNothing(e) || voided.has(e.id)) continue;
     const key = e.group === undefined ? `entry:${e.id}` : `group:${e.group}`;
     units.set(key, [...(units.get(key) ?? []), e]);
   }
@@ -60,7 +60,7 @@ export function unitsOf(journal: UndoJournal, target: UndoTarget): JournalEntry[
  */
 function refusePartOfOperation(journal: UndoJournal, entry: JournalEntry): void {
   if (entry.group === undefined) return;
-  const members = journal.entries().filter((e) => e.group === entry.group && e.kind !== 'not_applied');
+  const members = journal.entries().filter((e) => e.group === entry.group && !changesNothing(e));
   if (members.length <= 1) return;
   throw new NotedError(
     'conflict',
@@ -81,6 +81,6 @@ export function voidedEntries(entries: readonly JournalEntry[]): Map<string, str
  * else is left, the whole group stays, so that each entry is refused with its reason.
  */
 function withoutNeverApplied(unit: JournalEntry[], voided: Map<string, string>): JournalEntry[] {
-  const made = unit.filter((e) => e.kind !== 'not_applied' && !voided.has(e.id));
+  const made = unit.filter((e) => !changesNothing(e) && !voided.has(e.id));
   return made.length === 0 ? unit : made;
 }

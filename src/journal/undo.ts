@@ -21,6 +21,7 @@
  * refused, as are entries this machine cannot authenticate.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { isNotedError, NotedError } from '../common/errors.js';
 import { setVaultConfigFormat } from '../vault/config.js';
 import { CONVERSION_TOOL, refuseDuringConversion } from '../vault/conversion-marker.js';
@@ -43,7 +44,30 @@ interface Verified {
 export interface UndoContext {
   readonly session: string;
   readonly client: string | null;
+  /** The vault owner undoes (the CLI, the console): the undo entries record it as the owner's decision. */
+  readonly owner?: boolean;
 }
+
+/**
+ * Why an undo was refused, for a reader that words it its own way (the console says what to do without
+ * naming commands): the note changed since, is gone, or a note stands where a deleted one would return;
+ * the change was undone already, is itself an undo, was never made, or is a decision that changed no
+ * note; a text is too large or missing; the journal does not prove it; another change of its operation
+ * is refused (`with_group`); or the write failed.
+ */
+export type UndoRefusal =
+  | 'changed_since'
+  | 'gone'
+  | 'exists_again'
+  | 'already_undone'
+  | 'is_undo'
+  | 'not_applied'
+  | 'decision'
+  | 'too_large'
+  | 'missing_text'
+  | 'unproven'
+  | 'with_group'
+  | 'failed';
 
 export interface UndoOutcome {
   /** The entry that was (or was not) undone. */
@@ -52,6 +76,8 @@ export interface UndoOutcome {
   readonly outcome: 'undone' | 'refused';
   /** Why it was refused. */
   readonly reason?: string;
+  /** Why it was refused, as a code. */
+  readonly why?: UndoRefusal;
   /** The id of the `undo` entry that records it, when undone. */
   readonly undoEntry?: string;
 }
@@ -73,7 +99,7 @@ type Plan =
       readonly action: 'write' | 'create';
       readonly text: Buffer;
     }
-  | { readonly ok: false; readonly entry: JournalEntry; readonly reason: string };
+  | { readonly ok: false; readonly entry: JournalEntry; readonly reason: string; readonly why: UndoRefusal };
 
 export async function undoChanges(
   journal: UndoJournal,
@@ -139,8 +165,9 @@ async function undoUnit(
           ? refused(
               p.entry,
               `not undone, because the changes of group ${p.entry.group} are undone together or not at all, and the change to "${blocker.entry.note}" (entry ${blocker.entry.id}) cannot be undone: ${blocker.reason}`,
+              'with_group',
             )
-          : refused(p.entry, p.reason),
+          : refused(p.entry, p.reason, p.why),
       );
     }
     const group = unit.length > 1 ? newGroupId(journal.now()) : undefined;
@@ -150,7 +177,7 @@ async function undoUnit(
       if (!plan.ok) continue;
       if (failure !== null) {
         outcomes.push(
-          refused(plan.entry, `not undone, because an earlier undo of this set failed: ${failure}`),
+          refused(plan.entry, `not undone, because an earlier undo of this set failed: ${failure}`, 'failed'),
         );
         continue;
       }
@@ -158,7 +185,12 @@ async function undoUnit(
         outcomes.push(apply(journal, plan, ctx, group));
       } catch (err) {
         failure = isNotedError(err) || err instanceof Error ? err.message : String(err);
-        outcomes.push(refused(plan.entry, failure));
+        outcomes.push(refused(plan.entry, failure, 'failed'));
+      }
+    }
+    if (isMove(unit)) {
+      for (const plan of plans) {
+        if (plan.ok && plan.action === 'trash') removeEmptyFolders(journal, plan.entry.note);
       }
     }
     return outcomes;
@@ -179,33 +211,45 @@ function planUnit(journal: UndoJournal, unit: JournalEntry[], verified: Verified
     return states.get(note) as NoteState;
   };
   return unit.map((entry): Plan => {
-    const no = (reason: string): Plan => ({ ok: false, entry, reason });
+    const no = (reason: string, why: UndoRefusal): Plan => ({ ok: false, entry, reason, why });
     try {
       const unproven = unprovenReason(journal, verified, entry);
-      if (unproven !== null) return no(unproven);
+      if (unproven !== null) return no(unproven, 'unproven');
       if (entry.kind === 'undo') {
-        return no(`entry ${entry.id} is itself an undo, and an undo is not undone.`);
+        return no(`entry ${entry.id} is itself an undo, and an undo is not undone.`, 'is_undo');
+      }
+      if (entry.kind === 'decision') {
+        return no(
+          `entry ${entry.id} records your decision on a staged change (${entry.decision?.action ?? 'a decision'}); it changed no note, so there is nothing to undo.`,
+          'decision',
+        );
       }
       if (entry.kind === 'not_applied') {
         return no(
           `entry ${entry.id} only notes that entry ${entry.voids} was recorded but never applied; it changed nothing, so there is nothing to undo.`,
+          'not_applied',
         );
       }
       const never = voided.get(entry.id);
       if (never !== undefined) {
         return no(
           `recorded but never applied: nothing to undo. The writer stopped between recording this change and making it, so "${entry.note}" never received it (found at start-up, entry ${never}).`,
+          'not_applied',
         );
       }
       const by = undoneBy.get(entry.id);
       if (by !== undefined)
-        return no(`this change was already undone (by entry ${by}); a change is undone once.`);
+        return no(
+          `this change was already undone (by entry ${by}); a change is undone once.`,
+          'already_undone',
+        );
       if (
         (entry.beforeSha256 !== null && !entry.beforeStored) ||
         (entry.afterSha256 !== null && !entry.afterStored)
       ) {
         return no(
           'a text of this change is over 5 MB and was recorded by hash only, so it cannot be undone. Restore the note by hand (from a backup or git).',
+          'too_large',
         );
       }
       const current = stateOf(entry.note);
@@ -214,34 +258,37 @@ function planUnit(journal: UndoJournal, unit: JournalEntry[], verified: Verified
         if (current !== null) {
           return no(
             `a note exists at "${entry.note}" again, so the deleted version was not put back over it. Rename or delete that note first, or restore the text with "noted-mcp journal show ${entry.id}".`,
+            'exists_again',
           );
         }
         const text = earlierText(journal, entry);
-        if (typeof text === 'string') return no(text);
+        if (typeof text === 'string') return no(text, 'missing_text');
         plan = { ok: true, entry, current, action: 'create', text };
       } else {
         if (current === null) {
           return no(
             `the note "${entry.note}" no longer exists (it was deleted or moved since); nothing was undone.`,
+            'gone',
           );
         }
         if (sha256Hex(current) !== entry.afterSha256) {
           return no(
             `the note "${entry.note}" changed since the agent wrote it, so undoing would lose those later changes; it was left untouched. Compare with "noted-mcp journal show ${entry.id}" and edit it by hand.`,
+            'changed_since',
           );
         }
         if (entry.beforeSha256 === null) {
           plan = { ok: true, entry, current, action: 'trash' };
         } else {
           const text = earlierText(journal, entry);
-          if (typeof text === 'string') return no(text);
+          if (typeof text === 'string') return no(text, 'missing_text');
           plan = { ok: true, entry, current, action: 'write', text };
         }
       }
       states.set(entry.note, plan.action === 'trash' ? null : plan.text);
       return plan;
     } catch (err) {
-      if (isNotedError(err)) return no(err.message);
+      if (isNotedError(err)) return no(err.message, 'failed');
       throw err;
     }
   });
@@ -292,6 +339,7 @@ function apply(
     after: plan.action === 'trash' ? null : plan.text,
     undoOf: entry.id,
     ...(group === undefined ? {} : { group }),
+    ...(ctx.owner === true ? { decision: { by: 'owner' as const, action: 'undo' as const } } : {}),
   });
   const vault = journal.vault;
   if (plan.action === 'trash') {
@@ -314,6 +362,26 @@ function apply(
   return { entry: entry.id, note: entry.note, outcome: 'undone', undoEntry: recorded.id };
 }
 
+/** An operation that moved a note: a note deleted at one name and created at another, together. */
+function isMove(unit: readonly JournalEntry[]): boolean {
+  return unit.some((e) => e.kind === 'delete') && unit.some((e) => e.kind === 'create');
+}
+
+/**
+ * Undoing a move takes the note out of the folder it was moved into: that folder, and each one above it
+ * up to the vault, is removed when it is empty now (the move made it; nothing else is in it).
+ */
+function removeEmptyFolders(journal: UndoJournal, note: string): void {
+  const parts = note.split('/').slice(0, -1);
+  for (let n = parts.length; n > 0; n--) {
+    try {
+      fs.rmdirSync(path.join(journal.vault.root, ...parts.slice(0, n)));
+    } catch {
+      return; // not empty (or already gone): the folders above are not empty either
+    }
+  }
+}
+
 /** The note's exact bytes, or null when no file is there. */
 function readCurrent(journal: UndoJournal, note: string): NoteState {
   const abs = journal.vault.pathOf(note);
@@ -330,6 +398,6 @@ function readCurrent(journal: UndoJournal, note: string): NoteState {
   }
 }
 
-function refused(entry: JournalEntry, reason: string): UndoOutcome {
-  return { entry: entry.id, note: entry.note, outcome: 'refused', reason };
+function refused(entry: JournalEntry, reason: string, why: UndoRefusal): UndoOutcome {
+  return { entry: entry.id, note: entry.note, outcome: 'refused', reason, why };
 }

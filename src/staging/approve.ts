@@ -12,7 +12,9 @@ import { moveToTrash } from '../vault/trash.js';
 import type { Vault } from '../vault/vault.js';
 import { applyHunks, hunksOf } from './hunks.js';
 import type { PendingStore } from './pending-store.js';
-import type { ChangeKind, PendingSummary } from './types.js';
+import { MAX_REASON_CHARS, type RejectedStore } from './rejected-store.js';
+import { mergeHunks, mergePlan } from './three-way.js';
+import type { ChangeKind, PendingChange, PendingSummary } from './types.js';
 
 /** What is about to be written, for the journal. `before` null: a create; `after` null: a delete. */
 export interface ApprovedWrite {
@@ -21,7 +23,22 @@ export interface ApprovedWrite {
   readonly kind: ChangeKind;
   readonly before: string | null;
   readonly after: string | null;
+  /** For an update: how many hunks it had and which were applied (the owner's decision). */
+  readonly hunks?: ApproveResult['hunks'];
+  /** The kept hunks were merged onto the owner's later edits (three-way). */
+  readonly merged?: boolean;
 }
+
+/** The owner rejected a change, or put a rejected one back to pending: no note is written. */
+export interface DecisionInfo {
+  readonly change: PendingSummary;
+  /** `approve` here only when the kept hunks changed nothing (no note is written, nothing else records it). */
+  readonly action: 'approve' | 'reject' | 'put_back';
+  readonly reason: string | null;
+}
+
+/** Called before a rejection or a put-back is carried out (the journal records it); throwing stops it. */
+export type OnDecision = (info: DecisionInfo) => void;
 
 /**
  * Called under the note's lock just before the write; throwing stops it (nothing is written). It may
@@ -34,7 +51,15 @@ export type NotMade = (now: Buffer | null) => void;
 export interface ApproveOptions {
   /** For an update: the hunk numbers to apply (from 1); the rest are dropped. Default: all. */
   readonly keep?: readonly number[];
+  /**
+   * For an outdated update: the etag of the note as the owner saw it when the merge was shown. The
+   * kept hunks (default: every clean one) are merged three ways onto the note, which must still have
+   * this etag; a hunk that overlaps the owner's later edits is refused, never applied.
+   */
+  readonly onto?: string;
   readonly onWrite: OnApprovedWrite;
+  /** Records an approval that writes nothing (the kept hunks leave the note as it is). */
+  readonly onDecision?: OnDecision;
   /** The clock for the trash id of an approved deletion. */
   readonly now?: () => Date;
 }
@@ -51,6 +76,8 @@ export interface ApproveResult {
   readonly trashId: string | null;
   /** For an update: how many hunks it had and which were applied. */
   readonly hunks: { readonly total: number; readonly kept: readonly number[] } | null;
+  /** The kept hunks were merged onto the note as the owner left it (`onto`). */
+  readonly merged?: boolean;
 }
 
 /**
@@ -70,6 +97,13 @@ export async function approve(
   const { note, kind } = change;
   let hunks: ApproveResult['hunks'] = null;
   let after = change.newText;
+  if (options.onto !== undefined && kind !== 'update') {
+    throw new NotedError(
+      'validation_error',
+      `Change ${id} is a ${kind === 'create' ? 'new note' : 'deletion'}, which cannot be merged onto later edits. Nothing was written; approve it whole or reject it.`,
+      { id },
+    );
+  }
   if (kind === 'update') {
     const base = change.baseText as string;
     const next = change.newText as string;
@@ -98,14 +132,19 @@ export async function approve(
     store.summary(id);
     const current = vault.read(note, ANYWHERE);
     const summary: PendingSummary = withoutTexts(change);
-    const result = { id, note, kind, etag: null, trashId: null, hunks };
+    let merged = false;
     if (kind === 'create') {
       if (current !== null) throw existsNow(id, note);
     } else if (current === null) {
       throw changedSince(id, note, 'was deleted or moved', null);
     } else if (current.etag !== change.baseEtag) {
-      throw changedSince(id, note, 'was changed', current.etag);
+      if (options.onto === undefined) throw changedSince(id, note, 'was changed', current.etag);
+      const onto = mergedOnto(change, current, options.onto, options.keep);
+      after = onto.after;
+      hunks = onto.hunks;
+      merged = true;
     }
+    const result = { id, note, kind, etag: null, trashId: null, hunks, ...(merged ? { merged } : {}) };
     if (current !== null && !current.lossless && hunks !== null && hunks.kept.length < hunks.total) {
       // The unchanged parts would be written back from decoded text, losing the bytes that are not UTF-8.
       throw new NotedError(
@@ -115,10 +154,19 @@ export async function approve(
       );
     }
     if (current !== null && after === current.text) {
+      options.onDecision?.({ change: summary, action: 'approve', reason: null });
       store.remove(id);
       return { ...result, outcome: 'unchanged' };
     }
-    const notMade = options.onWrite({ change: summary, note, kind, before: current?.text ?? null, after });
+    const notMade = options.onWrite({
+      change: summary,
+      note,
+      kind,
+      before: current?.text ?? null,
+      after,
+      hunks,
+      merged,
+    });
     const refuse = (err: NotedError): NotedError => {
       if (typeof notMade === 'function') notMade(vault.read(note, ANYWHERE)?.bytes ?? null);
       return err;
@@ -143,25 +191,96 @@ export async function approve(
   });
 }
 
-/** Rejects a pending change: removes it without touching the note. `not_found` for an unknown id. */
-export function reject(store: PendingStore, id: string): { id: string; note: string | null } {
-  let note: string | null = null;
+export interface RejectOptions {
+  /** Where the rejected change is kept for 30 days (absent: it is only removed; tests of old paths). */
+  readonly keep?: RejectedStore;
+  /** The owner's reason, kept with it and journaled. */
+  readonly reason?: string | null;
+  /** Records the decision (the journal) before the change leaves pending; throwing stops it. */
+  readonly onDecision?: OnDecision;
+}
+
+/**
+ * Rejects a pending change without touching the note: it is journaled as the owner's decision, kept
+ * under "Rejected" for 30 days and removed from pending. `not_found` for an unknown id. A damaged file
+ * cannot be kept or named in the journal; rejecting it only removes it.
+ */
+export function reject(
+  store: PendingStore,
+  id: string,
+  options: RejectOptions = {},
+): { id: string; note: string | null } {
+  const reason = reasonOf(options.reason);
+  let claim: ReturnType<PendingStore['claim']>;
   try {
-    note = store.summary(id).note;
+    claim = store.claim(id);
   } catch (err) {
-    // A damaged file can still be rejected: that is how the owner gets rid of it.
-    if (!(err instanceof NotedError) || err.code === 'not_found') throw err;
+    if (err instanceof NotedError && err.code === 'not_found') {
+      throw new NotedError(
+        'not_found',
+        `There is no pending change ${JSON.stringify(id)}; nothing was rejected.`,
+        { id },
+      );
+    }
+    throw err;
   }
-  if (!store.remove(id)) {
+  const { change } = claim;
+  try {
+    // A damaged file can still be rejected: that is how the owner gets rid of it (nothing to keep).
+    if (change !== null) {
+      options.onDecision?.({ change: withoutTexts(change), action: 'reject', reason });
+      options.keep?.keep(change, reason);
+    }
+  } catch (err) {
+    claim.restore();
+    throw err;
+  }
+  claim.done();
+  return { id, note: change?.note ?? null };
+}
+
+/**
+ * Puts a rejected change back to pending, under its own id, and journals it. Refused with
+ * `already_exists` when a creation of the same note waits already (approving one of two would refuse
+ * the other), `too_large` when 200 changes wait.
+ */
+export function putBack(
+  store: PendingStore,
+  rejected: RejectedStore,
+  id: string,
+  options: { readonly onDecision?: OnDecision } = {},
+): { id: string; note: string } {
+  const kept = rejected.get(id);
+  const { rejectedAt: _at, reason: _reason, keptUntil: _until, ...change } = kept;
+  if (change.kind === 'create') {
+    const twin = store
+      .list()
+      .find((c) => c.kind === 'create' && c.note.toLowerCase() === change.note.toLowerCase());
+    if (twin !== undefined) {
+      throw new NotedError(
+        'already_exists',
+        `The new note "${change.note}" was not put back: another new note of that name is waiting already. Approve or reject that one first.`,
+        { id, note: change.note, pending: twin.id },
+      );
+    }
+  }
+  options.onDecision?.({ change: withoutTexts(change), action: 'put_back', reason: null });
+  if (store.restore(change)) rejected.remove(id);
+  else rejected.remove(id); // already pending under that id (a crash between keep and remove)
+  return { id, note: change.note };
+}
+
+function reasonOf(reason: string | null | undefined): string | null {
+  const text = (reason ?? '').trim();
+  if (text === '') return null;
+  if (text.length > MAX_REASON_CHARS) {
     throw new NotedError(
-      'not_found',
-      `There is no pending change ${JSON.stringify(id)}; nothing was rejected.`,
-      {
-        id,
-      },
+      'validation_error',
+      `The reason is ${text.length} characters long; say it in at most ${MAX_REASON_CHARS}. Nothing was rejected.`,
+      { length: text.length },
     );
   }
-  return { id, note };
+  return text;
 }
 
 export type BatchOutcome =
@@ -218,14 +337,64 @@ export function approveAll(
   );
 }
 
-/** Rejects every readable pending change; returns them. Damaged files stay (reject them by id). */
-export function rejectAll(store: PendingStore): PendingSummary[] {
-  return store.list().filter((change) => store.remove(change.id));
+/** Rejects every readable pending change (each kept and journaled); returns them. Damaged files stay. */
+export function rejectAll(store: PendingStore, options: RejectOptions = {}): PendingSummary[] {
+  return store.list().filter((change) => {
+    try {
+      reject(store, change.id, options);
+      return true;
+    } catch (err) {
+      if (err instanceof NotedError && err.code === 'not_found') return false;
+      throw err;
+    }
+  });
 }
 
 function withoutTexts(change: PendingSummary & { baseText?: unknown; newText?: unknown }): PendingSummary {
   const { baseText: _b, newText: _n, ...summary } = change;
   return summary;
+}
+
+/**
+ * An outdated update merged onto the note as the owner left it: only when the note is still the one
+ * whose merge the owner saw (`onto`), and only with hunks that do not touch the owner's edits.
+ */
+function mergedOnto(
+  change: PendingChange,
+  current: { etag: string; text: string; lossless: boolean },
+  onto: string,
+  keep: readonly number[] | undefined,
+): { after: string; hunks: { total: number; kept: number[] } } {
+  const { id, note } = change;
+  if (current.etag !== onto) {
+    throw new NotedError(
+      'conflict',
+      `Change ${id} was not approved: "${note}" changed again after you looked at it, so the hunks you chose may no longer fit. Nothing was written and the change is still pending; look at it again.`,
+      { id, note, currentEtag: current.etag, committed: false },
+    );
+  }
+  if (!current.lossless) {
+    throw new NotedError(
+      'not_supported',
+      `Change ${id} cannot be merged: "${note}" holds bytes that are not valid UTF-8, which a merge would not keep. Nothing was written and the change is still pending; reject it, or let the agent redo it.`,
+      { id, note, committed: false },
+    );
+  }
+  const base = change.baseText as string;
+  const next = change.newText as string;
+  const plan = mergePlan(base, current.text, next);
+  const kept =
+    keep === undefined
+      ? plan.filter((h) => !h.conflict).map((h) => h.index)
+      : [...new Set(keep)].sort((a, b) => a - b);
+  if (kept.length === 0) {
+    throw new NotedError(
+      'validation_error',
+      `Every hunk of change ${id} overlaps edits made to "${note}" after the agent read it, so nothing can be applied. Nothing was written; reject the change, or let the agent redo it on the current text.`,
+      { id, note, committed: false },
+    );
+  }
+  return { after: mergeHunks(base, current.text, next, kept), hunks: { total: plan.length, kept } };
 }
 
 function range(n: number): number[] {

@@ -114,6 +114,35 @@ export function applyHunks(baseText: string, newText: string, keep: readonly num
   return out;
 }
 
+/** A changed run of a diff, located in the base text: what `hunksOf` numbers, with line breaks kept. */
+export interface ChangedRange {
+  /** The first base line it replaces (from 0), or where it inserts. */
+  readonly baseStart: number;
+  readonly baseCount: number;
+  /** Where it starts in the other text (from 0). */
+  readonly otherStart: number;
+  /** Its lines in the other text, with their line breaks. */
+  readonly lines: readonly string[];
+}
+
+/**
+ * The changed runs that turn `baseText` into `otherText`, in order: the hunks `hunksOf` would number
+ * (the i-th is hunk i + 1), as positions in both texts with the lines as they are written.
+ */
+export function changedRanges(baseText: string, otherText: string): ChangedRange[] {
+  const out: ChangedRange[] = [];
+  let baseLine = 0;
+  let otherLine = 0;
+  for (const run of runsOf(baseText, otherText)) {
+    if (run.changed) {
+      out.push({ baseStart: baseLine, baseCount: run.base.length, otherStart: otherLine, lines: run.next });
+    }
+    baseLine += run.base.length;
+    otherLine += run.next.length;
+  }
+  return out;
+}
+
 /** The texts as alternating unchanged and changed runs covering both completely. */
 function runsOf(baseText: string, newText: string): Run[] {
   const base = splitLines(baseText);
@@ -159,7 +188,7 @@ function runsOf(baseText: string, newText: string): Run[] {
 }
 
 /** Lines with their line breaks; the last one may have none. `''` has no lines. */
-function splitLines(text: string): string[] {
+export function splitLines(text: string): string[] {
   return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 }
 

@@ -24,7 +24,7 @@ export const MAX_PENDING_CHANGES = 200;
 export const MAX_PENDING_BYTES = 5 * 1024 * 1024;
 
 const FORMAT = 1;
-const ID_PATTERN = /^\d{8}-\d{6}-\d{3}-[0-9a-f]{6}$/;
+export const ID_PATTERN = /^\d{8}-\d{6}-\d{3}-[0-9a-f]{6}$/;
 const KINDS: readonly ChangeKind[] = ['create', 'update', 'delete'];
 /** The first line holds names and ids only; a 64 KB head always contains it. */
 const HEAD_BYTES = 64 * 1024;
@@ -144,6 +144,61 @@ export class PendingStore {
     }
   }
 
+  /**
+   * Puts a change back under its own id (a rejected change the owner returns to pending), with the
+   * same ceiling as `add`. False when a change of that id is already waiting.
+   */
+  restore(change: PendingChange): boolean {
+    checkShape(change, this.vault.ending);
+    return this.vault.withLockSync('pending', () => {
+      const waiting = this.fileIds().length;
+      if (waiting >= MAX_PENDING_CHANGES) {
+        throw new NotedError(
+          'too_large',
+          `${waiting} changes are already waiting for review, the most there may be, so this one was not put back. Approve or reject some of them first.`,
+          { pending: waiting, maxPending: MAX_PENDING_CHANGES, committed: false },
+        );
+      }
+      fs.mkdirSync(this.dir, { recursive: true });
+      return createFileAtomic(this.fileOf(change.id), serialize(change));
+    });
+  }
+
+  /**
+   * Takes a change out of pending at once (a rename, so of two reviewers deciding on it at the same
+   * moment only one gets it; the other gets `not_found`), for the caller to finish with `done` or to
+   * put back with `restore` when what follows fails. `change` is null for a damaged file.
+   */
+  claim(id: string): { change: PendingChange | null; done(): void; restore(): void } {
+    if (!ID_PATTERN.test(id)) throw unknownChange(id);
+    const claimed = path.join(this.dir, `.claimed-${id}-${randomBytes(4).toString('hex')}.json`);
+    try {
+      fs.renameSync(this.fileOf(id), claimed);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw unknownChange(id);
+      throw err;
+    }
+    let change: PendingChange | null = null;
+    try {
+      change = toChange(
+        id,
+        this.parse(id, () => fs.readFileSync(claimed, 'utf8')),
+        true,
+        this.vault.ending,
+      ) as PendingChange;
+    } catch (err) {
+      if (!(err instanceof NotedError) || err.code === 'not_found') {
+        fs.renameSync(claimed, this.fileOf(id));
+        throw err;
+      }
+    }
+    return {
+      change,
+      done: () => fs.rmSync(claimed, { force: true }),
+      restore: () => fs.renameSync(claimed, this.fileOf(id)),
+    };
+  }
+
   /** Removes a change; false when there was none with that id. */
   remove(id: string): boolean {
     if (!ID_PATTERN.test(id)) return false;
@@ -212,14 +267,15 @@ function pick(change: NewPendingChange): NewPendingChange {
   return { note, kind, baseEtag, baseText, newText, session, client, tool };
 }
 
-function serialize(change: PendingChange): string {
+/** A change as its file holds it; `extra` fields (a rejection's) go on the first line. */
+export function serialize(change: PendingChange, extra: Record<string, unknown> = {}): string {
   const { baseText, newText, ...meta } = change;
   // JSON.stringify escapes every line break inside strings, so the only raw ones are these two.
-  const head = JSON.stringify({ format: FORMAT, ...meta });
+  const head = JSON.stringify({ format: FORMAT, ...meta, ...extra });
   return `${head.slice(0, -1)},\n"baseText":${JSON.stringify(baseText)},\n"newText":${JSON.stringify(newText)}}\n`;
 }
 
-function readHead(file: string): string {
+export function readHead(file: string): string {
   const fd = fs.openSync(file, 'r');
   try {
     const buffer = Buffer.alloc(HEAD_BYTES);
@@ -236,7 +292,7 @@ function checkShape(change: NewPendingChange, ending: NoteEnding): void {
   if (problem !== null) throw new Error(`PendingStore.add: ${problem}`);
 }
 
-function toChange(
+export function toChange(
   id: string,
   data: unknown,
   withTexts: boolean,

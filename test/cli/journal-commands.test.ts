@@ -133,7 +133,7 @@ describe('noted-mcp journal list', () => {
     expect(r.stderr).toContain('unknown option --bogus');
     expect(r.stderr).toContain('unknown journal command "extra-arg-for-list"');
     expect(r.stderr).toContain(
-      '--kind takes one of create, update, delete, restore, undo, not_applied (got "rename")',
+      '--kind takes one of create, update, delete, restore, undo, not_applied, decision (got "rename")',
     );
     expect(r.stderr).toContain('--limit takes a whole number, 1 or more (got "0")');
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(2);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
+import { journalCommand } from '../../src/cli/journal-command.js';
 import {
   createReviewCommand,
   journalApprovedWrites,
@@ -11,6 +12,7 @@ import {
 import { Journal } from '../../src/journal/journal.js';
 import type { ApprovedWrite } from '../../src/staging/approve.js';
 import { PendingStore } from '../../src/staging/pending-store.js';
+import { RejectedStore } from '../../src/staging/rejected-store.js';
 import type { NewPendingChange } from '../../src/staging/types.js';
 import { etagOf } from '../../src/vault/etag.js';
 import { testJournalKey } from '../helpers/vault.js';
@@ -209,12 +211,14 @@ describe('noted-mcp review approve / reject', () => {
     expect(new PendingStore(t.vault).count()).toBe(1);
   });
 
-  it('reject drops the change and leaves the note', async () => {
+  it('reject takes the change out of pending, keeps it, and leaves the note', async () => {
     t = tempVault({ 'plan.md': BASE });
     const { id } = new PendingStore(t.vault).add(update('plan.md', BASE, NEXT));
     const { code, stdout } = await review(['reject', id]);
     expect(code).toBe(0);
-    expect(stdout).toBe(`Rejected ${id} ("plan.md"); the note was not touched.\n`);
+    expect(stdout).toBe(
+      `Rejected ${id} ("plan.md"); the note was not touched. It is kept for 30 days (noted-mcp review rejected; put back with noted-mcp review put-back ID).\n`,
+    );
     expect(t.read('plan.md')).toBe(BASE);
     expect(new PendingStore(t.vault).count()).toBe(0);
   });
@@ -234,15 +238,18 @@ describe('noted-mcp review approve / reject', () => {
     expect(t.read('b.md')).toBe('edited\n');
   });
 
-  it('reject --all drops every change', async () => {
+  it('reject --all rejects every change and keeps each', async () => {
     t = tempVault({ 'a.md': 'a\n' });
     const store = new PendingStore(t.vault);
     store.add(update('a.md', 'a\n', 'A\n'));
     store.add(update('a.md', 'a\n', 'AA\n'));
     const { code, stdout } = await review(['reject', '--all']);
     expect(code).toBe(0);
-    expect(stdout).toBe('Rejected 2 changes; no note was touched.\n');
+    expect(stdout).toBe(
+      'Rejected 2 changes; no note was touched. They are kept for 30 days (noted-mcp review rejected; put back with noted-mcp review put-back ID).\n',
+    );
     expect(store.count()).toBe(0);
+    expect(new RejectedStore(t.vault).list()).toHaveLength(2);
     expect(t.read('a.md')).toBe('a\n');
   });
 });
@@ -308,5 +315,91 @@ describe('journalApprovedWrites', () => {
     });
     expect(voided).toMatchObject({ note: 'drafts/plan.md', kind: 'not_applied', voids: recorded?.id });
     expect(journal.verify()).toMatchObject({ ok: true, entries: 2, unverified: null });
+  });
+});
+
+describe("noted-mcp review: rejected changes are kept and the owner's decisions journaled (issue 30, point 7)", () => {
+  const journalOf = () => new Journal(t.vault, { now: () => new Date(), key: testJournalKey() });
+
+  it('keeps a rejection with its reason, lists it, puts it back under its id, and journals each decision', async () => {
+    t = tempVault({ 'plan.md': BASE });
+    const { id } = new PendingStore(t.vault).add(update('plan.md', BASE, NEXT));
+    expect((await review(['reject', id, '--reason', 'wrong fox'])).code).toBe(0);
+    expect(new PendingStore(t.vault).count()).toBe(0);
+
+    const listed = await review(['rejected']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(`${id}  update  "plan.md"`);
+    expect(listed.stdout).toContain('because "wrong fox"');
+    expect(listed.stdout).toContain('asked by "Claude Code" (self-declared, unverified)');
+    const kept = new RejectedStore(t.vault).get(id);
+    expect(kept).toMatchObject({ baseText: BASE, newText: NEXT, client: 'Claude Code', reason: 'wrong fox' });
+
+    const back = await review(['put-back', id]);
+    expect(back.code).toBe(0);
+    expect(back.stdout).toContain(`Put ${id} ("plan.md") back to pending`);
+    expect(new PendingStore(t.vault).get(id)).toMatchObject({
+      baseText: BASE,
+      newText: NEXT,
+      session: 'sess-1',
+    });
+    expect(new RejectedStore(t.vault).list()).toEqual([]);
+
+    expect((await review(['approve', id, '--keep', '1'])).code).toBe(0);
+    const decisions = journalOf()
+      .list()
+      .reverse()
+      .map((e) => [e.kind, e.session, e.decision]);
+    expect(decisions).toEqual([
+      ['decision', 'sess-1', { by: 'owner', action: 'reject', pending: id, reason: 'wrong fox' }],
+      ['decision', 'sess-1', { by: 'owner', action: 'put_back', pending: id }],
+      ['update', 'sess-1', { by: 'owner', action: 'approve', pending: id, hunks: { total: 2, kept: [1] } }],
+    ]);
+    const verified = journalOf().verify();
+    expect(verified.ok).toBe(true);
+    expect(t.read('plan.md')).toBe(BASE.replace('quick', 'slow'));
+    // The journal's own listing says so in words.
+    const listing = await review(['list'], undefined, (argv, io) => journalCommand(argv, io));
+    expect(listing.stdout).toContain(`you rejected staged change ${id} (reason: wrong fox)`);
+    expect(listing.stdout).toContain(`you put staged change ${id} back to pending`);
+    expect(listing.stdout).toContain(`you approved staged change ${id} (hunks 1 of 2)`);
+  });
+
+  it('purges a rejected change 30 days after it was rejected', async () => {
+    t = tempVault({ 'plan.md': BASE });
+    let now = new Date('2026-12-01T10:00:00Z');
+    const clock = () => now;
+    const command = createReviewCommand({ recordApprovedWrite: () => () => undefined, now: clock });
+    const { id } = new PendingStore(t.vault).add(update('plan.md', BASE, NEXT));
+    expect((await review(['reject', id], undefined, command)).code).toBe(0);
+    now = new Date('2026-12-31T09:59:00Z');
+    expect((await review(['rejected'], undefined, command)).stdout).toContain(id);
+    now = new Date('2026-12-31T10:01:00Z');
+    const after = await review(['rejected'], undefined, command);
+    expect(after.stdout).toContain('No rejected change is kept');
+    expect(fs.readdirSync(path.join(t.dir, '.noted', 'rejected'))).toEqual([]);
+    const back = await review(['put-back', id], undefined, command);
+    expect(back.code).toBe(1);
+    expect(back.stderr).toContain('purged 30 days after it was rejected');
+  });
+
+  it('refuses to put back a new note while another creation of that name waits', async () => {
+    t = tempVault();
+    const store = new PendingStore(t.vault);
+    const create = (text: string): NewPendingChange => ({
+      note: 'idea.md',
+      kind: 'create',
+      baseEtag: null,
+      baseText: null,
+      newText: text,
+      ...WHO,
+    });
+    const first = store.add(create('one\n'));
+    expect((await review(['reject', first.id])).code).toBe(0);
+    store.add(create('two\n'));
+    const back = await review(['put-back', first.id]);
+    expect(back.code).toBe(1);
+    expect(back.stderr).toContain('another new note of that name is waiting already');
+    expect(new RejectedStore(t.vault).list()).toHaveLength(1);
   });
 });

@@ -101,14 +101,36 @@ describe('pending changes API', () => {
     expect((await f.request('/api/pending', { cookie })).json.changes).toEqual([]);
   });
 
-  it('rejects a change without touching the note', async () => {
+  it('rejects a change without touching the note, keeps it, journals the decision, and puts it back', async () => {
     f = await startFixture(STAGED);
     const id = await stageEdit();
     const { cookie, csrf } = await f.signIn();
-    const rejected = await f.request(`/api/pending/${id}/reject`, { method: 'POST', cookie, csrf });
+    const rejected = await f.request(`/api/pending/${id}/reject`, {
+      method: 'POST',
+      cookie,
+      csrf,
+      body: { reason: 'not this week' },
+    });
     expect(rejected.json.result).toEqual({ id, note: 'drafts/plan.md' });
     expect(readBytes(f.vault.dir, 'drafts/plan.md')?.toString()).toBe(BASE);
-    expect(journal().list()).toEqual([]);
+    const entries = journal().list();
+    expect(entries.map((e) => [e.kind, e.note, e.decision])).toEqual([
+      ['decision', 'drafts/plan.md', { by: 'owner', action: 'reject', pending: id, reason: 'not this week' }],
+    ]);
+    expect(journal().verify().ok).toBe(true);
+    const kept = await f.request('/api/rejected', { cookie });
+    expect(kept.json.changes).toEqual([
+      expect.objectContaining({ id, note: 'drafts/plan.md', reason: 'not this week' }),
+    ]);
+    const one = await f.request(`/api/rejected/${id}`, { cookie });
+    expect(one.json.diff.kind).toBe('update');
+    const back = await f.request(`/api/rejected/${id}/put-back`, { method: 'POST', cookie, csrf });
+    expect(back.json.result).toEqual({ id, note: 'drafts/plan.md' });
+    expect(
+      (await f.request('/api/pending', { cookie })).json.changes.map((c: { id: string }) => c.id),
+    ).toEqual([id]);
+    expect((await f.request('/api/rejected', { cookie })).json.changes).toEqual([]);
+    expect(journal().list()[0]?.decision).toEqual({ by: 'owner', action: 'put_back', pending: id });
   });
 
   it('refuses a stale approval with the reason, writes nothing and keeps the change', async () => {
@@ -333,7 +355,10 @@ describe('agent activity API', () => {
       { note: 'notes/b.md', outcome: 'undone' },
       { note: 'notes/a.md', outcome: 'refused' },
     ]);
-    expect(result.json.outcomes[1].reason).toMatch(/changed since the agent wrote it/);
+    // Issue 30, point 10: one plain sentence with what to do, no command and no entry id.
+    expect(result.json.outcomes[1].reason).toBe(
+      `"notes/a.md" was changed after the agent wrote it, so undoing would lose those later changes; it was left as it is. Edit it by hand if you still want the agent's change gone.`,
+    );
     expect(readBytes(f.vault.dir, 'notes/b.md')?.toString()).toBe('B\n');
     expect(readBytes(f.vault.dir, 'notes/a.md')?.toString()).toBe('A changed\nand edited by hand\n');
     const missing = await f.request('/api/activity/undo-session', {
@@ -345,9 +370,9 @@ describe('agent activity API', () => {
     expect(missing.status).toBe(404);
   });
 
-  it('shows a move as one operation and undoes it whole, as noted-mcp undo --group does', async () => {
-    f = await startFixture({ 'notes/a.md': 'A\n', 'notes/b.md': 'see [[notes/a]]\n' });
-    await f.vault.call('move_note', { name: 'notes/a', new_name: 'archive/a' });
+  it('shows a move as one operation and undoes it whole, removing the folders the move made', async () => {
+    f = await startFixture({ 'notes/a.md': 'A\n', 'notes/b.md': 'see [[notes/a]]\n', 'keep/x.md': 'x\n' });
+    await f.vault.call('move_note', { name: 'notes/a', new_name: 'archive/2026/a' });
     const { cookie, csrf } = await f.signIn();
     const [session] = (await f.request('/api/activity', { cookie })).json.sessions;
     const group = session.entries[0].group as string;
@@ -373,6 +398,9 @@ describe('agent activity API', () => {
     ]);
     expect(readBytes(f.vault.dir, 'notes/a.md')?.toString()).toBe('A\n');
     expect(readBytes(f.vault.dir, 'notes/b.md')?.toString()).toBe('see [[notes/a]]\n');
+    // Issue 30, point 10: the folders the move made, empty now, are gone; the others stay.
+    expect(fs.existsSync(path.join(f.vault.dir, 'archive'))).toBe(false);
+    expect(fs.readdirSync(f.vault.dir).sort()).toEqual(['.noted', 'keep', 'notes']);
     const after = (await f.request('/api/activity', { cookie })).json.sessions;
     const moved = after.find((s: { session: string }) => s.session === session.session);
     expect(moved.operations[group]).toMatchObject({ undoable: false, whyNot: 'already undone' });

@@ -277,6 +277,7 @@ describe('undo refuses what does not verify', () => {
         note: 'private/plan.md',
         outcome: 'refused',
         reason: expect.stringMatching(/does not verify .* an entry that does not verify is not undone/),
+        why: 'unproven',
       },
     ]);
     expect(noteBytes(jv, 'private/plan.md')).toBeNull();

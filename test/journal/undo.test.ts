@@ -71,6 +71,7 @@ describe('undo of one change', () => {
         note: 'a.md',
         outcome: 'refused',
         reason: expect.stringMatching(/saved on disk .* while it was being undone, so that save was kept/),
+        why: 'failed',
       },
     ]);
     expect(noteBytes(jv, 'a.md')?.toString()).toBe('saved in an editor\n');

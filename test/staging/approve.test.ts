@@ -2,8 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isNotedError } from '../../src/common/errors.js';
-import { type ApprovedWrite, approve, approveAll, reject, rejectAll } from '../../src/staging/approve.js';
+import {
+  type ApprovedWrite,
+  approve,
+  approveAll,
+  type DecisionInfo,
+  putBack,
+  reject,
+  rejectAll,
+} from '../../src/staging/approve.js';
 import { PendingStore } from '../../src/staging/pending-store.js';
+import { RejectedStore } from '../../src/staging/rejected-store.js';
 import type { NewPendingChange } from '../../src/staging/types.js';
 import { etagOf } from '../../src/vault/etag.js';
 import { listTrash } from '../../src/vault/trash.js';
@@ -76,6 +85,8 @@ describe('approve', () => {
         kind: 'update',
         before: BASE,
         after: NEXT,
+        hunks: { total: 2, kept: [1, 2] },
+        merged: false,
       },
     ]);
     expect(store.list()).toEqual([]);
@@ -292,5 +303,103 @@ describe('reject, approveAll, rejectAll', () => {
     expect(store.count()).toBe(0);
     expect(t.read('a.md')).toBe('a\n');
     expect(t.read('c.md')).toBeNull();
+  });
+});
+
+describe('an outdated change merged onto the owner edits (issue 30, point 9)', () => {
+  const LONG = `${Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
+  const AGENT = LONG.replace('line 5\n', 'line five\n').replace('line 30\n', 'line thirty\n');
+
+  it('applies the clean hunks onto the note as the owner left it, only when it is still that note', async () => {
+    const { store, writes, onWrite } = setup({ 'plan.md': LONG });
+    const { id } = store.add(update('plan.md', LONG, AGENT));
+    const ours = LONG.replace('line 30\n', 'line 30 (the owner)\n');
+    t.write('plan.md', ours);
+    // Without "onto" it is refused as before.
+    expect((await refusal(approve(t.vault, store, id, { onWrite }))).code).toBe('conflict');
+    // Onto another etag than the note's: refused, nothing written.
+    const stale = await refusal(approve(t.vault, store, id, { onWrite, onto: etagOf(LONG) }));
+    expect(stale.message).toContain('changed again after you looked at it');
+    // A conflicting hunk is never applied.
+    const conflict = await refusal(
+      approve(t.vault, store, id, { onWrite, onto: etagOf(ours), keep: [1, 2] }),
+    );
+    expect(conflict.message).toContain('Hunk 2 overlaps edits');
+    expect(t.read('plan.md')).toBe(ours);
+    const result = await approve(t.vault, store, id, { onWrite, onto: etagOf(ours) });
+    expect(result).toMatchObject({ outcome: 'updated', hunks: { total: 2, kept: [1] }, merged: true });
+    expect(t.read('plan.md')).toBe(ours.replace('line 5\n', 'line five\n'));
+    expect(writes).toHaveLength(1);
+    expect(writes[0]).toMatchObject({ before: ours, merged: true, hunks: { total: 2, kept: [1] } });
+    expect(store.count()).toBe(0);
+  });
+});
+
+describe('rejected changes are kept and can be put back (issue 30, point 7)', () => {
+  it('keeps the rejected change with its texts and reason, tells onDecision first, and puts it back under its id', async () => {
+    const { store } = setup({ 'plan.md': BASE });
+    const rejected = new RejectedStore(t.vault);
+    const { id } = store.add(update('plan.md', BASE, NEXT));
+    const decisions: string[] = [];
+    const onDecision = (d: DecisionInfo) => {
+      decisions.push(`${d.action} ${d.change.id} ${d.reason}`);
+    };
+    reject(store, id, { keep: rejected, reason: ' not now ', onDecision });
+    expect(store.count()).toBe(0);
+    expect(rejected.get(id)).toMatchObject({
+      id,
+      baseText: BASE,
+      newText: NEXT,
+      reason: 'not now',
+      client: 'Claude Code',
+    });
+    putBack(store, rejected, id, { onDecision });
+    expect(store.get(id)).toMatchObject({ id, baseText: BASE, newText: NEXT });
+    expect(rejected.list()).toEqual([]);
+    expect(decisions).toEqual([`reject ${id} not now`, `put_back ${id} null`]);
+  });
+
+  it('a second rejection of the same change (another tab) is refused and neither records nor drops anything', async () => {
+    const { store } = setup({ 'plan.md': BASE });
+    const rejected = new RejectedStore(t.vault);
+    const { id } = store.add(update('plan.md', BASE, NEXT));
+    let decided = 0;
+    const onDecision = () => {
+      decided++;
+    };
+    const claimed = store.claim(id); // the first reviewer holds it while its journal entry is written
+    expect(() => reject(store, id, { keep: rejected, onDecision })).toThrow(/nothing was rejected/);
+    claimed.restore();
+    reject(store, id, { keep: rejected, onDecision });
+    expect(() => reject(store, id, { keep: rejected, onDecision })).toThrow(/nothing was rejected/);
+    expect(decided).toBe(1);
+    expect(rejected.list().map((r) => r.id)).toEqual([id]);
+    expect(fs.readdirSync(store.dir)).toEqual([]);
+  });
+
+  it('an approval that writes nothing is still told to onDecision (the journal records the decision)', async () => {
+    const { store, writes, onWrite } = setup({ 'plan.md': BASE });
+    const { id } = store.add(update('plan.md', BASE, BASE));
+    const decisions: DecisionInfo[] = [];
+    const result = await approve(t.vault, store, id, { onWrite, onDecision: (d) => void decisions.push(d) });
+    expect(result.outcome).toBe('unchanged');
+    expect(writes).toEqual([]);
+    expect(decisions.map((d) => [d.action, d.change.id])).toEqual([['approve', id]]);
+  });
+
+  it('rejects nothing when the journal cannot record the decision', async () => {
+    const { store } = setup({ 'plan.md': BASE });
+    const rejected = new RejectedStore(t.vault);
+    const { id } = store.add(update('plan.md', BASE, NEXT));
+    expect(() =>
+      reject(store, id, {
+        keep: rejected,
+        onDecision: () => {
+          throw new Error('journal full');
+        },
+      }),
+    ).toThrow('journal full');
+    expect(store.count()).toBe(1);
+    expect(rejected.list()).toEqual([]);
   });
 });

@@ -69,7 +69,7 @@ function entryItem(e, alone, integrity) {
     });
   } });
   item.appendChild(el('div', { class: 'entry-line' }, [
-    el('span', { class: 'kind', text: e.kind }), marked('span', { class: 'note-name' }, e.note),
+    kindLabel(e), marked('span', { class: 'note-name' }, e.note),
     el('span', { class: 'meta', text: e.tool + ' · ' + when(e.time) }), d.toggle, control,
   ]));
   if (e.chainBreak) {
@@ -120,7 +120,7 @@ function operationItem(op, members, integrity) {
 
 function sessionCard(s, integrity) {
   var card = el('section', { class: 'card', 'data-id': s.session, 'aria-label': 'Session ' + s.session });
-  card.appendChild(el('h2', { text: s.client === null ? 'Unnamed client' : s.client }));
+  card.appendChild(el('h2', { text: sessionTitle(s) }));
   card.appendChild(el('p', { class: 'meta' }, [
     el('span', { class: 'unverified', text: '(self-declared name, unverified)' }),
     ' · session ' + s.session + ' · ' + when(s.firstTime) + ' – ' + when(s.lastTime) + ' · ' + plural(s.entries.length, 'change'),

@@ -4,6 +4,7 @@
  * review view (diffs, cards, the list of changed notes) in app-css-review.ts. Works at phone width
  * (everything wraps; only long diff lines wrap inside their cell) and shows keyboard focus plainly.
  */
+import { DECISIONS_CSS } from './app-css-decisions.js';
 import { REVIEW_CSS } from './app-css-review.js';
 import { TRUST_CSS } from './app-css-trust.js';
 
@@ -89,7 +90,7 @@ details.as-text summary { cursor: pointer; color: var(--accent); margin: 1rem 0 
 }
 `;
 
-const CSS = BASE_CSS + REVIEW_CSS + TRUST_CSS;
+const CSS = BASE_CSS + REVIEW_CSS + TRUST_CSS + DECISIONS_CSS;
 
 export function appCss(): string {
   return CSS;

@@ -8,6 +8,7 @@ import { APP_ACTIVITY } from './app-activity.js';
 import { APP_CONFIRM } from './app-confirm.js';
 import { APP_CONNECT } from './app-connect.js';
 import { APP_CORE } from './app-core.js';
+import { APP_DECISIONS } from './app-decisions.js';
 import { APP_DIFF } from './app-diff.js';
 import { APP_MARKS } from './app-marks.js';
 import { APP_PENDING } from './app-pending.js';
@@ -25,6 +26,7 @@ const SOURCE = `(function () {\n'use strict';\n${[
   APP_PENDING_LIST,
   APP_PENDING_DECIDE,
   APP_PENDING,
+  APP_DECISIONS,
   APP_REVIEW_KEYS,
   APP_ACTIVITY,
   APP_ACCESS,

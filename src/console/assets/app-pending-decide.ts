@@ -71,8 +71,9 @@ function showInCard(card, kind, lines) {
 async function rejectChange(card, c) {
   await busy(card, async function () {
     try {
-      await api('POST', 'pending/' + encodeURIComponent(c.id) + '/reject');
-      settleCard(card, c, 'ok', ['Rejected the change to ' + c.note + '; the note was not touched.']);
+      await api('POST', 'pending/' + encodeURIComponent(c.id) + '/reject', { reason: reasonOf(card) });
+      settleCard(card, c, 'ok', ['Rejected the change to ' + c.note + '; the note was not touched. It is kept under Rejected for 30 days, where Put back returns it.']);
+      rejectedGrew(1);
     } catch (err) {
       if (err.code === 'not_found') settleCard(card, c, 'warn', [refusalSentence(err, c.note)]);
       else showInCard(card, 'error', [refusalSentence(err, c.note)]);
@@ -84,7 +85,7 @@ async function rejectChange(card, c) {
 function askReject(card, c) {
   confirmStep({
     title: 'Reject this change?',
-    lines: [el('p', {}, ['Reject the change to ', marked('strong', {}, c.note), ' asked by ' + c.client + '? The note is not touched; the agent\u2019s text is taken off the list.'])],
+    lines: [el('p', {}, ['Reject the change to ', marked('strong', {}, c.note), ' asked by ' + c.client + '? The note is not touched; the change is kept under Rejected for 30 days, where Put back returns it.'])],
     confirm: 'Reject the change',
     danger: true,
     act: function () { rejectChange(card, c); },

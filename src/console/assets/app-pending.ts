@@ -201,12 +201,15 @@ function changeCard(c, detail) {
   body.appendChild(askedBy(c));
   var warning = hiddenWarning(c.hidden);
   if (warning) body.appendChild(warning);
+  var groupLine = noteGroupLine(c);
+  if (groupLine) body.appendChild(groupLine);
   body.appendChild(el('p', { class: 'flash warn outdated-why', hidden: !c.outdated, text: c.outdated ? 'Outdated: ' + c.outdated + '. Approving is refused while the note differs from what the agent saw; reject this change, or let the agent redo it on the current text.' : '' }));
   var approveButton = el('button', { type: 'button', class: 'approve', text: 'Approve', disabled: !!c.outdated });
   if (detail.error) {
     body.appendChild(messageBox('error', [refusalSentence(detail.error, c.note)]));
   } else if (detail.diff.kind === 'update' && detail.diff.hunkCount > 0) {
     body.appendChild(hunkChooser(card, c, detail.diff, approveButton));
+    if (detail.merge) body.appendChild(mergeSection(card, c, detail.merge, detail.diff));
   } else {
     body.appendChild(detail.diff.kind === 'update' ? el('p', { text: 'The text stays the same.' }) : wholeNode(detail.diff, c.id, function () { wholeLabel(card, approveButton); }));
     wholeLabel(card, approveButton);
@@ -214,6 +217,7 @@ function changeCard(c, detail) {
   approveButton.addEventListener('click', function () { approveChange(card, c, keptHunks(c.id)); });
   body.appendChild(el('div', { class: 'actions' }, [
     approveButton,
+    reasonInput(c),
     el('button', { type: 'button', class: 'quiet reject', text: 'Reject', onclick: function () { askReject(card, c); } }),
   ]));
   fold.addEventListener('click', function () { if (card.classList.contains('change')) setFolded(card, c, !card.classList.contains('folded')); else { body.hidden = !body.hidden; fold.textContent = body.hidden ? '▸' : '▾'; } });
@@ -297,7 +301,7 @@ async function rejectEverything(changes) {
   await busy(document.getElementById('main'), async function () {
     try {
       var r = await api('POST', 'pending-all/reject', { ids: changes.map(function (c) { return c.id; }) });
-      var lines = ['Rejected ' + plural(r.rejected.length, 'change') + '; no note was touched.'];
+      var lines = ['Rejected ' + plural(r.rejected.length, 'change') + '; no note was touched. They are kept under Rejected for 30 days.'];
       lines = lines.concat(refusalLines(r.missing.map(function (id) { return { note: notes[id], code: 'not_found' }; })));
       if (r.stillPending > 0) lines.push(plural(r.stillPending, 'change') + ' still waiting (arrived meanwhile, or unreadable).');
       notify(r.missing.length ? 'warn' : 'ok', lines);
@@ -320,7 +324,7 @@ PAGES.pending = async function (params) {
   state.pending = data;
   setBadge(data.changes.length + data.damaged.length);
   pruneChoices(data.changes.map(function (c) { return c.id; }));
-  if (data.changes.length === 0) return emptyPending(data.damaged);
+  if (data.changes.length === 0) return withRejected(emptyPending(data.damaged), data.rejected);
   var pages = Math.max(1, Math.ceil(data.changes.length / PAGE_SIZE));
   var page = Math.min(pages, Math.max(1, Number(params.get('page')) || 1));
   var slice = data.changes.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
@@ -353,7 +357,7 @@ PAGES.pending = async function (params) {
   ]);
   var target = params.get('change');
   if (target) setTimeout(function () { goToCard(target); }, 0);
-  return root;
+  return withRejected(root, data.rejected);
 };
 
 function foldAll(folded) {
@@ -369,6 +373,16 @@ function foldAll(folded) {
  * the cards shown, and a note when changes arrived or were decided elsewhere, without drawing the page
  * again under the owner's hands.
  */
+/** Draws a card again from fresh details (its merge section, its facts), in place and still open. */
+async function redrawCard(card, c) {
+  try {
+    var d = (await api('GET', 'pending/details?ids=' + encodeURIComponent(c.id))).details[0];
+    if (!d || !d.change || !card.isConnected) return;
+    var fresh = changeCard(Object.assign({}, c, d.change), d);
+    card.replaceWith(fresh);
+  } catch (err) { /* the next refresh tries again; the card keeps its outdated note meanwhile */ }
+}
+
 async function refreshPending() {
   if (route().page !== 'pending' || !state.pending || document.hidden) return;
   var data = await api('GET', 'pending');
@@ -387,6 +401,9 @@ async function refreshPending() {
     });
     var card = document.querySelector('article.change[data-id="' + CSS.escape(c.id) + '"]');
     if (!card) return;
+    // An update outdated now can still be merged onto the later edits: its card is drawn again in place,
+    // with the merge section, keeping the reviewer where they are.
+    if (c.outdated && c.kind === 'update') redrawCard(card, was);
     var why = card.querySelector('.outdated-why');
     why.hidden = !c.outdated;
     why.textContent = c.outdated ? 'Outdated: ' + c.outdated + '. Approving is refused while the note differs from what the agent saw; reject this change, or let the agent redo it on the current text.' : '';
