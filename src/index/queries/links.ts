@@ -52,11 +52,23 @@ interface StoredLink {
   readonly key_lower: string;
 }
 
+/** The links of one note written alike (same linkpath), resolved once for them all. */
 interface IncomingLink {
   readonly note_id: number;
   readonly source: string;
   readonly linkpath: string;
   readonly key_lower: string;
+  /** How many links of the note are written so. */
+  readonly n: number;
+}
+
+/** How many links a note holds (frontmatter links included); null when it is not indexed or not visible. */
+export function outgoingLinkCount(db: Db, notePath: string, options: VisibilityOption = {}): number | null {
+  const note = db.prepare<[string], { id: number }>('SELECT id FROM notes WHERE path = ?').get(notePath);
+  if (!note || (options.visible && !options.visible(notePath))) return null;
+  return db
+    .prepare<[number], { n: number }>('SELECT count(*) AS n FROM note_links WHERE note_id = ?')
+    .get(note.id)!.n;
 }
 
 /**
@@ -132,8 +144,9 @@ export function unresolvedLinkerIds(db: Db, linkText: string, visible?: Visible)
   const key = linkKey(linkText.trim(), ending);
   const rows = db
     .prepare<[string], IncomingLink>(
-      `SELECT l.note_id, n.path AS source, l.linkpath, l.key_lower
-       FROM note_links l JOIN notes n ON n.id = l.note_id WHERE l.key_lower = ?`,
+      `SELECT l.note_id, n.path AS source, l.linkpath, l.key_lower, count(*) AS n
+       FROM note_links l JOIN notes n ON n.id = l.note_id WHERE l.key_lower = ?
+       GROUP BY l.note_id, l.linkpath`,
     )
     .all(key)
     .filter((r) => withoutEnding(foldName(r.linkpath), ending) === wanted && (!visible || visible(r.source)));
@@ -210,7 +223,7 @@ function incomingCounts(
   const found = incomingLinks(db, targetPath, visible);
   if (found === null) return null;
   const counts = new Map<string, number>();
-  for (const link of found) counts.set(link.source, (counts.get(link.source) ?? 0) + 1);
+  for (const link of found) counts.set(link.source, (counts.get(link.source) ?? 0) + link.n);
   return counts;
 }
 
@@ -240,13 +253,18 @@ function incomingLinks(db: Db, targetPath: string, visible: Visible | undefined)
   return rows.filter((r) => targets.resolve(r.key_lower, r.linkpath, r.source) === targetPath);
 }
 
-/** The links, in notes the caller may see, filed under any of `keys` (markdown/link-key.ts). */
+/**
+ * The links, in notes the caller may see, filed under any of `keys` (markdown/link-key.ts), one row per
+ * note and linkpath with how many links it stands for: a note holding `[[t]]` 800,000 times is one row
+ * to resolve, not 800,000 (issue 35).
+ */
 function linksFiledUnder(db: Db, keys: ReadonlySet<string>, visible: Visible | undefined): IncomingLink[] {
   return db
     .prepare<[string], IncomingLink>(
-      `SELECT l.note_id, n.path AS source, l.linkpath, l.key_lower
+      `SELECT l.note_id, n.path AS source, l.linkpath, l.key_lower, count(*) AS n
        FROM note_links l JOIN notes n ON n.id = l.note_id
-       WHERE l.key_lower IN (SELECT value FROM json_each(?))`,
+       WHERE l.key_lower IN (SELECT value FROM json_each(?))
+       GROUP BY l.note_id, l.linkpath`,
     )
     .all(JSON.stringify([...keys]))
     .filter((r) => !visible || visible(r.source));
