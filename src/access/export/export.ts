@@ -119,7 +119,7 @@ export function exportNotes(ctx: AccessContext, rules: Rules, input: ExportInput
     folderLower: folder.toLowerCase(),
     ...(input.tag === undefined ? {} : { tagLower: checkTag(input.tag, 'tag') }),
     ...(search === undefined ? {} : { search }),
-    ...(rules.visible === undefined ? {} : { visible: rules.visible }),
+    ...(rules.visible === undefined ? {} : { visible: rules.visible, visibilityKey: rules.visibility.key }),
   };
   const fingerprint = createHash('sha256')
     .update(
