@@ -98,6 +98,8 @@ export function startFeed(db: Db, nowMs: number): void {
     const insert = db.prepare('INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)');
     insert.run('feed_id', randomBytes(8).toString('hex'));
     insert.run('feed_started_at', String(nowMs));
+    // The key list_changes seals cursors with, made with the feed (feedCursorKey makes it for a feed from before).
+    insert.run('feed_cursor_key', randomBytes(32).toString('hex'));
   }).immediate();
 }
 
