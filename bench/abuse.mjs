@@ -19,6 +19,14 @@
  *   such a note was quadratic (40,000 links: 5.5 s).
  * - html-depth: an HTML vault holding one note of N nested `<div>`s, read with read_note and found with
  *   search_notes over stdio: ms per N. It was quadratic and ran out of stack (100,000: minutes).
+ * - stalls (issue 35 findings 1 and 2): one server, one note of the issue's regex case (`"a"`×100,000,
+ *   a newline, `"aaaa "`×20,000) and one of `[[t]] ` repeated --stall-links times. Each heavy call
+ *   (the regex search, export_notes html, get_outgoing_links, get_note_outline, get_backlinks) runs
+ *   while the same connection reads a small note every 50 ms (the server takes requests concurrently,
+ *   so a read waits only while the heavy call holds the thread): the call's ms, how it was answered,
+ *   and the longest the small read waited (what every other client waits).
+ *
+ *   node bench/abuse.mjs --parts stalls [--stall-links 800000]
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,6 +49,8 @@ const { values } = parseArgs({
     'journal-max-mb': { type: 'string', default: '100' },
     'html-links': { type: 'string', default: '10000,40000,160000' },
     'html-depth': { type: 'string', default: '25000,100000,400000' },
+    'stall-links': { type: 'string', default: '800000' },
+    parts: { type: 'string', default: 'links,bodies,journal,html-links,html-depth,stalls' },
     server: { type: 'string', default: resolve(here, '../dist-mcp/index.cjs') },
   },
 });
@@ -61,7 +71,7 @@ function tempVault(name) {
 }
 
 async function call(client, name, args) {
-  const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 3_600_000 });
+  const r = await client.callTool({ name, arguments: args }, { timeout: 3_600_000 });
   return { isError: r.isError === true, structured: r.structuredContent ?? {} };
 }
 
@@ -229,8 +239,63 @@ function mb(bytes) {
   return bytes == null ? '?' : `${(bytes / MB).toFixed(1)} MB`;
 }
 
-await links();
-await bodies();
-await journal();
-await htmlLinks();
-await htmlDepth();
+async function stalls() {
+  const vault = tempVault('stalls');
+  mkdirSync(join(vault, 'pub'));
+  writeFileSync(join(vault, 'pub', 't.md'), '# t\n');
+  writeFileSync(join(vault, 'pub', 'small.md'), '# small\n\nhello\n');
+  const session = await startServer({ serverPath: values.server, vault, connectTimeoutMs: 60_000 });
+  const n = Number(values['stall-links']);
+  let t0 = performance.now();
+  const one = await call(session.client, 'create_note', {
+    name: 'pub/one',
+    content: `${'a'.repeat(100_000)}\n${'aaaa '.repeat(20_000)}`,
+  });
+  const spam = await call(session.client, 'create_note', { name: 'pub/spam', content: '[[t]] '.repeat(n) });
+  console.log(
+    `stalls: notes made in ${Math.round(performance.now() - t0)} ms (one: ${one.isError ? one.structured.code : 'ok'}, spam of ${n} links: ${spam.isError ? spam.structured.code : 'ok'})`,
+  );
+  const cases = [
+    ['search_notes /.{0,1000}.{0,1000}z/', 'search_notes', { query: '/.{0,1000}.{0,1000}z/' }],
+    ['search_notes /.{0,150}.{0,150}z/', 'search_notes', { query: '/.{0,150}.{0,150}z/' }],
+    ['export_notes html', 'export_notes', { format: 'html' }],
+    ['get_outgoing_links pub/spam', 'get_outgoing_links', { name: 'pub/spam' }],
+    ['get_note_outline pub/spam', 'get_note_outline', { name: 'pub/spam' }],
+    ['get_backlinks pub/t', 'get_backlinks', { name: 'pub/t' }],
+  ];
+  for (const [label, tool, args] of cases) {
+    let longest = 0;
+    let reads = 0;
+    let running = true;
+    const reader = (async () => {
+      while (running) {
+        const r0 = performance.now();
+        await session.client.callTool(
+          { name: 'read_note', arguments: { name: 'pub/small' } },
+          { timeout: 3_600_000 },
+        );
+        longest = Math.max(longest, performance.now() - r0);
+        reads++;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+    t0 = performance.now();
+    const r = await call(session.client, tool, args);
+    const ms = performance.now() - t0;
+    running = false;
+    await reader;
+    const answer = r.isError ? `${r.structured.code}` : 'ok';
+    console.log(
+      `  ${label.padEnd(38)} ${String(Math.round(ms)).padStart(7)} ms  ${answer.padEnd(16)} other client's longest wait ${Math.round(longest)} ms (${reads} reads)`,
+    );
+  }
+  await session.close();
+}
+
+const parts = new Set(values.parts.split(','));
+if (parts.has('links')) await links();
+if (parts.has('bodies')) await bodies();
+if (parts.has('journal')) await journal();
+if (parts.has('html-links')) await htmlLinks();
+if (parts.has('html-depth')) await htmlDepth();
+if (parts.has('stalls')) await stalls();

@@ -21,6 +21,12 @@
  * In each, `--rounds` rounds alternate, in turn, a word found nowhere (`zqabsentword`), the hidden
  * word, and both OR-ed with a visible word (whose scores must equal across the pair).
  * With `--compare FILE` the same runs with that server too, alternating the two per phase.
+ *
+ *   node bench/hidden-timing.mjs --tools [--hidden 3000] [--visible 300] [--rounds 20] [--server FILE]
+ *
+ * The reading tools other than search (issue 35 finding 5, bench/lib/hidden-tools.mjs): get_backlinks,
+ * list_by_tag, list_tasks {text}, export_notes {tag} and get_note_outline asked about what only hidden
+ * notes hold and about what nothing holds; no base vault needed.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +34,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { hiddenTools } from './lib/hidden-tools.mjs';
 import { killAllServers, startServer } from './lib/server-session.mjs';
 import { summarize } from './lib/stats.mjs';
 
@@ -39,8 +46,19 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '200' },
     server: { type: 'string', default: resolve(here, '../dist-mcp/index.cjs') },
     compare: { type: 'string' },
+    tools: { type: 'boolean', default: false },
+    visible: { type: 'string', default: '300' },
   },
 });
+if (values.tools) {
+  await hiddenTools({
+    serverPath: values.server,
+    hidden: Number(values.hidden),
+    visible: Number(values.visible),
+    rounds: Number(values.rounds === '200' ? '20' : values.rounds),
+  });
+  process.exit(0);
+}
 if (values.base === undefined || !existsSync(values.base)) {
   console.error(
     'usage: node bench/hidden-timing.mjs --base VAULT [--hidden N] [--rounds K] [--server FILE] [--compare FILE]',

@@ -6,11 +6,13 @@
  */
 
 import { positionOf } from '../common/cursor.js';
+import { NotedError } from '../common/errors.js';
 import { byCodeUnits, type Keyset, pageOf } from '../common/paging.js';
 import {
   type Backlink,
   backlinks as backlinksOf,
   type OutgoingLink,
+  outgoingLinkCount,
   outgoingLinks as outgoingLinksOf,
 } from '../index/queries/links.js';
 import { subpathLines } from '../markdown/outline.js';
@@ -59,9 +61,25 @@ const BACKLINK_ORDER: Keyset<Backlink, BacklinkPosition> = {
   compare: (b, p) => p.c - b.count || byCodeUnits(b.name, p.n),
 };
 
+/**
+ * The most links get_outgoing_links answers with: each takes a few hundred bytes of the answer, so
+ * 20,000 of them are within the 8 MB an answer may hold. A note with more is refused before any is
+ * resolved (issue 35: `[[t]]` 800,000 times was resolved for 15 s, then refused as too large).
+ */
+export const MAX_OUTGOING_LINKS = 20_000;
+
 /** Every link of a note in document order, each with the file it resolves to now (or null). */
 export function outgoingLinks(ctx: AccessContext, rules: Rules, input: string): OutgoingLinks {
   const name = resolveExisting(ctx, rules, input);
+  const count = indexed(ctx, name, () => outgoingLinkCount(ctx.index.db, name, visibleOption(rules)));
+  if (count > MAX_OUTGOING_LINKS) {
+    throw new NotedError(
+      'too_large',
+      `The note "${name}" holds ${count.toLocaleString('en-US')} links, and get_outgoing_links answers with at most ${MAX_OUTGOING_LINKS.toLocaleString('en-US')}. ` +
+        'get_note_outline gives the counts; read_note with a line range reads the links where they are written.',
+      { limit: MAX_OUTGOING_LINKS, actual: count },
+    );
+  }
   const links = indexed(ctx, name, () => outgoingLinksOf(ctx.index.db, name, visibleOption(rules)));
   const texts = new Map<string, string | null>();
   const textOf = (target: string): string | null => {

@@ -5,7 +5,7 @@
  */
 import { NotedError } from '../common/errors.js';
 import { formatOf } from '../format/formats.js';
-import { backlinks as backlinksOf, outgoingLinks as outgoingLinksOf } from '../index/queries/links.js';
+import { backlinks as backlinksOf, outgoingLinkCount } from '../index/queries/links.js';
 import { type NoteOutline, outlineOf } from '../markdown/outline.js';
 import type { AccessContext } from './context.js';
 import { notFound, resolveExisting } from './resolve.js';
@@ -27,17 +27,18 @@ export function noteOutline(ctx: AccessContext, rules: Rules, input: string): No
   if (why !== null) throw new NotedError('not_supported', `get_note_outline is not available here: ${why}.`);
   ctx.index.refresh();
   const visible = visibleOption(rules);
-  let outgoing = outgoingLinksOf(ctx.index.db, name, visible);
+  // Only counts: a note's links are counted, not resolved (a note may hold hundreds of thousands).
+  let outgoing = outgoingLinkCount(ctx.index.db, name, visible);
   if (outgoing === null) {
     // Written a moment ago by another program and not reported yet: index it on the spot.
     ctx.index.touched([name]);
-    outgoing = outgoingLinksOf(ctx.index.db, name, visible);
+    outgoing = outgoingLinkCount(ctx.index.db, name, visible);
   }
   const incoming = backlinksOf(ctx.index.db, name, visible);
   return {
     name,
     etag: stored.etag,
     ...outlineOf(stored.text),
-    links: { outgoing: outgoing?.length ?? 0, backlinks: incoming?.length ?? 0 },
+    links: { outgoing: outgoing ?? 0, backlinks: incoming?.length ?? 0 },
   };
 }

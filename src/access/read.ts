@@ -11,6 +11,7 @@ import { normalizeFolderName } from '../vault/names.js';
 import { type AccessContext, iso } from './context.js';
 import { notFound, resolveExisting } from './resolve.js';
 import type { Rules } from './rules/rules.js';
+import { visibleOption } from './rules/scope.js';
 import type { NoteContent, NoteListPage } from './types.js';
 
 export function listNotes(
@@ -23,7 +24,7 @@ export function listNotes(
   const page = listRows(ctx.index.db, {
     folderLower: folder.toLowerCase(),
     limit: options.limit ?? 50,
-    ...(rules.visible === undefined ? {} : { visible: rules.visible }),
+    ...visibleOption(rules),
     ...(options.cursor === undefined ? {} : { cursor: options.cursor }),
   });
   return {

@@ -14,10 +14,12 @@ import { unobservedWork, type Work } from '../../common/work.js';
 import { htmlNoteToMarkdown } from '../../format/convert-note.js';
 import { formatOf } from '../../format/formats.js';
 import { type ExportSelection, exportCount, exportPaths } from '../../index/queries/export.js';
+import { outgoingLinkCount } from '../../index/queries/links.js';
 import { checkTag } from '../../index/queries/tags.js';
 import { parseSearchQuery } from '../../index/search/parse/query.js';
 import { compileSearch } from '../../index/search/plan/compile.js';
 import type { JsonValue } from '../../markdown/frontmatter/frontmatter.js';
+import { scanBody } from '../../markdown/scan.js';
 import { normalizeFolderName } from '../../vault/names.js';
 import type { StoredNote } from '../../vault/vault.js';
 import { type AccessContext, iso } from '../context.js';
@@ -36,6 +38,13 @@ export const EXPORT_MIN_BYTES = 64 * 1024;
 const RESERVE_BYTES = 20 * 1024;
 /** Notes fetched from the index at a time while a page fills. */
 const CHUNK = 200;
+/**
+ * The most links one html page renders. Rendering a link took about 100 µs in-process (a note of
+ * `[[t]]` 800,000 times held every client up for 13–22 s, issue 35), so a page stops before the note
+ * that would pass this, and a note holding more alone is cut after this many links (`truncated`, as a
+ * note too large for the page is): about half a second of rendering per call.
+ */
+export const MAX_HTML_LINKS = 5_000;
 
 export interface ExportInput {
   readonly folder?: string;
@@ -115,7 +124,7 @@ export async function exportNotes(
     folderLower: folder.toLowerCase(),
     ...(input.tag === undefined ? {} : { tagLower: checkTag(input.tag, 'tag') }),
     ...(search === undefined ? {} : { search }),
-    ...(rules.visible === undefined ? {} : { visible: rules.visible }),
+    ...(rules.visible === undefined ? {} : { visible: rules.visible, visibilityKey: rules.visibility.key }),
   };
   const fingerprint = createHash('sha256')
     .update(
@@ -144,14 +153,30 @@ export async function exportNotes(
   let truncated = false;
   let more = false;
   let position = after;
+  let renderedLinks = 0;
   fill: for (;;) {
     const paths = exportPaths(db, selection, position, CHUNK);
     if (paths.length === 0) break;
     for (const name of paths) {
       await work.checkpoint();
       position = name;
+      // What rendering the note will cost, from the index, before it is read or rendered.
+      const links = input.format === 'html' ? (outgoingLinkCount(db, name) ?? 0) : 0;
+      if (links > 0 && builder.count() > 0 && renderedLinks + links > MAX_HTML_LINKS) {
+        more = true;
+        break fill;
+      }
       const stored = ctx.vault.read(name, rules.sight);
       if (stored === null) continue; // gone since the index saw it, or out of sight now
+      if (links > MAX_HTML_LINKS) {
+        // Alone and too many links to render: cut after the first MAX_HTML_LINKS, the page ends with it.
+        builder.add(builder.cut(stored, budget, linkPrefix(stored.text, links)));
+        last = name;
+        truncated = true;
+        more = exportPaths(db, selection, name, 1).length > 0;
+        break fill;
+      }
+      renderedLinks += links;
       const entry = builder.entry(stored);
       if (used + entry.bytes > budget) {
         if (builder.count() > 0) {
@@ -159,7 +184,7 @@ export async function exportNotes(
           break fill;
         }
         // Alone and still too large: its body is cut to fit, and the page ends with it.
-        builder.add(builder.cut(stored, budget));
+        builder.add(builder.cut(stored, budget, stored.text.length, entry));
         last = name;
         truncated = true;
         more = exportPaths(db, selection, name, 1).length > 0;
@@ -193,8 +218,11 @@ interface Entry {
 
 interface PageBuilder {
   entry(stored: StoredNote): Entry;
-  /** The note cut to fit `budget` bytes alone. */
-  cut(stored: StoredNote, budget: number): Entry;
+  /**
+   * The note cut to fit `budget` bytes alone, keeping at most its first `keep` characters; `whole`
+   * is its entry uncut when it was already built.
+   */
+  cut(stored: StoredNote, budget: number, keep: number, whole?: Entry): Entry;
   add(entry: Entry): void;
   count(): number;
   finish(): { notes: ExportedNote[]; document?: string };
@@ -229,10 +257,13 @@ function pageBuilder(ctx: AccessContext, rules: Rules, format: ExportFormat): Pa
   };
   return {
     entry: (stored) => build(stored, stored.text),
-    cut: (stored, budget) => {
+    cut: (stored, budget, first, whole) => {
       // Halve until it fits: the escaped size of a text is not linear in its length.
-      let keep = stored.text.length;
-      let entry = build(stored, stored.text, stored.text.length);
+      let keep = first;
+      let entry =
+        whole !== undefined && keep >= stored.text.length
+          ? { ...whole, note: { ...whole.note, totalChars: stored.text.length } }
+          : build(stored, stored.text.slice(0, keep), stored.text.length);
       while (entry.bytes > budget && keep > 0) {
         keep = Math.floor(keep / 2);
         if (keep > 0 && /[\uD800-\uDBFF]/.test(stored.text[keep - 1] ?? '')) keep--;
@@ -258,6 +289,17 @@ function pageBuilder(ctx: AccessContext, rules: Rules, format: ExportFormat): Pa
       };
     },
   };
+}
+
+/**
+ * How many of `text`'s first characters hold at most {@link MAX_HTML_LINKS} links, for a note whose
+ * index says it holds `links`: a share of the text in proportion, halved while it holds more.
+ */
+function linkPrefix(text: string, links: number): number {
+  let keep = Math.floor((text.length * MAX_HTML_LINKS) / links);
+  while (keep > 0 && scanBody(text.slice(0, keep)).links.length > MAX_HTML_LINKS) keep = Math.floor(keep / 2);
+  if (keep > 0 && /[\uD800-\uDBFF]/.test(text[keep - 1] ?? '')) keep--;
+  return keep;
 }
 
 /** A note in the markdown document: a comment line naming it and its etag, then its text as stored. */

@@ -17,7 +17,7 @@ import { normalizeFolderName } from '../../vault/names.js';
 import type { Rules } from './rules.js';
 
 export function visibleOption(rules: Rules): VisibilityOption {
-  return rules.visible === undefined ? {} : { visible: rules.visible };
+  return rules.visible === undefined ? {} : { visible: rules.visible, visibilityKey: rules.visibility.key };
 }
 
 /**

@@ -98,6 +98,8 @@ export function startFeed(db: Db, nowMs: number): void {
     const insert = db.prepare('INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)');
     insert.run('feed_id', randomBytes(8).toString('hex'));
     insert.run('feed_started_at', String(nowMs));
+    // The key list_changes seals cursors with, made with the feed (feedCursorKey makes it for a feed from before).
+    insert.run('feed_cursor_key', randomBytes(32).toString('hex'));
   }).immediate();
 }
 
@@ -123,6 +125,22 @@ export function feedPosition(db: Db): FeedPosition | null {
     prunedSeq: Number(meta(db, 'feed_pruned_seq') ?? 0),
     prunedAt: Number(meta(db, 'feed_pruned_at') ?? 0),
   };
+}
+
+/**
+ * The key list_changes seals its cursors with (common/cursor.ts), made at random the first time it is
+ * asked for and kept in `meta` with the feed, so that every server process on the index reads the
+ * others' cursors, and a cursor outlives restarts as the feed does.
+ */
+export function feedCursorKey(db: Db): Buffer {
+  const stored = meta(db, 'feed_cursor_key');
+  if (stored !== undefined) return Buffer.from(stored, 'hex');
+  db.prepare('INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)').run(
+    'feed_cursor_key',
+    randomBytes(32).toString('hex'),
+  );
+  // Another process may have made it first: the stored one holds.
+  return Buffer.from(meta(db, 'feed_cursor_key') as string, 'hex');
 }
 
 /** Records the gate's claims for changes about to be made, in one small transaction. */

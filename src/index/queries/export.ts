@@ -8,7 +8,7 @@ import type { Db } from '../db/database.js';
 import { escapeLike } from '../db/like.js';
 import type { CompiledSearch } from '../search/plan/compiled.js';
 import { registerSearchFunctions } from '../search/run/functions.js';
-import type { Visible } from '../store/visibility.js';
+import { hiddenNotesOut, type Visible } from '../store/visibility.js';
 import { visibleSql } from './notes.js';
 
 export interface ExportSelection {
@@ -18,12 +18,16 @@ export interface ExportSelection {
   readonly tagLower?: string;
   readonly search?: CompiledSearch;
   readonly visible?: Visible;
+  readonly visibilityKey?: string;
 }
 
 function conditions(db: Db, sel: ExportSelection): { where: string[]; params: unknown[] } {
   // Tasks, property values and regexes on paths are tested by SQL functions (search/run/functions.ts).
   registerSearchFunctions(db);
-  const where: string[] = [];
+  // Hidden notes left out by the index's own flag first, so that neither the tag's rows nor the
+  // predicate below are reached for them (issue 35: the time told what hidden notes hold).
+  const out = hiddenNotesOut(db, sel);
+  const where: string[] = out === null ? [] : [out];
   const params: unknown[] = [];
   if (sel.folderLower !== '') {
     where.push("(n.folder_lower = ? OR n.folder_lower LIKE ? ESCAPE '\\')");

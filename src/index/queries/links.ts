@@ -16,7 +16,7 @@ import { fileNamesForKey, foldName, keysForFile, linkKey } from '../../markdown/
 import { createLinkResolver, type LinkResolver } from '../../markdown/resolve.js';
 import type { Db } from '../db/database.js';
 import { indexEnding } from '../store/index-format.js';
-import type { VisibilityOption, Visible } from '../store/visibility.js';
+import { hiddenNotesOut, type VisibilityOption, type Visible } from '../store/visibility.js';
 
 /** One link of a note (SPEC 10, get_outgoing_links), with where it points now. */
 export interface OutgoingLink {
@@ -52,11 +52,23 @@ interface StoredLink {
   readonly key_lower: string;
 }
 
+/** The links of one note written alike (same linkpath), resolved once for them all. */
 interface IncomingLink {
   readonly note_id: number;
   readonly source: string;
   readonly linkpath: string;
   readonly key_lower: string;
+  /** How many links of the note are written so. */
+  readonly n: number;
+}
+
+/** How many links a note holds (frontmatter links included); null when it is not indexed or not visible. */
+export function outgoingLinkCount(db: Db, notePath: string, options: VisibilityOption = {}): number | null {
+  const note = db.prepare<[string], { id: number }>('SELECT id FROM notes WHERE path = ?').get(notePath);
+  if (!note || (options.visible && !options.visible(notePath))) return null;
+  return db
+    .prepare<[number], { n: number }>('SELECT count(*) AS n FROM note_links WHERE note_id = ?')
+    .get(note.id)!.n;
 }
 
 /**
@@ -104,7 +116,7 @@ export function outgoingLinks(
  * `.md` when that holds a dot, and the keys of its aliases. Each key's candidates are fetched once.
  */
 export function backlinks(db: Db, targetPath: string, options: VisibilityOption = {}): Backlink[] | null {
-  const counts = incomingCounts(db, targetPath, options.visible);
+  const counts = incomingCounts(db, targetPath, options);
   if (counts === null) return null;
   return [...counts]
     .map(([name, count]) => ({ name, count }))
@@ -116,7 +128,7 @@ export function backlinks(db: Db, targetPath: string, options: VisibilityOption 
  * target is not indexed or not visible. What query_notes' `has_link` tests.
  */
 export function linkingNoteIds(db: Db, targetPath: string, visible?: Visible): Set<number> | null {
-  const found = incomingLinks(db, targetPath, visible);
+  const found = incomingLinks(db, targetPath, visible === undefined ? {} : { visible });
   if (found === null) return null;
   return new Set(found.map((l) => l.note_id));
 }
@@ -132,8 +144,9 @@ export function unresolvedLinkerIds(db: Db, linkText: string, visible?: Visible)
   const key = linkKey(linkText.trim(), ending);
   const rows = db
     .prepare<[string], IncomingLink>(
-      `SELECT l.note_id, n.path AS source, l.linkpath, l.key_lower
-       FROM note_links l JOIN notes n ON n.id = l.note_id WHERE l.key_lower = ?`,
+      `SELECT l.note_id, n.path AS source, l.linkpath, l.key_lower, count(*) AS n
+       FROM note_links l JOIN notes n ON n.id = l.note_id WHERE l.key_lower = ?
+       GROUP BY l.note_id, l.linkpath`,
     )
     .all(key)
     .filter((r) => withoutEnding(foldName(r.linkpath), ending) === wanted && (!visible || visible(r.source)));
@@ -192,7 +205,7 @@ export function linkingNoteCounts(
   const ending = indexEnding(db);
   const keys = new Set(targets.flatMap((t) => keysForFile(t.file_lower, ending)));
   if (keys.size === 0) return new Map();
-  const rows = linksFiledUnder(db, keys, visible);
+  const rows = linksFiledUnder(db, keys, visible === undefined ? {} : { visible });
   const resolved = new LinkTargets(db, visible);
   resolved.prepare(rows.map((r) => ({ key: r.key_lower, linkpath: r.linkpath })));
   for (const r of rows) {
@@ -202,20 +215,17 @@ export function linkingNoteCounts(
   return new Map([...sources].map(([path, from]) => [path, from.size]));
 }
 
-function incomingCounts(
-  db: Db,
-  targetPath: string,
-  visible: Visible | undefined,
-): Map<string, number> | null {
-  const found = incomingLinks(db, targetPath, visible);
+function incomingCounts(db: Db, targetPath: string, options: VisibilityOption): Map<string, number> | null {
+  const found = incomingLinks(db, targetPath, options);
   if (found === null) return null;
   const counts = new Map<string, number>();
-  for (const link of found) counts.set(link.source, (counts.get(link.source) ?? 0) + 1);
+  for (const link of found) counts.set(link.source, (counts.get(link.source) ?? 0) + link.n);
   return counts;
 }
 
 /** Every link (self-links excluded) resolving to the target; null when the target is absent. */
-function incomingLinks(db: Db, targetPath: string, visible: Visible | undefined): IncomingLink[] | null {
+function incomingLinks(db: Db, targetPath: string, options: VisibilityOption): IncomingLink[] | null {
+  const visible = options.visible;
   if (visible && !visible(targetPath)) return null;
   const note = db
     .prepare<[string], { id: number; file_lower: string }>('SELECT id, file_lower FROM notes WHERE path = ?')
@@ -234,19 +244,27 @@ function incomingLinks(db: Db, targetPath: string, visible: Visible | undefined)
       .all(note.id);
     for (const a of aliases) keys.add(linkKey(a.alias_lower, ending));
   }
-  const rows = linksFiledUnder(db, keys, visible).filter((r) => r.source !== targetPath);
+  const rows = linksFiledUnder(db, keys, options).filter((r) => r.source !== targetPath);
   const targets = new LinkTargets(db, visible);
   targets.prepare(rows.map((r) => ({ key: r.key_lower, linkpath: r.linkpath })));
   return rows.filter((r) => targets.resolve(r.key_lower, r.linkpath, r.source) === targetPath);
 }
 
-/** The links, in notes the caller may see, filed under any of `keys` (markdown/link-key.ts). */
-function linksFiledUnder(db: Db, keys: ReadonlySet<string>, visible: Visible | undefined): IncomingLink[] {
+/**
+ * The links, in notes the caller may see, filed under any of `keys` (markdown/link-key.ts), one row per
+ * note and linkpath with how many links it stands for: a note holding `[[t]]` 800,000 times is one row
+ * to resolve, not 800,000 (issue 35).
+ */
+function linksFiledUnder(db: Db, keys: ReadonlySet<string>, options: VisibilityOption): IncomingLink[] {
+  const visible = options.visible;
+  // Hidden notes' links left out in the query itself: the time does not tell what they hold (issue 35).
+  const hidden = hiddenNotesOut(db, options);
   return db
     .prepare<[string], IncomingLink>(
-      `SELECT l.note_id, n.path AS source, l.linkpath, l.key_lower
+      `SELECT l.note_id, n.path AS source, l.linkpath, l.key_lower, count(*) AS n
        FROM note_links l JOIN notes n ON n.id = l.note_id
-       WHERE l.key_lower IN (SELECT value FROM json_each(?))`,
+       WHERE l.key_lower IN (SELECT value FROM json_each(?))${hidden === null ? '' : ` AND ${hidden}`}
+       GROUP BY l.note_id, l.linkpath`,
     )
     .all(JSON.stringify([...keys]))
     .filter((r) => !visible || visible(r.source));

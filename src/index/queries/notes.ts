@@ -6,6 +6,7 @@
 import { decodeCursor, encodeCursor } from '../../common/cursor.js';
 import type { Db } from '../db/database.js';
 import { escapeLike } from '../db/like.js';
+import { hiddenNotesOut } from '../store/visibility.js';
 
 export interface NoteRow {
   readonly path: string;
@@ -44,6 +45,8 @@ export interface ListOptions {
   readonly cursor?: string;
   /** Leaves out notes the caller may not see. */
   readonly visible?: (path: string) => boolean;
+  /** The key of the rules `visible` follows: hidden notes are then left out by the index's flag first. */
+  readonly visibilityKey?: string;
 }
 
 interface Cursor {
@@ -68,6 +71,9 @@ export function listNotes(db: Db, options: ListOptions): { rows: NoteRow[]; next
     where.push("(folder_lower = ? OR folder_lower LIKE ? ESCAPE '\\')");
     params.push(options.folderLower, `${escapeLike(options.folderLower)}/%`);
   }
+  // By the index's flag first (the walk then reads no hidden row), the predicate having the last word.
+  const leftOut = hiddenNotesOut(db, options);
+  if (leftOut !== null) where.push(leftOut);
   const visible = visibleSql(db, options.visible);
   if (visible !== null) where.push(visible);
   if (options.cursor !== undefined) {

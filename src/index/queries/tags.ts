@@ -9,7 +9,7 @@ import { decodeCursor, encodeCursor, positionOf } from '../../common/cursor.js';
 import { NotedError } from '../../common/errors.js';
 import { normalizeTag } from '../../markdown/tag-match.js';
 import type { Db } from '../db/database.js';
-import { hiddenNoteIds, type VisibilityOption } from '../store/visibility.js';
+import { hiddenNoteIds, hiddenNotesOut, type VisibilityOption } from '../store/visibility.js';
 
 export interface TagCount {
   /** Without `#`, in its display casing. */
@@ -172,7 +172,9 @@ export function taggedNotesPage(
   const params: unknown[] = [lower];
   if (after !== null) params.push(after.m, after.m, after.p);
   const rows = db
-    .prepare<unknown[], TaggedRow>(taggedNotesSql(db, lower, limit, after !== null))
+    .prepare<unknown[], TaggedRow>(
+      taggedNotesSql(db, lower, limit, after !== null, hiddenNotesOut(db, options)),
+    )
     .iterate(...params);
   let more = false;
   for (const row of rows) {
@@ -201,16 +203,22 @@ export function taggedNotesPage(
  * Two ways to the newest notes of a tag. For a tag on many notes, walking all notes newest first
  * and keeping those with the tag stops after about `limit × notes / tagged` rows; for a rarer tag,
  * collecting its notes and sorting them is cheaper. The tag's note count (one index range) decides.
- * `after`: the statement also takes the cursor's time twice and path, and starts past them.
+ * `after`: the statement also takes the cursor's time twice and path, and starts past them. `hidden`:
+ * the condition leaving hidden notes out (visibility.ts), in the count that decides too, so that
+ * neither the way nor the time depends on how many hidden notes carry the tag.
  */
-function taggedNotesSql(db: Db, lower: string, limit: number, after: boolean): string {
+function taggedNotesSql(db: Db, lower: string, limit: number, after: boolean, hidden: string | null): string {
   const tagged = db
-    .prepare<[string], { n: number }>('SELECT count(*) AS n FROM note_tag_prefixes WHERE tag_lower = ?')
+    .prepare<[string], { n: number }>(
+      hidden === null
+        ? 'SELECT count(*) AS n FROM note_tag_prefixes WHERE tag_lower = ?'
+        : `SELECT count(*) AS n FROM note_tag_prefixes p JOIN notes n ON n.id = p.note_id WHERE p.tag_lower = ? AND ${hidden}`,
+    )
     .get(lower) as { n: number };
   const notes = (db.prepare('SELECT max(id) AS n FROM notes').get() as { n: number | null }).n ?? 0;
   // Walking reads about limit × notes / tagged rows, collecting reads and sorts `tagged` rows.
   const walkNewest = tagged.n > 0 && limit * notes < tagged.n * tagged.n;
-  const past = after ? 'AND (n.mtime_ms < ? OR (n.mtime_ms = ? AND n.path > ?))' : '';
+  const past = `${hidden === null ? '' : `AND ${hidden} `}${after ? 'AND (n.mtime_ms < ? OR (n.mtime_ms = ? AND n.path > ?))' : ''}`;
   return walkNewest
     ? `SELECT n.path, n.title, n.mtime_ms FROM notes n INDEXED BY notes_mtime
        WHERE EXISTS (SELECT 1 FROM note_tag_prefixes p WHERE p.note_id = n.id AND p.tag_lower = ?) ${past}

@@ -11,7 +11,7 @@ import { NotedError } from '../../common/errors.js';
 import { foldName } from '../../markdown/link-key.js';
 import { isCalendarDate } from '../../markdown/task-syntax.js';
 import type { Db } from '../db/database.js';
-import type { VisibilityOption } from '../store/visibility.js';
+import { hiddenNotesOut, type VisibilityOption } from '../store/visibility.js';
 import { checkTag } from './tags.js';
 
 export interface TaskFilters extends VisibilityOption {
@@ -105,6 +105,9 @@ export function taskPage(
   const out: TaskResult[] = [];
   if (plan.limit === 0) return { tasks: out, more: false };
   const visible = filters.visible;
+  // Hidden notes' tasks left out in the query itself: the time does not tell what they hold (issue 35).
+  const leftOut = hiddenNotesOut(db, filters);
+  const hidden = leftOut === null ? [] : [leftOut];
   const phases: { where: string[]; params: unknown[]; order: string }[] = [];
   if (!filters.no_due && (after === null || after.d !== null)) {
     const past =
@@ -130,7 +133,7 @@ export function taskPage(
   for (const phase of phases) {
     const sql = `SELECT n.path, n.etag, t.line, t.text, t.status, t.done, t.due
       FROM note_tasks t JOIN notes n ON n.id = t.note_id
-      WHERE ${[...phase.where, ...plan.where].join(' AND ')} ORDER BY ${phase.order}`;
+      WHERE ${[...phase.where, ...plan.where, ...hidden].join(' AND ')} ORDER BY ${phase.order}`;
     for (const row of db.prepare<unknown[], TaskRow>(sql).iterate(...phase.params, ...plan.params)) {
       if (visible && !visible(row.path)) continue;
       if (out.length === plan.limit) {

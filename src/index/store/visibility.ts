@@ -25,6 +25,22 @@ export type Visible = (path: string) => boolean;
 
 export interface VisibilityOption {
   readonly visible?: Visible;
+  /**
+   * The key of the rules `visible` follows ({@link IndexVisibility}). When the index's rows follow
+   * the same rules, queries leave hidden notes out in SQL by `notes.visible` (hiddenNotesOut), so that
+   * how long they take does not grow with what hidden notes hold (issue 35); `visible` still has the
+   * last word on every row.
+   */
+  readonly visibilityKey?: string;
+}
+
+/**
+ * The SQL condition, over the notes table's alias `alias`, that leaves hidden notes out of a query
+ * itself; null when nothing is hidden, or when the index's rows do not follow the caller's rules.
+ */
+export function hiddenNotesOut(db: Db, options: VisibilityOption, alias = 'n'): string | null {
+  if (options.visible === undefined || options.visibilityKey === undefined) return null;
+  return storedVisibility(db) === options.visibilityKey ? `${alias}.visible = 1` : null;
 }
 
 /**

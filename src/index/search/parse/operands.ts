@@ -8,7 +8,7 @@
 import type { NotedError } from '../../../common/errors.js';
 import type { FieldNode, PhraseNode, QueryNode, RegexNode, WordNode } from './nodes.js';
 import type { FieldOperator } from './operators.js';
-import { compileRegex } from './regex.js';
+import { compileRegex, MAX_REGEX_PROGRAM } from './regex.js';
 
 export const EXAMPLES: Readonly<Record<string, string>> = {
   tag: 'tag:#project',
@@ -108,13 +108,21 @@ export function withCase(node: QueryNode, sensitive: boolean): QueryNode {
 
 /** Refuses what RE2 cannot run (backreferences, lookaround) or cannot read, saying so. */
 export function checkRegex(source: string, fail: (message: string) => NotedError): void {
+  let size: number;
   try {
-    compileRegex(source, false);
+    // Case-insensitive, as searches run by default: folding adds to the program.
+    size = compileRegex(source, false).programSize();
   } catch (err) {
     const why = (err as Error).message;
     const unsupported = /\\[1-9]|\(\?[=!<]/.test(source)
-      ? ' Backreferences (\\1) and lookaround ((?=…), (?!…), (?<=…)) are not supported: regexes here run in linear time, so no pattern can stall the search.'
+      ? ' Backreferences (\\1) and lookaround ((?=…), (?!…), (?<=…)) are not supported: regexes here run in time linear in the text, without backtracking.'
       : '';
     throw fail(`The regular expression /${source}/ cannot be used: ${why}.${unsupported}`);
+  }
+  if (size > MAX_REGEX_PROGRAM) {
+    throw fail(
+      `The regular expression /${source}/ is too costly to run: it compiles to ${size.toLocaleString('en-US')} instructions, and the limit is ${MAX_REGEX_PROGRAM.toLocaleString('en-US')}. ` +
+        'Counted repetition is what makes a pattern large (x{0,1000} is a thousand copies of x): use smaller counts, or * and + where the count does not matter.',
+    );
   }
 }

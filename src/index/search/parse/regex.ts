@@ -1,12 +1,34 @@
 /**
  * @module
  * Regular expressions of a search, run by RE2 (the `re2js` port): linear in the text whatever the
- * pattern, so no query can stall the server the way a backtracking engine can (`(a|aa)*b`). Obsidian
+ * pattern, so no pattern backtracks the way `(a|aa)*b` does in JavaScript's engine. Linear is not
+ * cheap, though: RE2 steps every live state of the compiled program over each character, so the cost
+ * per character grows with the program, and counted repetition expands into states (`.{0,1000}` is
+ * 2,000 instructions; `/.{0,1000}.{0,1000}z/` over one 200 KB line took 22 s, issue 35). So a pattern
+ * whose program is over {@link MAX_REGEX_PROGRAM} instructions is refused, and the text a search reads
+ * is weighed by {@link regexWeight} (search/run/run.ts). Obsidian
  * uses JavaScript's own flavour; RE2 reads the same syntax except backreferences and lookaround, which
  * the parser refuses with a message. Like Obsidian's, a search regex ignores case unless under
  * `match-case:`, and `^`/`$` match at line ends.
  */
 import { RE2JS } from 're2js';
+
+/**
+ * The largest compiled program a search regex may have. Measured in-process on a 2-core machine under
+ * load, a 1,000-instruction program (`.{0,500}z`) stepped over a long line at 2–4 µs a character, and
+ * larger ones grow faster than their size (`.{0,1000}z`: 15–50 µs).
+ */
+export const MAX_REGEX_PROGRAM = 1_000;
+
+/**
+ * What checking one character of text against the pattern costs, in the units of MAX_SCAN_WORK (one
+ * unit: reading and checking a character for a word, about 16 ns): half a unit per instruction, the
+ * worst measured over long lines of one letter, base64 and prose (2–12 ns a character and instruction,
+ * the most for the smallest programs); never under 1.
+ */
+export function regexWeight(source: string, matchCase: boolean): number {
+  return Math.max(1, Math.ceil(compileRegex(source, matchCase).programSize() / 2));
+}
 
 /** Compiled patterns, by case and source: a search tests one pattern against many notes. */
 const cache = new Map<string, RE2JS>();

@@ -11,7 +11,8 @@ import { unobservedWork, type Work } from '../../../common/work.js';
 import { type Db, reusedStatement } from '../../db/database.js';
 import { storedVisibility } from '../../store/visibility.js';
 import { type CandidateFacts, checkNeedsText, passes } from '../check/check.js';
-import { countTerms, type QueryNode } from '../parse/query.js';
+import type { QueryNode } from '../parse/query.js';
+import { regexWeight } from '../parse/regex.js';
 import type { Check, SqlPart } from '../plan/compiled.js';
 import type { SearchPosition, SearchSql } from '../plan/sql.js';
 import { checkSearchWork } from '../plan/work.js';
@@ -107,11 +108,18 @@ export function runCandidates<T>(
 
 /**
  * The most text one search may read and check, counted as the bytes of the candidate notes it reads
- * times the terms checked in them. Measured in-process on the 10k bench vault under load: reading and
- * checking ran at about 60 MB/s, so the bound is a few seconds of work, done in slices between which
- * other requests are answered. A regex alone over the 81 MB of the 10k vault is within it.
+ * times the weight of the terms checked in them (a word or phrase 1, a regex its
+ * {@link regexWeight}). Measured in-process on the 10k bench vault under load: reading and checking
+ * ran at about 60 MB/s, so the bound is a few seconds of work, done in slices between which other
+ * requests are answered. A small regex alone over the 81 MB of the 10k vault is within it.
  */
 export const MAX_SCAN_WORK = 256_000_000;
+/**
+ * The most work one note's check may be (same units): a note is checked in one piece, without
+ * yielding, so this is how long one search can hold up every other request, about half a second.
+ * A 5 MB note (the largest an agent can write) checked for six words, or for a small regex, is within it.
+ */
+export const MAX_NOTE_SCAN_WORK = 32_000_000;
 
 export interface CheckedPage {
   readonly rows: CandidateRow[];
@@ -133,6 +141,8 @@ export async function checkCandidates(
     after?: SearchPosition;
     keep: (row: CandidateRow) => boolean;
     maxWork?: number;
+    /** The most work one note's check may be ({@link MAX_NOTE_SCAN_WORK} by default). */
+    maxNoteWork?: number;
     /** Whether the index keeps the note's layout, so scopes it answers read no text (search/check/positions.ts). */
     hasLayout?: (row: CandidateRow) => boolean;
     /** Its safe points: yields to other requests now and then, stops when cancelled. */
@@ -150,9 +160,22 @@ export async function checkCandidates(
     if (bytes * terms > maxWork) {
       throw new NotedError(
         'too_large',
-        `This search would read and check ${read.length.toLocaleString('en-US')} notes (${mb(bytes)} MB of text, ${terms} term${terms === 1 ? '' : 's'} checked in each) for its line:, block:, section:, match-case: or /regex/ parts; the limit is ${mb(maxWork)} MB of text per term. ` +
-          'Narrow it with words the notes must contain (they are found by the index, not read), a path: or tag:, or the folder argument.',
+        `This search would read and check ${read.length.toLocaleString('en-US')} notes (${mb(bytes)} MB of text, checked at a cost of ${terms} a byte: a word or phrase costs 1, a regex more the larger it compiles) for its line:, block:, section:, match-case: or /regex/ parts; the limit is ${mb(maxWork)} million. ` +
+          'Narrow it with words the notes must contain (they are found by the index, not read), a path: or tag:, or the folder argument; use smaller regexes.',
         { limit: maxWork, actual: bytes * terms, candidates: read.length },
+      );
+    }
+    const largest = read.reduce(
+      (big: CandidateRow | undefined, r) => (big && big.size >= r.size ? big : r),
+      undefined,
+    );
+    const maxNote = page.maxNoteWork ?? MAX_NOTE_SCAN_WORK;
+    if (largest && largest.size * terms > maxNote) {
+      throw new NotedError(
+        'too_large',
+        `This search would check the note "${largest.path}" (${mb(largest.size)} MB) in one piece at a cost of ${terms} a byte (a word or phrase costs 1, a regex more the larger it compiles), and one note may cost at most ${mb(maxNote)} million: checking it would hold up every other request. ` +
+          'Use fewer or smaller regexes (counted repetition such as .{0,200} is what makes them large), or leave that note out with a path: or the folder argument.',
+        { limit: maxNote, actual: largest.size * terms, candidates: read.length },
       );
     }
   }
@@ -172,7 +195,7 @@ function mb(bytes: number): string {
   return (bytes / 1_000_000).toLocaleString('en-US', { maximumFractionDigits: 1 });
 }
 
-/** Terms a check tests in text: each may scan all of it. */
+/** The weight of the terms a check tests in text (each may scan all of it): what a byte costs. */
 function countChecked(check: Check): number {
   switch (check.k) {
     case 'col':
@@ -183,7 +206,26 @@ function countChecked(check: Check): number {
     case 'or':
       return check.ops.reduce((n, op) => n + countChecked(op), 0);
     case 'node':
-      return countTerms(check.node);
+      return weighTerms(check.node);
+  }
+}
+
+/** The query's leaves as its term limit counts them, a regex weighing its {@link regexWeight}. */
+function weighTerms(node: QueryNode): number {
+  switch (node.kind) {
+    case 'not':
+      return weighTerms(node.operand);
+    case 'and':
+    case 'or':
+      return node.operands.reduce((n, op) => n + weighTerms(op), 0);
+    case 'scope':
+      return 1 + (node.operand === null ? 0 : weighTerms(node.operand));
+    case 'property':
+      return 1 + (node.value?.kind === 'match' ? weighTerms(node.value.query) : 0);
+    case 'regex':
+      return regexWeight(node.source, node.matchCase === true);
+    default:
+      return 1;
   }
 }
 
