@@ -8,29 +8,18 @@
  */
 import fs from 'node:fs';
 import { NotedError } from '../common/errors.js';
-import { Journal } from '../journal/journal.js';
-import type { JournalKeyState } from '../journal/journal-key.js';
-import {
-  approve,
-  approveAll,
-  type OnApprovedWrite,
-  type OnDecision,
-  putBack,
-  reject,
-  rejectAll,
-} from '../staging/approve.js';
-import { type Hunk, hunksOf } from '../staging/hunks.js';
+import { approve, approveAll, type OnApprovedWrite, type OnDecision } from '../staging/approve.js';
 import { PendingStore } from '../staging/pending-store.js';
+import { putBack, reject, rejectAll } from '../staging/reject.js';
 import { KEEP_REJECTED_DAYS, RejectedStore } from '../staging/rejected-store.js';
-import type { PendingChange, PendingSummary } from '../staging/types.js';
-import { wordDiff } from '../staging/word-diff.js';
-import { ANYWHERE } from '../vault/checked-folder.js';
 import { quoteName } from '../vault/names.js';
 import { Vault } from '../vault/vault.js';
 import type { ParsedArgs } from './args.js';
 import { vaultDirFrom } from './config.js';
 import { type CliIo, type ExitCode, usageError } from './io.js';
 import { cliJournalKey } from './journal-args.js';
+import { list, listRejected, plural, reportDamaged, show } from './review-format.js';
+import { journalApprovedWrites, journalDecisions } from './review-journal.js';
 
 export interface ReviewDeps {
   /** Builds the hook called before each approved write: the journal's recorder once it exists. */
@@ -38,68 +27,6 @@ export interface ReviewDeps {
   /** Builds the hook called before each rejection or put-back: the journal's recorder. */
   readonly recordDecision?: (vault: Vault) => OnDecision;
   readonly now?: () => Date;
-}
-
-/**
- * Records each approved write in the vault's journal before it is made (SPEC 5.2, 6.1), with the
- * user's journal key (`key` is asked for when the first approval needs it).
- */
-export function journalApprovedWrites(key: () => JournalKeyState, now: () => Date = () => new Date()) {
-  return (vault: Vault): OnApprovedWrite => {
-    const journal = new Journal(vault, { now, key: key() });
-    return (info) => {
-      const { session, client, tool } = info.change;
-      const hunks = info.hunks ?? null;
-      const entry = journal.record({
-        session,
-        client,
-        tool,
-        note: info.note,
-        kind: info.kind,
-        before: info.before,
-        after: info.after,
-        decision: {
-          by: 'owner',
-          action: 'approve',
-          pending: info.change.id,
-          ...(hunks === null ? {} : { hunks: { total: hunks.total, kept: [...hunks.kept] } }),
-          ...(info.merged === true ? { merged: true } : {}),
-        },
-      });
-      return (now) => {
-        journal.voidEntries([{ entry, now }]);
-      };
-    };
-  };
-}
-
-/**
- * Records the owner's rejections and put-backs in the vault's journal (SPEC 9.4): an entry of kind
- * `decision` under the agent's session, client and tool, whose before and after are the note as it is
- * (the decision changes no note).
- */
-export function journalDecisions(key: () => JournalKeyState, now: () => Date = () => new Date()) {
-  return (vault: Vault): OnDecision => {
-    const journal = new Journal(vault, { now, key: key() });
-    return ({ change, action, reason }) => {
-      const current = vault.read(change.note, ANYWHERE)?.bytes ?? null;
-      journal.record({
-        session: change.session,
-        client: change.client,
-        tool: change.tool,
-        note: change.note,
-        kind: 'decision',
-        before: current,
-        after: current,
-        decision: {
-          by: 'owner',
-          action,
-          pending: change.id,
-          ...(reason === null ? {} : { reason }),
-        },
-      });
-    };
-  };
 }
 
 export const REVIEW_USAGE = `Usage: noted-mcp review [list] [options]
@@ -326,95 +253,6 @@ export function parseReviewArgs(argv: readonly string[]): ReviewArgs {
   };
 }
 
-function listRejected(rejected: RejectedStore, io: CliIo): ExitCode {
-  const kept = rejected.list();
-  if (kept.length === 0) {
-    io.stdout(
-      `No rejected change is kept (they are kept ${KEEP_REJECTED_DAYS} days after you reject them).\n`,
-    );
-    return 0;
-  }
-  io.stdout(`${plural(kept.length, 'rejected change')} kept, newest first:\n\n`);
-  for (const change of kept) {
-    io.stdout(
-      `${headline(change)}\n    rejected ${change.rejectedAt}${change.reason === null ? '' : ` because ${quoteName(change.reason)}`}, kept until ${change.keptUntil}\n    ${askedBy(change)}\n`,
-    );
-  }
-  io.stdout('\nPut one back to pending: noted-mcp review put-back ID\n');
-  return 0;
-}
-
-function list(store: PendingStore, vault: Vault, io: CliIo): ExitCode {
-  const changes = store.list();
-  if (changes.length === 0) io.stdout(`No changes are waiting for review in ${vault.root}.\n`);
-  else {
-    io.stdout(`${plural(changes.length, 'change')} waiting for review in ${vault.root}, oldest first:\n\n`);
-    for (const change of changes) io.stdout(`${headline(change)}\n    ${askedBy(change)}\n`);
-    io.stdout(
-      '\nSee one: noted-mcp review show ID · approve: noted-mcp review approve ID · reject: noted-mcp review reject ID\n',
-    );
-  }
-  reportDamaged(store, io);
-  return 0;
-}
-
-function show(change: PendingChange, io: CliIo): ExitCode {
-  const out = [headline(change), askedBy(change), ''];
-  if (change.kind === 'create') {
-    out.push('Creates a new note with this text:', ...prefixed('+ ', change.newText as string));
-  } else if (change.kind === 'delete') {
-    out.push(
-      'Deletes the note (approving moves it to the trash). Its text when the agent saw it:',
-      ...prefixed('- ', change.baseText as string),
-    );
-  } else {
-    const hunks = hunksOf(change.baseText as string, change.newText as string);
-    if (hunks.length === 0) out.push('The text stays the same.');
-    else {
-      out.push(
-        `${plural(hunks.length, 'hunk')}; words marked [-removed-] and {+added+}. Approve only some with: noted-mcp review approve ${change.id} --keep ${hunks.length > 2 ? '1,3' : '1'}`,
-      );
-      for (const hunk of hunks) out.push('', ...renderHunk(hunk, hunks.length));
-    }
-  }
-  io.stdout(`${out.join('\n')}\n`);
-  return 0;
-}
-
-function renderHunk(hunk: Hunk, total: number): string[] {
-  const lines = (start: number, count: number) =>
-    count === 0
-      ? `after line ${start - 1}`
-      : count === 1
-        ? `line ${start}`
-        : `lines ${start}–${start + count - 1}`;
-  const out = [
-    `Hunk ${hunk.index} of ${total}: ${lines(hunk.baseStart, hunk.baseCount)} → ${lines(hunk.newStart, hunk.newCount)}`,
-  ];
-  for (const line of hunk.before) out.push(`    ${visible(line)}`);
-  // Markers close at each line break, so every printed line reads on its own.
-  let marked = '';
-  for (const piece of wordDiff(hunk.removed.join('\n'), hunk.added.join('\n'))) {
-    const [open, close] =
-      piece.kind === 'same' ? ['', ''] : piece.kind === 'removed' ? ['[-', '-]'] : ['{+', '+}'];
-    marked += visible(piece.text, true)
-      .split('\n')
-      .map((part) => (part === '' ? '' : `${open}${part}${close}`))
-      .join('\n');
-  }
-  for (const line of marked.split('\n')) out.push(`  ~ ${line}`);
-  for (const line of hunk.after) out.push(`    ${visible(line)}`);
-  const { removed, added } = hunk.noNewlineAtEnd;
-  if (removed !== added && hunk.removed.length > 0 && hunk.added.length > 0) {
-    out.push(
-      removed
-        ? '  (adds a line break at the end of the note)'
-        : '  (removes the line break at the end of the note)',
-    );
-  }
-  return out;
-}
-
 async function approveEverything(
   vault: Vault,
   store: PendingStore,
@@ -467,43 +305,4 @@ function describeApproval(result: Awaited<ReturnType<typeof approve>>): string {
       return `Approved ${result.id}: updated ${note}${which}.`;
     }
   }
-}
-
-function reportDamaged(store: PendingStore, io: CliIo): void {
-  for (const { id, reason } of store.scan().damaged) {
-    io.stderr(
-      `noted-mcp review: the pending change ${id} cannot be read (${reason}); remove it with: noted-mcp review reject ${id}\n`,
-    );
-  }
-}
-
-function headline(change: PendingSummary): string {
-  return `${change.id}  ${change.kind.padEnd(6)}  ${quoteName(change.note)}`;
-}
-
-function askedBy(change: PendingSummary): string {
-  return `asked by ${quoteName(change.client)} (self-declared, unverified) with ${quoteName(change.tool)} at ${change.createdAt}, session ${quoteName(change.session)}`;
-}
-
-function prefixed(prefix: string, text: string): string[] {
-  if (text === '') return [`${prefix}(empty)`];
-  return text
-    .replace(/\r?\n$/, '')
-    .split(/\r?\n/)
-    .map((line) => prefix + visible(line));
-}
-
-/**
- * Security: text an agent wrote may hold terminal escape sequences; every control character but tab
- * (and line breaks, where the caller keeps them) is printed as `\uXXXX`.
- */
-function visible(text: string, keepNewlines = false): string {
-  const pattern = keepNewlines
-    ? /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
-    : /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g;
-  return text.replace(pattern, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -24,7 +24,7 @@ import { installCommand } from './install-command.js';
 import { type CliIo, type ExitCode, quoteArg, usageError } from './io.js';
 import { cliJournalKey, failure, openCliVault, parseFlags } from './journal-args.js';
 import { launcherFor } from './launcher.js';
-import { journalApprovedWrites, journalDecisions } from './review-command.js';
+import { journalApprovedWrites, journalDecisions } from './review-journal.js';
 import { resolveToken } from './serve-http.js';
 
 export const UI_USAGE = `Usage: noted-mcp ui [options]

@@ -7,7 +7,8 @@
  * which overlap them (conflicts, with both texts). Every rejection and put-back is journaled through the
  * same hook as `noted-mcp review`.
  */
-import { type OnDecision, putBack } from '../staging/approve.js';
+import type { OnDecision } from '../staging/approve.js';
+import { putBack } from '../staging/reject.js';
 import { mergePlan } from '../staging/three-way.js';
 import type { PendingChange, PendingSummary } from '../staging/types.js';
 import { ANYWHERE } from '../vault/checked-folder.js';

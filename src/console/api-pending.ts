@@ -12,9 +12,10 @@
  * unseen.
  */
 import { isNotedError } from '../common/errors.js';
-import { approve, approveEach, reject } from '../staging/approve.js';
+import { approve, approveEach } from '../staging/approve.js';
 import { textLines } from '../staging/hunks.js';
 import { MAX_PENDING_CHANGES } from '../staging/pending-store.js';
+import { reject } from '../staging/reject.js';
 import { decisionHook, groupedByNote, mergeViewOf } from './api-decisions.js';
 import type { ApiContext, Route } from './context.js';
 import { field } from './context.js';

@@ -21,7 +21,6 @@
  * refused, as are entries this machine cannot authenticate.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { isNotedError, NotedError } from '../common/errors.js';
 import { setVaultConfigFormat } from '../vault/config.js';
 import { CONVERSION_TOOL, refuseDuringConversion } from '../vault/conversion-marker.js';
@@ -30,6 +29,7 @@ import { ENDING_OF, FORMAT_NAMES } from '../vault/format-name.js';
 import { moveToTrash } from '../vault/trash.js';
 import { dayOfId, entryHash, type JournalEntry, newGroupId, sha256Hex } from './entry.js';
 import { withNoteLocks } from './note-locks.js';
+import { isMove, removeEmptyFolders } from './undo-folders.js';
 import type { UndoJournal, UndoTarget } from './undo-journal.js';
 import { unitsOf, voidedEntries } from './undo-units.js';
 import type { VerifyResult } from './verify.js';
@@ -360,26 +360,6 @@ function apply(
     );
   }
   return { entry: entry.id, note: entry.note, outcome: 'undone', undoEntry: recorded.id };
-}
-
-/** An operation that moved a note: a note deleted at one name and created at another, together. */
-function isMove(unit: readonly JournalEntry[]): boolean {
-  return unit.some((e) => e.kind === 'delete') && unit.some((e) => e.kind === 'create');
-}
-
-/**
- * Undoing a move takes the note out of the folder it was moved into: that folder, and each one above it
- * up to the vault, is removed when it is empty now (the move made it; nothing else is in it).
- */
-function removeEmptyFolders(journal: UndoJournal, note: string): void {
-  const parts = note.split('/').slice(0, -1);
-  for (let n = parts.length; n > 0; n--) {
-    try {
-      fs.rmdirSync(path.join(journal.vault.root, ...parts.slice(0, n)));
-    } catch {
-      return; // not empty (or already gone): the folders above are not empty either
-    }
-  }
 }
 
 /** The note's exact bytes, or null when no file is there. */

@@ -3,12 +3,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { journalCommand } from '../../src/cli/journal-command.js';
-import {
-  createReviewCommand,
-  journalApprovedWrites,
-  parseReviewArgs,
-  reviewCommand,
-} from '../../src/cli/review-command.js';
+import { createReviewCommand, parseReviewArgs, reviewCommand } from '../../src/cli/review-command.js';
+import { journalApprovedWrites } from '../../src/cli/review-journal.js';
 import { Journal } from '../../src/journal/journal.js';
 import type { ApprovedWrite } from '../../src/staging/approve.js';
 import { PendingStore } from '../../src/staging/pending-store.js';

@@ -5,7 +5,7 @@
  * would; `signIn` follows the one-time link and fetches the CSRF token as the page does.
  */
 import http from 'node:http';
-import { journalApprovedWrites, journalDecisions } from '../../src/cli/review-command.js';
+import { journalApprovedWrites, journalDecisions } from '../../src/cli/review-journal.js';
 import type { InstallOutcome } from '../../src/console/context.js';
 import { type ConsoleHandle, startConsole } from '../../src/console/server.js';
 import { openTestVault, type TestVault, testJournalKey, type VaultFiles } from '../helpers/vault.js';

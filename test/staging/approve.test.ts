@@ -2,16 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isNotedError } from '../../src/common/errors.js';
-import {
-  type ApprovedWrite,
-  approve,
-  approveAll,
-  type DecisionInfo,
-  putBack,
-  reject,
-  rejectAll,
-} from '../../src/staging/approve.js';
+import { type ApprovedWrite, approve, approveAll, type DecisionInfo } from '../../src/staging/approve.js';
 import { PendingStore } from '../../src/staging/pending-store.js';
+import { putBack, reject, rejectAll } from '../../src/staging/reject.js';
 import { RejectedStore } from '../../src/staging/rejected-store.js';
 import type { NewPendingChange } from '../../src/staging/types.js';
 import { etagOf } from '../../src/vault/etag.js';

@@ -14,6 +14,7 @@ import { APP_MARKS } from './app-marks.js';
 import { APP_PENDING } from './app-pending.js';
 import { APP_PENDING_DECIDE } from './app-pending-decide.js';
 import { APP_PENDING_LIST } from './app-pending-list.js';
+import { APP_PENDING_REFRESH } from './app-pending-refresh.js';
 import { APP_REFUSALS } from './app-refusals.js';
 import { APP_REVIEW_KEYS } from './app-review-keys.js';
 
@@ -26,6 +27,7 @@ const SOURCE = `(function () {\n'use strict';\n${[
   APP_PENDING_LIST,
   APP_PENDING_DECIDE,
   APP_PENDING,
+  APP_PENDING_REFRESH,
   APP_DECISIONS,
   APP_REVIEW_KEYS,
   APP_ACTIVITY,
