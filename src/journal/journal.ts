@@ -181,7 +181,7 @@ export class Journal {
    * Walks the whole chain, checks each entry's authentication, the anchored head and (unless `texts`
    * is false) every stored text; see verify.ts.
    */
-  verify(options: { texts?: boolean; hashes?: string[] } = {}): VerifyResult {
+  verify(options: { texts?: boolean; hashes?: string[]; checked?: Set<string> } = {}): VerifyResult {
     return verifyJournal(this.dir, {
       key: this.key,
       root: this.vault.root,
