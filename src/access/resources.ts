@@ -5,8 +5,10 @@
  * the previous one), name completion, and reading one file by its exact path. Hidden files are left
  * out of lists and completions and read as missing.
  */
+
 import { decodeCursor, encodeCursor } from '../common/cursor.js';
 import { NotedError } from '../common/errors.js';
+import { jsonFits, MESSAGE_LIMIT } from '../common/json-size.js';
 import { formatOf } from '../format/formats.js';
 import { escapeLike, visibleSql } from '../index/notes-query.js';
 import { lowerPath } from '../index/store.js';
@@ -137,6 +139,8 @@ export function readVaultFile(ctx: AccessContext, rules: Rules, input: string): 
     const stored = ctx.vault.read(name, rules.sight);
     if (stored !== null) {
       if (stored.size > MAX_ATTACHMENT_BYTES) throw tooLarge(name, stored.size);
+      // The size on disk is not the size of the message: a control character travels as six bytes.
+      if (!jsonFits(stored.text, MESSAGE_LIMIT - MESSAGE_MARGIN)) throw tooLargeToSend(name, stored.size);
       return { kind: 'note', path: name, mimeType: formatOf(ctx.vault).mimeType, text: stored.text };
     }
   }
@@ -157,4 +161,15 @@ function decodeCursorAfter(cursor: string): string {
     cursor,
     (d): d is { after: string } => typeof (d as { after?: unknown } | null)?.after === 'string',
   ).after;
+}
+
+/** Room in one message for what surrounds a note's text (its uri, its type, the envelope). */
+const MESSAGE_MARGIN = 64 * 1024;
+
+function tooLargeToSend(name: string, size: number): NotedError {
+  return new NotedError(
+    'too_large',
+    `"${name}" is ${(size / 1048576).toFixed(1)} MB on disk but over 8 MB as sent (it holds many control characters, which travel escaped): too large for one message. Read it in pages with read_note (offset, max_chars).`,
+    { name, sizeBytes: size },
+  );
 }
