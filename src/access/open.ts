@@ -171,7 +171,7 @@ function sweepStateTemps(vault: Vault, log: IndexLogger): void {
  * The journal's start-up check (journal/reconcile.ts), before serving: notes each change that was
  * recorded but never made. It only reports; a failure here never stops the server.
  */
-async function checkJournal(journal: Journal, log: IndexLogger): Promise<void> {
+async function checkJournal(journal: Journal, log: Diagnostics): Promise<void> {
   try {
     const result = await reconcileJournal(journal);
     if (result.cutOff > 0) {
@@ -182,6 +182,7 @@ async function checkJournal(journal: Journal, log: IndexLogger): Promise<void> {
     for (const e of result.notApplied) {
       log.warn(
         `journal: entry ${e.voids} ("${e.note}") was recorded but its change was never made (the writer stopped in between); noted as entry ${e.id} (not_applied). The note was left as it is.`,
+        [e.note],
       );
     }
     for (const problem of result.problems) log.warn(`journal start-up check: ${problem}`);
