@@ -9,6 +9,7 @@ import { Diagnostics } from '../common/diagnostics.js';
 import { type IndexLogger, type IndexOptions, type IndexStartInfo, NoteIndex } from '../index/note-index.js';
 import { Journal } from '../journal/journal.js';
 import type { JournalKeyState } from '../journal/journal-key.js';
+import { interruptedOperations, interruptedText } from '../journal/operations.js';
 import { reconcileJournal } from '../journal/reconcile.js';
 import { PendingStore } from '../staging/pending-store.js';
 import { removeOrphanTemps } from '../vault/atomic-write.js';
@@ -112,6 +113,8 @@ export async function startVault(options: OpenOptions): Promise<StartingVault> {
   try {
     const purged = access.purgeExpiredTrash();
     await checkJournal(journal, log);
+    // Security (issue 35 finding 8): an operation killed half done is said at every start until repaired.
+    for (const op of interruptedOperations(vault)) log.warn(interruptedText(op));
     sweepStateTemps(vault, log);
     const purging = setInterval(() => purgeQuietly(access, log), options.purgeEveryMs ?? PURGE_EVERY_MS);
     purging.unref();
@@ -152,6 +155,7 @@ const STATE_TEMP_FOLDERS = [
   ['journal', 'blobs'],
   ['journal'],
   ['pending'],
+  ['operations'],
   [],
 ] as const;
 

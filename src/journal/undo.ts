@@ -32,6 +32,7 @@ import { moveToTrash } from '../vault/trash.js';
 import { dayOfId, entryHash, type JournalEntry, newGroupId, sha256Hex } from './entry.js';
 import type { Journal } from './journal.js';
 import { withNoteLocks } from './note-locks.js';
+import { endOperation } from './operations.js';
 import { unitsOf, voidedEntries } from './undo-units.js';
 import type { VerifyResult } from './verify.js';
 
@@ -94,6 +95,10 @@ export async function undoChanges(
   const units = unitsOf(journal, target);
   for (const unit of units) outcomes.push(...(await undoUnit(journal, unit, ctx)));
   followUndoneConversion(journal, units.flat(), outcomes);
+  // An interrupted operation undone whole is repaired: it is no longer reported (operations.ts).
+  if ('group' in target && outcomes.length > 0 && outcomes.every((o) => o.outcome === 'undone')) {
+    endOperation(journal.vault, target.group);
+  }
   return { outcomes };
 }
 
