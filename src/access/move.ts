@@ -135,8 +135,8 @@ export async function moveNote(
   const writer = moveWriter(who, 'move_note', group);
   // A move that rewrites links in other notes changes them one after the other: killed in the middle,
   // it is reported at the next start with its repair (operations.ts).
-  const record = { group, tool: 'move_note', started: ctx.now().toISOString() };
-  const { moved, outcome } = await underWay(ctx.vault, record, isNotedError, async () => {
+  // (A move of one note alone is one step, which the start-up journal check already settles.)
+  const write = async () => {
     const moved = await moveOneNote(ctx, rules, writer, plan, own, input.expectedEtag);
     try {
       return { moved, outcome: await applyRewrites(ctx, rules, writer, others, work) };
@@ -144,7 +144,10 @@ export async function moveNote(
       if (!isCancelled(err)) throw err;
       throw cancelledMove(what, err.message, await rollBack(ctx, rules, writer), group);
     }
-  });
+  };
+  const record = { group, tool: 'move_note', started: ctx.now().toISOString() };
+  const { moved, outcome } =
+    others.length === 0 ? await write() : await underWay(ctx.vault, record, isNotedError, write);
   ctx.index.touched([from, to, ...outcome.updated]);
   work.report(others.length + 1, others.length + 1, 'moved');
   const written = new Set(outcome.updated);
