@@ -11,6 +11,7 @@
  */
 import path from 'node:path';
 import type { Diagnostic } from '../common/diagnostics.js';
+import { isNotedError } from '../common/errors.js';
 import { relativeToRoot } from '../vault/confine.js';
 import type { Rules } from './rules.js';
 
@@ -22,8 +23,10 @@ export function namesNothingHidden(d: Diagnostic, root: string, rules: Rules | n
   return names.every((name) => {
     try {
       return rules.accessOf(name) !== 'hidden';
-    } catch {
-      // Not a name the vault could hold: it names no note.
+    } catch (err) {
+      // A link into a hidden folder answers as a dangling one (rules.ts): not told either.
+      if (isNotedError(err) && err.details.reason === 'dangling_symlink') return false;
+      // Otherwise not a name the vault could hold: it names no note.
       return true;
     }
   });
