@@ -27,8 +27,18 @@
  *   and the longest the small read waited (what every other client waits).
  *
  *   node bench/abuse.mjs --parts stalls [--stall-links 800000]
+ *
+ * - conflict (issue 35 finding 7): a note of C control characters (`\u0001`, six bytes each once
+ *   JSON-escaped), then a stale update_note over stdio: the size of the conflict answer, and whether
+ *   the client got it and the server still answers.
+ * - convert-race (issue 35 finding 6): R runs of a vault of 400 notes, six create_note loops over stdio
+ *   and `noted-mcp convert --to html` meanwhile: creates answered `created: true` whose note stayed
+ *   `.md` (an attachment in the converted vault: lost), per run.
+ *
+ *   node bench/abuse.mjs --parts conflict,convert-race   # only these parts
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,7 +60,12 @@ const { values } = parseArgs({
     'html-links': { type: 'string', default: '10000,40000,160000' },
     'html-depth': { type: 'string', default: '25000,100000,400000' },
     'stall-links': { type: 'string', default: '800000' },
-    parts: { type: 'string', default: 'links,bodies,journal,html-links,html-depth,stalls' },
+    'conflict-chars': { type: 'string', default: '1500000' },
+    'race-runs': { type: 'string', default: '9' },
+    parts: {
+      type: 'string',
+      default: 'links,bodies,journal,html-links,html-depth,stalls,conflict,convert-race',
+    },
     server: { type: 'string', default: resolve(here, '../dist-mcp/index.cjs') },
   },
 });
@@ -292,10 +307,104 @@ async function stalls() {
   await session.close();
 }
 
-const parts = new Set(values.parts.split(','));
-if (parts.has('links')) await links();
-if (parts.has('bodies')) await bodies();
-if (parts.has('journal')) await journal();
-if (parts.has('html-links')) await htmlLinks();
-if (parts.has('html-depth')) await htmlDepth();
-if (parts.has('stalls')) await stalls();
+async function conflict() {
+  const chars = Number(values['conflict-chars']);
+  const vault = tempVault('conflict');
+  writeFileSync(join(vault, 'odd.md'), '\u0001'.repeat(chars));
+  const session = await startServer({ serverPath: values.server, vault, connectTimeoutMs: 60_000 });
+  console.log(`conflict: a stale update_note of a note of ${chars} control characters (stdio)`);
+  let outcome;
+  try {
+    const r = await session.client.callTool(
+      {
+        name: 'update_note',
+        arguments: { name: 'odd', content: 'mine', expected_etag: `sha256:${'0'.repeat(64)}` },
+      },
+      undefined,
+      { timeout: 600_000 },
+    );
+    const s = r.structuredContent ?? {};
+    outcome = `answered ${s.code}, ${mb(Buffer.byteLength(JSON.stringify(r)))}${s.currentTextTruncated ? `, currentText the first ${s.currentText.length} of ${s.currentTextTotalChars} characters` : ''}`;
+  } catch (e) {
+    outcome = `failed: ${e.message.slice(0, 80)}`;
+  }
+  let after;
+  try {
+    await session.client.callTool({ name: 'list_notes', arguments: {} }, undefined, { timeout: 10_000 });
+    after = 'the server still answers';
+  } catch (e) {
+    after = `the server no longer answers (${e.message.slice(0, 60)})`;
+  }
+  console.log(`  ${outcome}; ${after}`);
+  await session.close().catch(() => undefined);
+}
+
+async function convertRace() {
+  const runs = Number(values['race-runs']);
+  console.log(
+    `convert-race: ${runs} runs of 400 notes, six create_note loops over stdio, convert --to html meanwhile`,
+  );
+  const totals = { acknowledged: 0, busy: 0, lost: 0, runsLosing: 0 };
+  for (let run = 0; run < runs; run++) {
+    const vault = tempVault('race');
+    for (let i = 0; i < 400; i++)
+      writeFileSync(join(vault, `n${i}.md`), `# Note ${i}\n\nsee [[n${(i + 1) % 400}]]\n`);
+    const session = await startServer({ serverPath: values.server, vault, connectTimeoutMs: 60_000 });
+    let converting = true;
+    const acknowledged = [];
+    let busy = 0;
+    const loop = async (j) => {
+      for (let k = 0; converting; k++) {
+        const r = await call(session.client, 'create_note', {
+          name: `c${j}-${k}`,
+          content: `made ${j} ${k}\n`,
+        });
+        if (!r.isError && r.structured.created !== false) acknowledged.push(`c${j}-${k}`);
+        else if (r.structured.code === 'busy') busy++;
+      }
+    };
+    const loops = Array.from({ length: 6 }, (_, j) => loop(j));
+    // Asynchronous: the loops go on while convert runs.
+    const convert = await new Promise((done) => {
+      const child = spawn(
+        process.execPath,
+        [values.server, 'convert', '--to', 'html', '--notes-dir', vault],
+        {
+          stdio: 'ignore',
+          env: { ...process.env, NOTED_MCP_CONFIG_DIR: benchConfigHome() },
+        },
+      );
+      child.on('exit', (status) => done({ status }));
+    });
+    converting = false;
+    await Promise.all(loops);
+    await session.close();
+    const lost = acknowledged.filter((n) => !existsSync(join(vault, `${n}.html`)));
+    totals.acknowledged += acknowledged.length;
+    totals.busy += busy;
+    totals.lost += lost.length;
+    if (lost.length > 0) totals.runsLosing++;
+    console.log(
+      `  run ${run + 1}: convert exit ${convert.status}; ${acknowledged.length} creates acknowledged, ${busy} busy; lost (acknowledged, left .md): ${lost.length}`,
+    );
+  }
+  console.log(
+    `  total: ${totals.lost} lost of ${totals.acknowledged} acknowledged, in ${totals.runsLosing} of ${runs} runs; ${totals.busy} busy answers`,
+  );
+}
+
+const PARTS = {
+  links,
+  bodies,
+  journal,
+  'html-links': htmlLinks,
+  'html-depth': htmlDepth,
+  stalls,
+  conflict,
+  'convert-race': convertRace,
+};
+for (const part of values.parts.split(',')) {
+  const run = PARTS[part];
+  if (run === undefined) throw new Error(`unknown part "${part}": one of ${Object.keys(PARTS).join(', ')}`);
+  await run();
+}

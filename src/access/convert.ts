@@ -14,6 +14,7 @@ import { hasEnding, type NoteEnding, withoutEnding } from '../common/note-ending
 import { type ConvertedNote, htmlNoteToMarkdown, markdownNoteToHtml } from '../format/convert-note.js';
 import { type JournalEntry, newGroupId } from '../journal/entry.js';
 import type { Journal } from '../journal/journal.js';
+import { withNoteLocks } from '../journal/note-locks.js';
 import { reconcileJournal } from '../journal/reconcile.js';
 import type { NewLinkpath } from '../markdown/link-rewrite.js';
 import { createLinkResolver } from '../markdown/resolve.js';
@@ -94,6 +95,20 @@ export async function convertVault(
       `A conversion to ${marker.to} was stopped before it finished. Finish it first with: noted-mcp convert --to ${marker.to}`,
     );
   }
+  const resumed = marker !== null && marker.group !== '';
+  let group: string | null = null;
+  if (!options.dryRun) {
+    group = resumed ? marker.group : newGroupId(journal.now());
+    const started = marker?.started || journal.now().toISOString();
+    writeConversionMarker(vault.stateDir, {
+      to: options.to,
+      group,
+      pid: process.pid,
+      started,
+    } satisfies ConversionMarker);
+    // Security (issue 35): the vault is walked only once no write can still land behind the walk's back.
+    await waitForWritesUnderWay(vault, journal);
+  }
   const from: FormatName = options.to === 'html' ? 'markdown' : 'html';
   const fromEnding = ENDING_OF[from];
   const toEnding = ENDING_OF[options.to];
@@ -116,11 +131,11 @@ export async function convertVault(
     total: notes.length,
     converted: [] as NoteConversion[],
     skipped: walked.linked.size === 0 ? [] : linkedSkips(walked.linked, fromEnding),
-    group: null as string | null,
-    resumed: marker !== null && marker.group !== '',
+    group,
+    resumed,
     stopped: false,
   };
-  if (options.dryRun) {
+  if (group === null) {
     for (const name of notes) {
       const stored = vault.read(name, ANYWHERE);
       if (stored === null) continue;
@@ -134,15 +149,6 @@ export async function convertVault(
     return report;
   }
 
-  const group = marker !== null && marker.group !== '' ? marker.group : newGroupId(journal.now());
-  report.group = group;
-  const started = marker?.started || journal.now().toISOString();
-  writeConversionMarker(vault.stateDir, {
-    to: options.to,
-    group,
-    pid: process.pid,
-    started,
-  } satisfies ConversionMarker);
   // A stopped run may have recorded a note's change without making it: say so before going on, so
   // that `undo --group` never tries to undo what never happened.
   if (report.resumed) await reconcileJournal(journal);
@@ -155,11 +161,15 @@ export async function convertVault(
       break;
     }
     const batch = notes.slice(i, i + size);
-    const outcomes = convertBatch(
-      vault,
-      journal,
-      { names: batch, group, session: options.session, fromEnding, toEnding },
-      convert,
+    // Each note's lock, as every writer takes it: nothing writes a note while it is converted.
+    const locked = batch.flatMap((name) => [name, withoutEnding(name, fromEnding) + toEnding]);
+    const outcomes = await withNoteLocks(vault, locked, () =>
+      convertBatch(
+        vault,
+        journal,
+        { names: batch, group, session: options.session, fromEnding, toEnding },
+        convert,
+      ),
     );
     for (const outcome of outcomes) {
       if ('reason' in outcome) report.skipped.push({ name: outcome.name, reason: outcome.reason });
@@ -173,6 +183,29 @@ export async function convertVault(
     removeConversionMarker(vault.stateDir);
   }
   return report;
+}
+
+/** How far back the journal is read for changes that may still be being written (see below). */
+const UNDER_WAY_MS = 60_000;
+
+/**
+ * The barrier between the writers that came before the marker and the walk (issue 35 finding 6). Every
+ * change to a note is recorded under the journal's lock, which refuses it once the marker is there
+ * (journal.ts), and then written under the note's lock. So, once the journal's lock has been taken
+ * after the marker was written, no new change can start; one recorded before may still be on its way
+ * to the disk, and its writer holds its note's lock until it is there: taking the lock of every note
+ * the journal recorded lately waits for those (a lock whose holder died or hangs is taken over after
+ * 15 s, locks.ts).
+ */
+async function waitForWritesUnderWay(vault: Vault, journal: Journal): Promise<void> {
+  vault.withLockSync('journal', () => undefined);
+  const since = journal.now().getTime() - UNDER_WAY_MS;
+  const day = new Date(since).toISOString().slice(0, 10);
+  const notes = journal
+    .entries(day)
+    .filter((e) => Date.parse(e.time) >= since && e.tool !== TOOL)
+    .map((e) => e.note);
+  if (notes.length > 0) await withNoteLocks(vault, notes, () => undefined);
 }
 
 interface Batch {

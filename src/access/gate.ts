@@ -12,6 +12,7 @@ import { listAttachments, readAttachmentContent } from './attachments/tools.js';
 import type { AccessContext, Writer } from './context.js';
 import { type CreateInput, createNote } from './create.js';
 import { type DailyNoteInput, getDailyNote } from './daily/daily.js';
+import { namesNothingHidden } from './diagnostic-names.js';
 import { exportNotes } from './export/export.js';
 import { listenToChanges, policyFingerprint, type VaultChangesListener } from './feed/change-events.js';
 import { listChanges } from './feed/changes.js';
@@ -98,9 +99,20 @@ export class VaultAccess {
     return withScope(rules, session.inFolder);
   }
 
-  /** Hears the server's diagnostics (the last few first), for the connections' log messages. */
+  /**
+   * Hears the server's diagnostics (the last few first), for the connections' log messages: those that
+   * name nothing the policy hides as it stands when each is heard (diagnostic-names.ts).
+   */
   onDiagnostic(listener: (diagnostic: Diagnostic) => void): () => void {
-    return this.ctx.diagnostics.subscribe(listener);
+    return this.ctx.diagnostics.subscribe((d) => {
+      let rules: Rules | null = null;
+      try {
+        rules = this.policy.load();
+      } catch {
+        // A policy that cannot be read (or a vault converted since): nothing named is told.
+      }
+      if (namesNothingHidden(d, this.ctx.vault.root, rules)) listener(d);
+    });
   }
 
   /**

@@ -14,6 +14,7 @@ import {
 } from '../index/sync/note-index.js';
 import { Journal } from '../journal/journal.js';
 import type { JournalKeyState } from '../journal/journal-key.js';
+import { interruptedOperations, interruptedText } from '../journal/operations.js';
 import { reconcileJournal } from '../journal/reconcile.js';
 import { PendingStore } from '../staging/pending-store.js';
 import { removeOrphanTemps } from '../vault/atomic-write.js';
@@ -117,6 +118,8 @@ export async function startVault(options: OpenOptions): Promise<StartingVault> {
   try {
     const purged = access.purgeExpiredTrash();
     await checkJournal(journal, log);
+    // Security (issue 35 finding 8): an operation killed half done is said at every start until repaired.
+    for (const op of interruptedOperations(vault)) log.warn(interruptedText(op));
     sweepStateTemps(vault, log);
     const purging = setInterval(() => purgeQuietly(access, log), options.purgeEveryMs ?? PURGE_EVERY_MS);
     purging.unref();
@@ -157,6 +160,7 @@ const STATE_TEMP_FOLDERS = [
   ['journal', 'blobs'],
   ['journal'],
   ['pending'],
+  ['operations'],
   [],
 ] as const;
 
@@ -176,7 +180,7 @@ function sweepStateTemps(vault: Vault, log: IndexLogger): void {
  * The journal's start-up check (journal/reconcile.ts), before serving: notes each change that was
  * recorded but never made. It only reports; a failure here never stops the server.
  */
-async function checkJournal(journal: Journal, log: IndexLogger): Promise<void> {
+async function checkJournal(journal: Journal, log: Diagnostics): Promise<void> {
   try {
     const result = await reconcileJournal(journal);
     if (result.cutOff > 0) {
@@ -187,6 +191,7 @@ async function checkJournal(journal: Journal, log: IndexLogger): Promise<void> {
     for (const e of result.notApplied) {
       log.warn(
         `journal: entry ${e.voids} ("${e.note}") was recorded but its change was never made (the writer stopped in between); noted as entry ${e.id} (not_applied). The note was left as it is.`,
+        [e.note],
       );
     }
     for (const problem of result.problems) log.warn(`journal start-up check: ${problem}`);

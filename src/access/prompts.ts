@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { isNotedError, NotedError } from '../common/errors.js';
+import { jsonFits, MESSAGE_LIMIT } from '../common/json-size.js';
 import { formatOf } from '../format/formats.js';
 import { fileTitle } from '../markdown/title.js';
 import { isVisible } from '../policy/access.js';
@@ -97,6 +98,14 @@ export function noteText(ctx: AccessContext, rules: Rules, input: string): Promp
       'too_large',
       `The note "${name}" is ${(stored.size / 1048576).toFixed(1)} MB; a prompt takes a note of at most 5 MB. Pass a selection instead.`,
       { name, sizeBytes: stored.size, maxBytes: MAX_NOTE_BYTES },
+    );
+  }
+  // The size on disk is not the size of the message: a control character travels as six bytes.
+  if (!jsonFits(stored.text, MESSAGE_LIMIT / 2)) {
+    throw new NotedError(
+      'too_large',
+      `The note "${name}" is ${(stored.size / 1048576).toFixed(1)} MB on disk but too large for one message once sent (it holds many control characters, which travel escaped). Pass a selection instead.`,
+      { name, sizeBytes: stored.size },
     );
   }
   return promptNote(ctx, name, stored.text);

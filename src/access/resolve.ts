@@ -3,7 +3,7 @@
  * From a name an agent typed to the note it means (SPEC 1.3, 1.4): validate, then an exact path wins,
  * else the wikilink reading picks a single note, and several are an error listing them.
  */
-import { NotedError } from '../common/errors.js';
+import { isNotedError, NotedError } from '../common/errors.js';
 import { nameCandidates } from '../index/queries/notes.js';
 import { normalizeNoteName } from '../vault/names.js';
 import type { AccessContext } from './context.js';
@@ -15,10 +15,21 @@ import type { Rules } from './rules/rules.js';
  */
 export function resolveExisting(ctx: AccessContext, rules: Rules, input: string): string {
   const name = normalizeNoteName(input, ctx.vault.ending);
-  const seen = (n: string) => ctx.vault.exists(n, rules.sight) && rules.accessOf(n) !== 'hidden';
+  // The policy first: a name that a link takes into a hidden folder answers as a dangling link does
+  // (rules.ts), whether or not the file it leads to exists.
+  const seen = (n: string) => rules.accessOf(n) !== 'hidden' && ctx.vault.exists(n, rules.sight);
   if (seen(name)) return name;
   ctx.index.refresh();
-  const candidates = nameCandidates(ctx.index.db, name).filter(seen);
+  // A candidate found by its bare name that cannot be used is not one (a dangling link is not indexed).
+  const usable = (n: string) => {
+    try {
+      return seen(n);
+    } catch (err) {
+      if (isNotedError(err) && err.code === 'invalid_name') return false;
+      throw err;
+    }
+  };
+  const candidates = nameCandidates(ctx.index.db, name).filter(usable);
   if (candidates.length === 1) return candidates[0] as string;
   if (candidates.length > 1) {
     throw new NotedError(

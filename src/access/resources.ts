@@ -8,6 +8,7 @@
 
 import { decodeCursor, encodeCursor } from '../common/cursor.js';
 import { NotedError } from '../common/errors.js';
+import { jsonFits, MESSAGE_LIMIT } from '../common/json-size.js';
 import { formatOf } from '../format/formats.js';
 import { escapeLike } from '../index/db/like.js';
 import { visibleSql } from '../index/queries/notes.js';
@@ -139,6 +140,8 @@ export function readVaultFile(ctx: AccessContext, rules: Rules, input: string): 
     const stored = ctx.vault.read(name, rules.sight);
     if (stored !== null) {
       if (stored.size > MAX_ATTACHMENT_BYTES) throw tooLarge(name, stored.size);
+      // The size on disk is not the size of the message: a control character travels as six bytes.
+      if (!jsonFits(stored.text, MESSAGE_LIMIT - MESSAGE_MARGIN)) throw tooLargeToSend(name, stored.size);
       return { kind: 'note', path: name, mimeType: formatOf(ctx.vault).mimeType, text: stored.text };
     }
   }
@@ -159,4 +162,15 @@ function decodeCursorAfter(cursor: string): string {
     cursor,
     (d): d is { after: string } => typeof (d as { after?: unknown } | null)?.after === 'string',
   ).after;
+}
+
+/** Room in one message for what surrounds a note's text (its uri, its type, the envelope). */
+const MESSAGE_MARGIN = 64 * 1024;
+
+function tooLargeToSend(name: string, size: number): NotedError {
+  return new NotedError(
+    'too_large',
+    `"${name}" is ${(size / 1048576).toFixed(1)} MB on disk but over 8 MB as sent (it holds many control characters, which travel escaped): too large for one message. Read it in pages with read_note (offset, max_chars).`,
+    { name, sizeBytes: size },
+  );
 }

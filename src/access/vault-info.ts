@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { listTags } from '../index/queries/tags.js';
+import { interruptedOperations } from '../journal/operations.js';
 import { describeAccess } from '../policy/access.js';
 import type { Access } from '../policy/policy.js';
 import { folderOf } from '../vault/names.js';
@@ -45,6 +46,16 @@ export interface VaultInfo {
   };
   readonly pendingChanges: number;
   readonly journal: { readonly verifies: boolean; readonly entries: number; readonly problem?: string };
+  /**
+   * Operations a stopped server left half done (journal/operations.ts), with the owner's repair
+   * command: until repaired, some of their notes are moved and others not.
+   */
+  readonly interrupted: {
+    readonly tool: string;
+    readonly group: string;
+    readonly started: string;
+    readonly repair: string;
+  }[];
   readonly limits: {
     readonly resultBytes: number;
     readonly noteBytes: number;
@@ -84,6 +95,12 @@ export function vaultInfo(ctx: AccessContext, rules: Rules, index: IndexState): 
           entries: journal.entries,
           problem: `${journal.brokenAt.file} line ${journal.brokenAt.line}: ${journal.reason}`,
         },
+    interrupted: interruptedOperations(ctx.vault).map(({ tool, group, started, repair }) => ({
+      tool,
+      group,
+      started,
+      repair,
+    })),
     limits: {
       resultBytes: RESULT_BYTES,
       noteBytes: MAX_NOTE_BYTES,

@@ -12,6 +12,7 @@ import { loadIndexedFiles } from '../index/sync/sync.js';
 import { PackIndex } from '../journal/blob-packs.js';
 import { packDir } from '../journal/files.js';
 import type { JournalKeyState } from '../journal/journal-key.js';
+import { interruptedOperations, interruptedText } from '../journal/operations.js';
 import { verifyJournal } from '../journal/verify.js';
 import { POLICY_FILE_NAME, parsePolicy } from '../policy/policy.js';
 import { chooseFormat } from '../vault/format-choice.js';
@@ -163,6 +164,20 @@ export function checkPolicy(vault: string): CheckResult {
       `Fix ${file} (noted-mcp ui shows the policy), or delete it. Until then every tool answers policy_error.`,
     );
   }
+}
+
+/** No operation was left half done by a server that stopped in the middle (journal/operations.ts). */
+export function checkOperations(vault: string): CheckResult {
+  const name = 'interrupted operations';
+  const ops = interruptedOperations({ statePath: (...parts: string[]) => state(vault, ...parts) });
+  if (ops.length === 0) return ok(name, 'none');
+  return fail(
+    name,
+    ops.map(interruptedText).join('\n'),
+    ops.length === 1
+      ? `Run ${ops[0]?.repair} to put it back.`
+      : `Run each repair command above (${ops.map((op) => op.repair).join('; ')}).`,
+  );
 }
 
 /** The journal verifies (SPEC 6.2), with the user's journal key (`key`), as `journal verify` checks it. */

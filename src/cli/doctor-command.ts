@@ -14,6 +14,7 @@ import {
   checkIndex,
   checkJournal,
   checkNativeModules,
+  checkOperations,
   checkPolicy,
   checkTokenFile,
   checkVault,
@@ -44,6 +45,7 @@ export async function runChecks(
       checkIndex(vault),
       checkPolicy(vault),
       checkJournal(vault, openJournalKey(userConfigDir(env), { create: false })),
+      checkOperations(vault),
       checkTokenFile(vault),
       checkGitExclude(vault),
     );

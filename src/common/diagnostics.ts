@@ -13,6 +13,11 @@ export interface Diagnostic {
   readonly message: string;
   /** ISO 8601. */
   readonly at: string;
+  /**
+   * The vault-relative names of the notes or files the message names, so that the policy can keep it
+   * from clients when one of them is hidden (access/diagnostic-names.ts).
+   */
+  readonly names?: readonly string[];
 }
 
 type Listener = (diagnostic: Diagnostic) => void;
@@ -27,16 +32,16 @@ export class Diagnostics {
   /** `write` gets each diagnostic as one line (the entry point's stderr). */
   constructor(private readonly write: (line: string) => void = () => undefined) {}
 
-  info(message: string): void {
-    this.emit('info', message);
+  info(message: string, names?: readonly string[]): void {
+    this.emit('info', message, names);
   }
 
-  warn(message: string): void {
-    this.emit('warning', message);
+  warn(message: string, names?: readonly string[]): void {
+    this.emit('warning', message, names);
   }
 
-  error(message: string): void {
-    this.emit('error', message);
+  error(message: string, names?: readonly string[]): void {
+    this.emit('error', message, names);
   }
 
   /** Listens from now on, after hearing the kept ones; returns how to stop. */
@@ -46,8 +51,13 @@ export class Diagnostics {
     return () => this.listeners.delete(listener);
   }
 
-  private emit(level: DiagnosticLevel, message: string): void {
-    const diagnostic: Diagnostic = { level, message, at: new Date().toISOString() };
+  private emit(level: DiagnosticLevel, message: string, names?: readonly string[]): void {
+    const diagnostic: Diagnostic = {
+      level,
+      message,
+      at: new Date().toISOString(),
+      ...(names === undefined ? {} : { names }),
+    };
     this.write(message);
     this.recent.push(diagnostic);
     if (this.recent.length > KEPT) this.recent.shift();

@@ -84,9 +84,13 @@ export class JournalFacts {
 
   constructor(journal: Journal) {
     this.all = journal.entries();
-    this.integrity = journal.verify();
-    // Every line before the break is a valid entry, so the entries read before it are the verified ones.
-    this.#trusted = new Set(this.all.slice(0, this.integrity.entries).map((e) => e.id));
+    // Security: an entry is trusted only when its own code checks with this machine's key, in a journal
+    // that does not fail as a whole (verify.ts); the chain alone proves nothing about who wrote it.
+    const checked = new Set<string>();
+    this.integrity = journal.verify({ checked });
+    this.#trusted = new Set(
+      this.all.slice(0, this.integrity.entries).flatMap((e) => (checked.has(e.hash) ? [e.id] : [])),
+    );
     for (const e of this.all) if (e.voids !== undefined) this.#voidedBy.set(e.voids, e.id);
     for (const e of this.all) {
       // An undo recorded but never made undid nothing.
@@ -116,8 +120,14 @@ export class JournalFacts {
 
   /** Why the console does not undo these entries, or null when it may try. */
   untrusted(entries: readonly JournalEntry[]): string | null {
-    if (this.integrity.ok || entries.every((e) => this.verified(e))) return null;
+    if (entries.every((e) => this.verified(e))) return null;
+    if (this.integrity.ok) {
+      return "these entries are not authenticated by this machine's journal key (written on another machine, before the journal had a key, or added by someone without the key), so the console does not undo them. Run noted-mcp journal verify for details.";
+    }
     const at = this.integrity.brokenAt;
+    if (this.integrity.scope === 'vault') {
+      return `the journal does not verify as a whole (${this.integrity.reason}), so the console undoes none of its entries. Restore those notes by hand if needed.`;
+    }
     return `the journal's hash chain is broken (at ${at.file} line ${at.line}: ${this.integrity.reason}), and changes at or after that place cannot be trusted, so the console does not undo them. Restore those notes by hand if needed.`;
   }
 

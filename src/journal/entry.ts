@@ -140,6 +140,11 @@ export function newGroupId(time: Date): string {
   return `g-${compact}-${randomBytes(4).toString('hex')}`;
 }
 
+/** Whether `value` has the shape newGroupId makes (safe as a file name). */
+export function isGroupId(value: string): boolean {
+  return /^g-\d{8}T\d{9}Z-[0-9a-f]{8}$/.test(value);
+}
+
 /** The UTC day (`YYYY-MM-DD`) an id was made on, or null when it is not an entry id. */
 export function dayOfId(id: string): string | null {
   const m = ID_PATTERN.exec(id);

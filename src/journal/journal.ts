@@ -13,6 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isNotedError, NotedError } from '../common/errors.js';
+import { CONVERSION_TOOL, refuseUnlessFormatSettled } from '../vault/conversion-marker.js';
 import type { Vault } from '../vault/vault.js';
 import { anchoringFor, writeAnchor } from './anchor.js';
 import { appendDurably, lastEntry, writeAll } from './append-file.js';
@@ -142,6 +143,15 @@ export class Journal implements UndoJournal {
       // addressed), while an entry pointing at a missing blob would not be.
       storeBlobs(this.dir, fresh, this.packs);
       return this.vault.withLockSync('journal', () => {
+        // Under the journal's lock, where `noted-mcp convert` meets every writer (convert.ts): a change
+        // recorded after its marker appeared is refused, one recorded before it is waited for.
+        const changes = prepared.filter(
+          (p) => p.fields.kind !== 'not_applied' && p.fields.tool !== CONVERSION_TOOL,
+        );
+        const [first] = changes;
+        if (first !== undefined) {
+          refuseUnlessFormatSettled(this.vault.stateDir, this.vault.format, `change "${first.fields.note}"`);
+        }
         if (adding > 0) addUsage(this.dir, currentUsage(this.dir), adding);
         return this.append(prepared.map((p) => p.fields));
       });
@@ -183,7 +193,7 @@ export class Journal implements UndoJournal {
    * Walks the whole chain, checks each entry's authentication, the anchored head and (unless `texts`
    * is false) every stored text; see verify.ts.
    */
-  verify(options: { texts?: boolean; hashes?: string[] } = {}): VerifyResult {
+  verify(options: { texts?: boolean; hashes?: string[]; checked?: Set<string> } = {}): VerifyResult {
     return verifyJournal(this.dir, {
       key: this.key,
       root: this.vault.root,

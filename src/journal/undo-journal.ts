@@ -24,7 +24,7 @@ export interface UndoJournal {
   readonly key: JournalKeyState;
   record(input: RecordInput): JournalEntry;
   voidEntries(voided: readonly { entry: JournalEntry; now: Uint8Array | null }[]): boolean;
-  verify(options?: { texts?: boolean; hashes?: string[] }): VerifyResult;
+  verify(options?: { texts?: boolean; hashes?: string[]; checked?: Set<string> }): VerifyResult;
   get(id: string): JournalEntry | null;
   bytesOf(sha256: string): Buffer | null;
   entries(fromDay?: string): JournalEntry[];

@@ -15,10 +15,12 @@
  *   undone, nor is the `not_applied` entry itself: nothing happened. Named alone it is refused with
  *   that reason; inside a session or group it is left out, and the rest is undone as usual.
  *
- * Security: only an entry the journal proves is undone (SPEC 6.2): one in the intact part of the chain,
- * at or before an entry whose code this machine's key checked (verify.ts). An entry made up by whoever
- * had only the vault (a `delete` with a text beside it, to have undo create a note anywhere) is
- * refused, as are entries this machine cannot authenticate.
+ * Security: only an entry the journal proves is undone (SPEC 6.2): one in the intact part of the chain
+ * whose own code this machine's key checked (verify.ts), in a journal that does not fail as a whole. An
+ * entry made up by whoever had only the vault (a `delete` with a text beside it, to have undo create a
+ * note anywhere) is refused, also when planted without a code before the first authenticated entry
+ * (which chains to it but proves nothing about it), as is every entry of a journal replaced wholesale
+ * (another vault's, signed with the same key), and entries this machine cannot authenticate.
  */
 import fs from 'node:fs';
 import { isNotedError, NotedError } from '../common/errors.js';
@@ -29,6 +31,7 @@ import { ENDING_OF, FORMAT_NAMES } from '../vault/format-name.js';
 import { moveToTrash } from '../vault/trash.js';
 import { dayOfId, entryHash, type JournalEntry, newGroupId, sha256Hex } from './entry.js';
 import { withNoteLocks } from './note-locks.js';
+import { endOperation } from './operations.js';
 import { isMove, removeEmptyFolders } from './undo-folders.js';
 import type { UndoJournal, UndoTarget } from './undo-journal.js';
 import { unitsOf, voidedEntries } from './undo-units.js';
@@ -38,6 +41,8 @@ import type { VerifyResult } from './verify.js';
 interface Verified {
   readonly result: VerifyResult;
   readonly hashes: readonly string[];
+  /** The hashes of the intact entries whose own code this machine's key checked. */
+  readonly checked: ReadonlySet<string>;
 }
 
 /** Who undoes: recorded on the undo entries like any other change. */
@@ -111,6 +116,10 @@ export async function undoChanges(
   const units = unitsOf(journal, target);
   for (const unit of units) outcomes.push(...(await undoUnit(journal, unit, ctx)));
   followUndoneConversion(journal, units.flat(), outcomes);
+  // An interrupted operation undone whole is repaired: it is no longer reported (operations.ts).
+  if ('group' in target && outcomes.length > 0 && outcomes.every((o) => o.outcome === 'undone')) {
+    endOperation(journal.vault, target.group);
+  }
   return { outcomes };
 }
 
@@ -157,7 +166,9 @@ async function undoUnit(
   return withNoteLocks(journal.vault, notes, () => {
     // Checked again under the locks: another process may have undone or changed something meanwhile.
     const hashes: string[] = [];
-    const plans = planUnit(journal, unit, { result: journal.verify({ texts: false, hashes }), hashes });
+    const checked = new Set<string>();
+    const result = journal.verify({ texts: false, hashes, checked });
+    const plans = planUnit(journal, unit, { result, hashes, checked });
     const blocker = plans.find((p) => !p.ok);
     if (blocker !== undefined && !blocker.ok) {
       return plans.map((p) =>
@@ -301,13 +312,19 @@ function unprovenReason(journal: UndoJournal, verified: Verified, entry: Journal
   // The entry must be the very one the walk found at its place: a copy of a real entry's seq elsewhere
   // in the files is not.
   const walked = verified.hashes[entry.seq - 1] === entry.hash && entryHash(entry) === entry.hash;
+  if (!result.ok && result.scope === 'vault') {
+    return `the journal does not verify as a whole (${result.reason}), so none of its entries is undone. Run "noted-mcp journal verify" for details`;
+  }
   if (!walked && !result.ok) {
     return `the journal does not verify from ${result.brokenAt.id === undefined ? `${result.brokenAt.file} line ${result.brokenAt.line}` : `entry ${result.brokenAt.id}`} on (${result.reason}), and ${refuse}.`;
   }
-  if (walked && entry.seq <= result.authenticatedThrough) return null;
+  if (walked && verified.checked.has(entry.hash)) return null;
   const state = journal.key;
   if (state.key === null) {
     return `the journal cannot be authenticated on this machine (${state.reason}), and ${refuse}.`;
+  }
+  if (entry.mac === undefined) {
+    return `this entry carries no authentication code (written by an earlier version before the journal had a key, or planted by someone without the key), so nothing proves it was an agent's change, and ${refuse}.`;
   }
   return `this entry is not authenticated by this machine's journal key (it was written on another machine, or before the journal had a key, or added by someone without the key), and ${refuse}.`;
 }

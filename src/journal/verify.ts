@@ -76,6 +76,12 @@ export type VerifyResult =
       readonly authenticatedThrough: number;
       readonly brokenAt: BrokenAt;
       readonly reason: string;
+      /**
+       * `vault`: the journal as a whole fails (replaced, cut short, rewritten, its id or anchor gone), so
+       * no entry of it is proven and undo takes none (`authenticatedThrough` is 0); `entry`: the chain
+       * breaks at `brokenAt`, and the entries before it stand.
+       */
+      readonly scope: 'entry' | 'vault';
     };
 
 export interface VerifyOptions {
@@ -90,6 +96,12 @@ export interface VerifyOptions {
   readonly journalDirOf: (root: string) => string;
   /** Receives the hashes of the intact entries, in order (undo checks an entry is the one walked). */
   readonly hashes?: string[];
+  /**
+   * Receives the hashes of the intact entries whose own code this machine's key checked. Only these are
+   * proven: an entry without a code is never vouched for by an authenticated one after it (whoever had
+   * only the vault could have planted it before the first authenticated entry chained to it).
+   */
+  readonly checked?: Set<string>;
 }
 
 interface Walk {
@@ -100,6 +112,7 @@ interface Walk {
   texts: number;
   otherKeys: Map<string, number>;
   hashes: string[];
+  checkedHashes: Set<string>;
   lastFile: string | null;
   lastLine: number;
 }
@@ -124,19 +137,19 @@ export function verifyJournal(dir: string, options: VerifyOptions): VerifyResult
     texts: 0,
     otherKeys: new Map(),
     hashes: options.hashes ?? [],
+    checkedHashes: options.checked ?? new Set(),
     lastFile: null,
     lastLine: 0,
   };
   const broken = walkChain(dir, options, ownAnchor, walk);
   if (broken !== null) return broken;
   const end: BrokenAt = { file: walk.lastFile ?? 'journal', line: walk.lastLine + 1 };
-  const fail = (reason: string, at: BrokenAt = end): VerifyResult => ({
-    ok: false,
-    entries: walk.intact,
-    authenticatedThrough: walk.lastChecked,
-    brokenAt: at,
-    reason,
-  });
+  // Security: a failure of the journal as a whole proves none of its entries, the authenticated ones
+  // included (a journal replaced by another vault's, signed with the same key, is all "checked").
+  const fail = (reason: string, at: BrokenAt = end): VerifyResult => {
+    walk.checkedHashes.clear();
+    return { ok: false, entries: walk.intact, authenticatedThrough: 0, brokenAt: at, reason, scope: 'vault' };
+  };
   if (key !== null) {
     if (vaultId === 'damaged') {
       return fail(
@@ -200,6 +213,7 @@ function walkChain(
         authenticatedThrough: walk.lastChecked,
         brokenAt: id === undefined ? at : { ...at, id },
         reason,
+        scope: 'entry',
       });
       if (line.torn) {
         return broken(
@@ -233,6 +247,7 @@ function walkChain(
       if (auth === 'checked') {
         walk.checked++;
         walk.lastChecked = e.seq;
+        walk.checkedHashes.add(e.hash);
       } else if (auth === 'unauthenticated') walk.unauthenticated++;
       else walk.otherKeys.set(auth.other, (walk.otherKeys.get(auth.other) ?? 0) + 1);
       authenticated ||= auth !== 'unauthenticated';
@@ -332,7 +347,11 @@ function unverifiedText(
     }
     if (walk.checked === 0 && others.length === 0 && walk.unauthenticated > 0) {
       parts.push(
-        `${plural(walk.unauthenticated, 'entry was', 'entries were')} written before the journal had a key: the chain is intact, but nothing is authenticated yet. The next agent change starts authentication and anchors the journal.`,
+        `${plural(walk.unauthenticated, 'entry was', 'entries were')} written without a journal key (by an earlier version, or planted by whoever had the vault): the chain is intact, but nothing is authenticated yet, and ${walk.unauthenticated === 1 ? 'it is' : 'they are'} never undone. The next agent change starts authentication and anchors the journal.`,
+      );
+    } else if (walk.unauthenticated > 0) {
+      parts.push(
+        `${plural(walk.unauthenticated, 'entry carries', 'entries carry')} no authentication code (written by an earlier version before the journal had a key, or planted by whoever had the vault before the first authenticated entry): the chain holds ${walk.unauthenticated === 1 ? 'it' : 'them'}, but only an entry's own code proves it, so ${walk.unauthenticated === 1 ? 'it is' : 'they are'} not authenticated and never undone.`,
       );
     }
     if (damagedAnchor !== null) {

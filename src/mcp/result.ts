@@ -10,13 +10,14 @@ import {
   isNotedError,
   type NotedError,
 } from '../common/errors.js';
+import { jsonPrefixWithin, MESSAGE_LIMIT } from '../common/json-size.js';
 
 /** Above this the JSON line is shortened: fields the text already shows are replaced, then big ones left out. */
 export const LINE_LIMIT = 16 * 1024;
 const BIG_FIELD = 1024;
 export const SHOWN_ABOVE = '[shown in full above]';
 /** A result stays under 8 MB, text and structuredContent together (stdio clients drop larger messages). */
-export const RESULT_LIMIT = 8 * 1024 * 1024;
+export const RESULT_LIMIT = MESSAGE_LIMIT;
 
 type Data = Record<string, unknown>;
 
@@ -113,7 +114,25 @@ export interface ErrorData extends Data {
   committed?: boolean;
 }
 
+/**
+ * An error result. The 8 MB cap holds for errors too (issue 35: a conflict carrying a long note's text
+ * unpaged made stdio clients drop the connection): an error that would pass it keeps its code, its
+ * message and its small fields, and names the others in `_omitted`.
+ */
 export function errorResult(data: ErrorData, extraText = '', shown: readonly string[] = []): CallToolResult {
+  const result = errorOf(data, extraText, shown);
+  if (serializedSize(result) <= RESULT_LIMIT) return result;
+  const kept: ErrorData = { code: data.code, message: cut(data.message, BIG_FIELD * 16) };
+  const omitted: string[] = [];
+  for (const [key, value] of Object.entries(data)) {
+    if (key === 'code' || key === 'message') continue;
+    if (bytes(JSON.stringify(value) ?? '') <= BIG_FIELD) kept[key] = value;
+    else omitted.push(key);
+  }
+  return errorOf({ ...kept, _omitted: omitted });
+}
+
+function errorOf(data: ErrorData, extraText = '', shown: readonly string[] = []): CallToolResult {
   const text = extraText === '' ? data.message : `${data.message}\n\n${extraText}`;
   return {
     content: [
@@ -125,16 +144,40 @@ export function errorResult(data: ErrorData, extraText = '', shown: readonly str
   };
 }
 
-/** A typed error as a tool result; the conflict's current text is shown so text-only clients get it too. */
+function serializedSize(result: CallToolResult): number {
+  return bytes(JSON.stringify(result.content)) + bytes(JSON.stringify(result.structuredContent ?? null));
+}
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
+/**
+ * The most of a conflict's current text one answer carries, in bytes as serialized: the text shows it
+ * and structuredContent holds it, so two copies and the rest stay well under RESULT_LIMIT.
+ */
+export const CURRENT_TEXT_BYTES = 3 * 1024 * 1024;
+
+/**
+ * A typed error as a tool result; the conflict's current text is shown so text-only clients get it too,
+ * paged: a text too long for one answer comes as its first part, saying so (`currentTextTruncated`,
+ * `currentTextTotalChars`) and how to read the rest.
+ */
 export function notedErrorResult(err: NotedError, writes: boolean): CallToolResult {
   const data: ErrorData = { code: err.code, message: err.message, ...err.details };
   if (writes && data.committed === undefined) data.committed = false;
-  if (typeof err.details.currentText === 'string') {
-    return errorResult(
-      data,
-      `Current text (etag ${String(err.details.currentEtag)}):\n${err.details.currentText}`,
-      ['currentText'],
-    );
+  const full = err.details.currentText;
+  if (typeof full === 'string') {
+    const end = jsonPrefixWithin(full, CURRENT_TEXT_BYTES);
+    let heading = `Current text (etag ${String(err.details.currentEtag)})`;
+    if (end < full.length) {
+      data.currentText = full.slice(0, end);
+      data.currentTextTruncated = true;
+      data.currentTextTotalChars = full.length;
+      data.message = `${data.message} The current text is too long for one answer: currentText holds its first ${end} of ${full.length} characters (currentTextTruncated); read the whole note with read_note (it comes in pages: follow nextOffset) before redoing your change.`;
+      heading += `, its first ${end} of ${full.length} characters`;
+    }
+    return errorResult(data, `${heading}:\n${data.currentText as string}`, ['currentText']);
   }
   return errorResult(data);
 }

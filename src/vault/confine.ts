@@ -315,6 +315,15 @@ const REASONS: Record<EscapeReason, string> = {
     'it became a symbolic link, or a folder on its way was replaced by one, while it was being read or written',
 };
 
+/**
+ * The very error a dangling link on the way of `rel` gets. Security (issue 35 finding 10): a visible
+ * link whose target the policy hides answers with it, so that the owner's link shows nothing of
+ * whether its hidden target exists.
+ */
+export function refuseAsDangling(rel: string): never {
+  refuse(rel, 'dangling_symlink');
+}
+
 /** The error for a path that changed under a read or write (a folder swapped for a link). */
 export function refuseChanged(rel: string): never {
   refuse(rel, 'changed');

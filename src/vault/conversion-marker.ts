@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { NotedError } from '../common/errors.js';
+import { readVaultConfig } from './config.js';
 import { FORMAT_NAMES, type FormatName } from './format-name.js';
 import { readStateFile, SMALL_STATE_FILE_BYTES } from './state-file.js';
 
@@ -88,4 +89,30 @@ export function refuseDuringConversion(stateDir: string, what: string): void {
       : `Cannot ${what}: a conversion of the vault to ${to} was stopped half done. Nothing was written; run "noted-mcp convert --to ${to}" to finish it (it continues where it stopped), then try again.`,
     { committed: false },
   );
+}
+
+/**
+ * Refuses a change to a note, at the moment it is recorded (under the journal's lock, which every
+ * change to a note takes, in every process), when the vault's format is being changed, or was changed
+ * since this process opened the vault as `served`: the note would be written in a format the vault is
+ * leaving or has left, and a conversion that walked the vault before it would never see it (issue 35:
+ * a create acknowledged but left `.md` in a converted vault). The convert run's own changes are not
+ * asked. `what` names the refused action.
+ */
+export function refuseUnlessFormatSettled(stateDir: string, served: FormatName, what: string): void {
+  refuseDuringConversion(stateDir, what);
+  let configured: FormatName | undefined;
+  try {
+    configured = readVaultConfig(stateDir).format;
+  } catch {
+    // A broken config.json is reported when a server starts; it does not stop one that runs.
+    configured = undefined;
+  }
+  if (configured !== undefined && configured !== served) {
+    throw new NotedError(
+      'busy',
+      `Cannot ${what}: the vault was converted to ${configured === 'html' ? 'HTML' : 'Markdown'} notes after this process opened it. Nothing was written. Restart the server (or ask the user to reconnect it) to work on the converted vault.`,
+      { committed: false },
+    );
+  }
 }

@@ -2,13 +2,15 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { convertVault } from '../../src/access/convert.js';
 import { convertCommand } from '../../src/cli/convert-command.js';
 import { Journal } from '../../src/journal/journal.js';
+import { noteLockKey, vaultLocks } from '../../src/journal/note-locks.js';
 import { approve } from '../../src/staging/approve.js';
 import { PendingStore } from '../../src/staging/pending-store.js';
-import { readConversionMarker } from '../../src/vault/conversion-marker.js';
+import { readConversionMarker, writeConversionMarker } from '../../src/vault/conversion-marker.js';
 import { etagOf } from '../../src/vault/etag.js';
 import { Vault } from '../../src/vault/vault.js';
 import { captureIo } from '../helpers/cli-run.js';
@@ -231,6 +233,53 @@ describe('noted-mcp convert (SPEC 11.5)', () => {
       expect(fs.existsSync(path.join(dir, name.replace(/\.md$/, '.html'))), name).toBe(true);
     }
     expect(new Set(journal.list().map((e) => e.group))).toEqual(new Set([first.group]));
+  });
+
+  it('issue 35 finding 6: a create that passed the policy before the conversion and then waited for its lock is refused, never left in the old format', async () => {
+    const dir = vaultWith({ 'a.md': '# A\n' });
+    const vault = Vault.open(dir);
+    const journal = new Journal(vault, { now: () => new Date(), key: testJournalKey() });
+    const served = await connect(dir);
+    try {
+      /**
+       * Starts `create_note name` while the note's lock is held (as by a writer in another process),
+       * and resolves once the create waits for that lock: its policy check is behind it then. The
+       * lock's waiter touches its holder file at every try, so a few new times of it show the wait.
+       */
+      const blockedCreate = async (name: string) => {
+        const lockFile = vaultLocks(vault).pathFor(noteLockKey(`${name}.md`));
+        fs.mkdirSync(path.dirname(lockFile), { recursive: true });
+        fs.writeFileSync(lockFile, `${process.pid} ${Date.now()}`);
+        const holder = path.join(path.dirname(lockFile), `holder.${process.pid}-${threadId}.tmp`);
+        const seen = new Set<number>();
+        const create = served.call('create_note', { name, content: 'acknowledged?\n' });
+        const waiting = await within(10_000, () => {
+          if (fs.existsSync(holder)) seen.add(fs.statSync(holder).mtimeMs);
+          return seen.size >= 3;
+        });
+        expect(waiting, 'the create waits for the held lock').not.toBeNull();
+        return { create, release: () => fs.rmSync(lockFile) };
+      };
+
+      // A conversion under way (its marker written after the create's policy check): refused at once.
+      const during = await blockedCreate('during');
+      writeConversionMarker(vault.stateDir, { to: 'html', group: 'g', pid: process.pid, started: '' });
+      during.release();
+      expect((await during.create).structured).toMatchObject({ code: 'busy', committed: false });
+      expect(fs.existsSync(path.join(dir, 'during.md'))).toBe(false);
+      fs.rmSync(path.join(vault.stateDir, 'converting'));
+
+      // A whole conversion run while the create waited: the create must not write a Markdown note
+      // into the converted vault (it would be an attachment there, the create acknowledged but lost).
+      const after = await blockedCreate('after');
+      const report = await convertVault(vault, journal, { to: 'html', dryRun: false, session: 's' });
+      expect(report).toMatchObject({ stopped: false, converted: [{ from: 'a.md', to: 'a.html' }] });
+      after.release();
+      expect((await after.create).structured).toMatchObject({ code: 'busy', committed: false });
+      expect(fs.existsSync(path.join(dir, 'after.md'))).toBe(false);
+    } finally {
+      await served.close();
+    }
   });
 
   it('refuses what it cannot do, saying why: no --to, a bad format, a target that exists', async () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/journal/journal.js';
-import { readBytes, testJournalKey, writeFiles } from '../helpers/vault.js';
+import { openTestVault, readBytes, testJournalKey, writeFiles } from '../helpers/vault.js';
 import { type ConsoleFixture, startFixture } from './console-fixture.js';
 
 /**
@@ -305,6 +305,35 @@ describe('agent activity API', () => {
     const { integrity } = (await f.request('/api/activity', { cookie })).json;
     expect(integrity).toMatchObject({ ok: false, entries: 0, brokenAt: { file: day, line: 1 } });
     expect(integrity.reason).toMatch(/hash does not match/);
+  });
+
+  it("issue 35 finding 4: a journal replaced wholesale by another vault's lists no entry as proven, and none is undone", async () => {
+    f = await startFixture({ 'notes/a.md': 'A\n', 'notes/b.md': 'B\n' });
+    await agentWrites();
+    // Another vault of the same user (the same key signs its journal), where an agent deleted a note.
+    const other = await openTestVault({ 'notes/x.md': 'X\n' });
+    try {
+      expect((await other.call('delete_note', { name: 'notes/x' })).isError).toBe(false);
+      const dir = path.join(f.vault.dir, '.noted', 'journal');
+      fs.rmSync(dir, { recursive: true });
+      fs.cpSync(path.join(other.dir, '.noted', 'journal'), dir, { recursive: true });
+    } finally {
+      await other.close();
+    }
+    const { cookie, csrf } = await f.signIn();
+    const activity = (await f.request('/api/activity', { cookie })).json;
+    expect(activity.integrity).toMatchObject({ ok: false, scope: 'vault' });
+    const entries = activity.sessions.flatMap((s: { entries: unknown[] }) => s.entries);
+    expect(entries).toMatchObject([{ note: 'notes/x.md', kind: 'delete', verified: false, undoable: false }]);
+    const undo = await f.request('/api/activity/undo', {
+      method: 'POST',
+      cookie,
+      csrf,
+      body: { entry: entries[0].id },
+    });
+    expect(undo.status).toBe(409);
+    expect(undo.json.message ?? undo.text).toMatch(/does not verify as a whole/);
+    expect(readBytes(f.vault.dir, 'notes/x.md')).toBeNull();
   });
 
   it('undoes one change, journaled as the console; a second undo of it is refused with the reason', async () => {

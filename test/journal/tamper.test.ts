@@ -312,6 +312,104 @@ describe('undo refuses what does not verify', () => {
   });
 });
 
+describe('issue 35 finding 4: only an entry whose own code checks is undone', () => {
+  /** Chain-correct entries without codes, as whoever has only the vault plants them; texts beside them. */
+  function plant(jv: JournalVault, notes: string[]): JournalEntry[] {
+    fs.mkdirSync(path.join(jv.journalDir, 'blobs'), { recursive: true });
+    const out: JournalEntry[] = [];
+    for (const [i, note] of notes.entries()) {
+      const text = Buffer.from(`the forger's text for ${note}\n`);
+      const sha = sha256Hex(text);
+      fs.writeFileSync(path.join(jv.journalDir, 'blobs', sha), text);
+      const unhashed = {
+        id: `20261201T090000000Z-${String(i + 1).padStart(8, '0')}-abcdef`,
+        seq: i + 1,
+        time: '2026-12-01T09:00:00.000Z',
+        session: 'forged',
+        client: 'forger',
+        tool: 'delete_note',
+        note,
+        kind: 'delete' as const,
+        beforeSha256: sha,
+        afterSha256: null,
+        beforeStored: true,
+        afterStored: false,
+        prev: out.at(-1)?.hash ?? null,
+      };
+      out.push({ ...unhashed, hash: entryHash(unhashed) });
+    }
+    writeEntries(jv, out);
+    return out;
+  }
+
+  it('entries planted before the first agent change are chained to but not vouched for: verify says so, undo creates nothing', async () => {
+    const jv = open();
+    const notes = ['pub/planted.md', 'private/planted.md', 'ro/planted.md'];
+    const planted = plant(jv, notes);
+    await agentWrite(jv, 'pub/real.md', 'real\n');
+    const result = jv.journal.verify();
+    expect(result).toMatchObject({
+      ok: true,
+      entries: 4,
+      authentication: { checked: 1, unauthenticated: 3 },
+      unverified: expect.stringMatching(/3 entries carry no authentication code .* never undone/),
+    });
+    for (const e of planted) {
+      const undo = await jv.journal.undo({ entry: e.id }, ME);
+      expect(undo.outcomes).toEqual([
+        {
+          entry: e.id,
+          note: e.note,
+          outcome: 'refused',
+          reason: expect.stringMatching(/carries no authentication code .* is not undone/),
+        },
+      ]);
+    }
+    expect(await jv.journal.undo({ session: 'forged' }, ME)).toMatchObject({
+      outcomes: planted.map(() => ({ outcome: 'refused' })),
+    });
+    for (const note of notes) expect(noteBytes(jv, note)).toBeNull();
+    // As the owner meets it: verify exits 1 naming them, undo exits 1 and creates nothing.
+    const verify = await cli(jv, journalCommand, ['verify']);
+    expect(verify.code).toBe(1);
+    expect(verify.out).toMatch(/not fully verifiable here: 3 entries carry no authentication code/);
+    const run = await cli(jv, undoCommand, [(planted[1] as JournalEntry).id]);
+    expect(run.code).toBe(1);
+    expect(noteBytes(jv, 'private/planted.md')).toBeNull();
+    // The agent's own change is still proven and undone.
+    const real = entriesOf(jv).at(-1) as JournalEntry;
+    expect((await jv.journal.undo({ entry: real.id }, ME)).outcomes[0]).toMatchObject({ outcome: 'undone' });
+  });
+
+  it("a journal replaced wholesale (another vault's, signed with the same key) undoes nothing", async () => {
+    const jv = open();
+    await fiveChanges(jv);
+    // Another vault of the same user: the same key signs its journal.
+    const other = open({ 'x.md': 'the other vault\n' }, { key: fixtureKey(jv.base) });
+    const deleted = await agentWrite(other, 'x.md', null);
+    expect(other.journal.verify()).toMatchObject({ ok: true, unverified: null });
+    fs.rmSync(jv.journalDir, { recursive: true });
+    fs.cpSync(other.journalDir, jv.journalDir, { recursive: true });
+    const here = jv.journal;
+    const result = here.verify();
+    expect(result).toMatchObject({
+      ok: false,
+      scope: 'vault',
+      authenticatedThrough: 0,
+      reason: expect.stringMatching(/deleted or replaced|not anchored here/),
+    });
+    const undo = await here.undo({ entry: deleted.id }, ME);
+    expect(undo.outcomes[0]).toMatchObject({
+      outcome: 'refused',
+      reason: expect.stringMatching(/does not verify as a whole/),
+    });
+    expect(noteBytes(jv, 'x.md')).toBeNull();
+    const run = await cli(jv, undoCommand, [deleted.id]);
+    expect(run.code).toBe(1);
+    expect(noteBytes(jv, 'x.md')).toBeNull();
+  });
+});
+
 describe('what this machine cannot check is said, not called tampering', () => {
   it("entries written with another machine's key: intact but not verifiable here, and not undone here", async () => {
     const jv = open();
@@ -362,19 +460,27 @@ describe('what this machine cannot check is said, not called tampering', () => {
     });
   });
 
-  it('entries from before keys: verified by the first authenticated entry after them, and undone then', async () => {
+  it('entries from before keys: chained to by the first authenticated entry, but never proven by it, so never undone', async () => {
     const jv = open({ 'a.md': 'a0\n' }, { key: noJournalKey('an earlier version') });
     const old = await agentWrite(jv, 'a.md', 'a1\n');
     const withKey = new Journal(jv.vault, { now: () => new Date(), key: fixtureKey(jv.base) });
     expect(withKey.verify()).toMatchObject({
       ok: true,
-      unverified: expect.stringMatching(/before the journal had a key/),
+      unverified: expect.stringMatching(/without a journal key .* never undone/),
     });
     expect((await withKey.undo({ entry: old.id }, ME)).outcomes[0]).toMatchObject({ outcome: 'refused' });
     await agentWriteWith(withKey, jv, 'b.md', 'b1\n');
-    expect(withKey.verify()).toMatchObject({ ok: true, entries: 2, unverified: null });
-    expect((await withKey.undo({ entry: old.id }, ME)).outcomes[0]).toMatchObject({ outcome: 'undone' });
-    expect(noteBytes(jv, 'a.md')?.toString()).toBe('a0\n');
+    expect(withKey.verify()).toMatchObject({
+      ok: true,
+      entries: 2,
+      authentication: { checked: 1, unauthenticated: 1 },
+      unverified: expect.stringMatching(/1 entry carries no authentication code .* never undone/),
+    });
+    expect((await withKey.undo({ entry: old.id }, ME)).outcomes[0]).toMatchObject({
+      outcome: 'refused',
+      reason: expect.stringMatching(/carries no authentication code/),
+    });
+    expect(noteBytes(jv, 'a.md')?.toString()).toBe('a1\n');
   });
 
   it('a copy of the vault shares the anchor until its first change, then has its own; both verify', async () => {

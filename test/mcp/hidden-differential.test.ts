@@ -192,6 +192,83 @@ describe('hidden notes answer exactly as absent ones', () => {
     ]);
   });
 
+  it('issue 35 finding 10: a visible symbolic link into a hidden folder answers exactly as a dangling one', async () => {
+    // Links made by the owner, relative, so that in the copy without the hidden folder they dangle.
+    const made = makeVault({
+      'private/secret.md': SECRET,
+      'private/sub/deep.md': SECRET,
+      'private/pic.png': 'png',
+      'open/a.md': '# A\nsee [[link]] and [[linkdir/secret]] and ![[pic.png]]\n',
+      '.noted/mcp-policy.yaml': 'folders:\n  private: hidden\n',
+    });
+    bases.push(made.base);
+    fs.symlinkSync('../private/secret.md', path.join(made.dir, 'open', 'link.md'));
+    fs.symlinkSync('../private', path.join(made.dir, 'open', 'linkdir'));
+    fs.symlinkSync('../private/pic.png', path.join(made.dir, 'open', 'pic.png'));
+    const other = path.join(made.base, 'without');
+    fs.cpSync(made.dir, other, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
+    fs.rmSync(path.join(other, 'private'), { recursive: true, force: true });
+    const withHidden = await connect(made.dir);
+    const without = await connect(other);
+    conns.push(withHidden, without);
+    const p: Pair = { withHidden, without, dirs: { withHidden: made.dir, without: other } };
+    const sides = [
+      [p.withHidden, p.dirs.withHidden],
+      [p.without, p.dirs.without],
+    ] as const;
+    const resources = await Promise.all(
+      sides.map(async ([c, dir]) => {
+        const read = async (uri: string) => c.client.readResource({ uri }).catch((e: Error) => e.message);
+        return normalized(
+          {
+            list: await c.client.listResources(),
+            note: await read('noted://note/open/link.md'),
+            inFolder: await read('noted://note/open/linkdir/secret.md'),
+            picture: await read('noted://note/open/pic.png'),
+          },
+          dir,
+        );
+      }),
+    );
+    expect(resources[0]).toBe(resources[1]);
+    await expectSameAnswers(p, [
+      ['read_note', { name: 'open/link' }],
+      ['read_note', { name: 'link' }],
+      ['read_note', { name: 'open/linkdir/secret' }],
+      ['read_note', { name: 'open/linkdir/sub/deep' }],
+      ['get_properties', { name: 'open/link' }],
+      ['get_note_outline', { name: 'open/link' }],
+      ['get_outgoing_links', { name: 'open/link' }],
+      ['get_outgoing_links', { name: 'open/a' }],
+      ['get_backlinks', { name: 'open/link' }],
+      ['list_notes', {}],
+      ['list_notes', { folder: 'open/linkdir' }],
+      ['list_folders', {}],
+      ['list_folders', { folder: 'open/linkdir' }],
+      ['list_attachments', {}],
+      ['read_attachment', { name: 'open/pic.png' }],
+      ['search_notes', { query: 'merger OR layoffs' }],
+      ['export_notes', {}],
+      ['update_note', { name: 'open/link', content: 'x' }],
+      ['edit_note', { name: 'open/link', operation: 'prepend', content: 'x', expected_etag: 'x' }],
+      ['delete_note', { name: 'open/link' }],
+      ['move_note', { name: 'open/link', new_name: 'open/moved' }],
+      ['move_note', { name: 'open/a', new_name: 'open/link', dry_run: true }],
+      ['move_note', { name: 'open/a', new_name: 'open/linkdir/a', dry_run: true }],
+      ['create_note', { name: 'open/link', content: 'x' }],
+      ['create_note', { name: 'open/linkdir/new', content: 'x' }],
+      ['create_note', { name: 'open/linkdir/secret', content: 'x' }],
+      ['create_folder', { folder: 'open/linkdir' }],
+      ['create_folder', { folder: 'open/linkdir/sub' }],
+      ['move_folder', { folder: 'open/linkdir', new_folder: 'open/x', dry_run: true }],
+      ['move_folder', { folder: 'open', new_folder: 'moved', dry_run: true }],
+      ['delete_folder', { folder: 'open/linkdir', dry_run: true }],
+      ['delete_notes', { items: [{ name: 'open/link' }, { name: 'open/linkdir/secret' }] }],
+      ['restore_note', { name: 'open/link' }],
+      ['list_trash', {}],
+    ]);
+  });
+
   it('resources and prompts', async () => {
     const p = await pair(
       {

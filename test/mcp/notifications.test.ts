@@ -192,6 +192,53 @@ describe('logging', () => {
   });
 });
 
+describe('issue 35 finding 9: log messages name nothing hidden', () => {
+  it('a start-up message naming a note hidden since is kept from clients, the replayed ones included; stderr still has it', async () => {
+    const made = makeVault({ 'a.md': 'a\n', 'private/merger.md': 'before\n' });
+    base = made.base;
+    const first = await connect(made.dir);
+    const read = await first.call('read_note', { name: 'private/merger' });
+    const edit = await first.call('update_note', {
+      name: 'private/merger',
+      content: 'the agent wrote this\n',
+      expected_etag: read.structured.etag,
+    });
+    expect(edit.isError).toBe(false);
+    await first.close();
+    // The owner puts the text back and hides the folder.
+    fs.writeFileSync(path.join(made.dir, 'private', 'merger.md'), 'before\n');
+    fs.writeFileSync(path.join(made.dir, '.noted', 'mcp-policy.yaml'), 'folders:\n  private: hidden\n');
+
+    const second = await connect(made.dir);
+    open.push(second);
+    const owner: string[] = [];
+    second.opened.access.ctx.diagnostics.subscribe((d) => owner.push(d.message));
+    expect(owner.some((m) => m.includes('private/merger.md'))).toBe(true);
+    const diagnostics = second.opened.access.ctx.diagnostics;
+    diagnostics.warn(
+      `could not read: ENOENT: no such file or directory, open '${path.join(made.dir, 'private', 'x.md')}'`,
+    );
+    diagnostics.warn('about "a.md": told, it is visible');
+    let heard: Heard | undefined;
+    const later = await connectAgain(second, (client) => {
+      heard = listen(client);
+    });
+    open.push(later);
+    expect(
+      await within(5000, () => (heard?.logs ?? []).some((l) => String(l.data).includes('a.md'))),
+    ).not.toBeNull();
+    diagnostics.warn('a note was not checked', ['private/merger.md']);
+    diagnostics.warn('last: "a.md"');
+    expect(
+      await within(5000, () => (heard?.logs ?? []).some((l) => l.data === 'last: "a.md"')),
+    ).not.toBeNull();
+    const told = (heard?.logs ?? []).map((l) => String(l.data));
+    expect(
+      told.filter((m) => m.includes('private') || m.includes('merger') || m.includes('not checked')),
+    ).toEqual([]);
+  });
+});
+
 /** A second client on the same opened vault (one server process, two connections). */
 async function connectAgain(c: Connection, before: (client: Client) => void): Promise<Connection> {
   const server = createMcpServer(c.opened.access, { name: 'noted-mcp', version: 'test' });

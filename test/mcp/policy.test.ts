@@ -336,7 +336,11 @@ describe('a hidden note answers exactly like a missing one (SPEC 4)', () => {
       },
     );
     vaults.push(v);
-    expect((await v.call('read_note', { name: 'open/link' })).structured.code).toBe('not_found');
+    // As a dangling link answers (issue 35 finding 10): nothing tells that its hidden target exists.
+    expect((await v.call('read_note', { name: 'open/link' })).structured).toMatchObject({
+      code: 'invalid_name',
+      reason: 'dangling_symlink',
+    });
     expect((await v.call('search_notes', { query: 'kiwifruit' })).structured.total).toBe(0);
     const list = await v.call('list_notes', {});
     expect(list.structured.notes.map((n: { name: string }) => n.name).sort()).toEqual([
@@ -345,9 +349,9 @@ describe('a hidden note answers exactly like a missing one (SPEC 4)', () => {
       'open/sub/deeper/Plan.md',
     ]);
     // Nor do its links, tags, tasks or properties show anywhere.
-    expect((await v.call('get_properties', { name: 'open/link' })).structured.code).toBe('not_found');
-    expect((await v.call('get_outgoing_links', { name: 'open/link' })).structured.code).toBe('not_found');
-    expect((await v.call('get_backlinks', { name: 'open/link' })).structured.code).toBe('not_found');
+    expect((await v.call('get_properties', { name: 'open/link' })).structured.code).toBe('invalid_name');
+    expect((await v.call('get_outgoing_links', { name: 'open/link' })).structured.code).toBe('invalid_name');
+    expect((await v.call('get_backlinks', { name: 'open/link' })).structured.code).toBe('invalid_name');
     expect((await v.call('get_backlinks', { name: 'open/a' })).structured.backlinks).toEqual([
       { name: 'open/b.md', count: 1 },
     ]);
@@ -355,7 +359,7 @@ describe('a hidden note answers exactly like a missing one (SPEC 4)', () => {
     expect((await v.call('list_tasks', { text: 'hidden', status: 'all' })).structured.tasks).toEqual([]);
     expect((await v.call('query_notes', { tag: 'hush' })).structured.total).toBe(0);
     expect((await v.call('update_note', { name: 'open/link', content: 'x' })).structured.code).toBe(
-      'not_found',
+      'invalid_name',
     );
     expect(readBytes(v.dir, 'private/secret.md')?.toString()).toBe(HIDDEN_NOTES['private/secret.md']);
   });

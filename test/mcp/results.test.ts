@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runTool } from '../../src/mcp/result.js';
+import { errorResult, runTool } from '../../src/mcp/result.js';
 import { checkResult, openTestVault, snapshot, type TestVault } from '../helpers/vault.js';
 
 let vault: TestVault;
@@ -264,6 +264,64 @@ describe('the structuredContent line (SPEC 3.1)', () => {
     } finally {
       await odd.close();
     }
+  });
+
+  it('issue 35 finding 7: a conflict over a long note of control characters stays under 8 MB, its current text paged', async () => {
+    // 1.5 million control characters: 1.5 MB on disk, 9 MB once JSON-escaped, in the text and again in
+    // structuredContent: 18 MB unpaged, which the SDK's stdio client refuses (and the server then exits).
+    const full = '\u0001'.repeat(1_500_000);
+    const odd = await openTestVault({
+      'odd.md': full,
+      'prompts/Review Note.md': '---\nscope: note\n---\nReview {{note}}\n',
+    });
+    try {
+      const stale = 'sha256:0000000000000000000000000000000000000000000000000000000000000000';
+      for (const [tool, args] of [
+        ['update_note', { name: 'odd', content: 'mine', expected_etag: stale }],
+        ['edit_note', { name: 'odd', operation: 'prepend', content: 'more', expected_etag: stale }],
+        ['delete_note', { name: 'odd', expected_etag: stale }],
+      ] as const) {
+        const raw = await odd.client.callTool({ name: tool, arguments: args });
+        expect(Buffer.byteLength(JSON.stringify(raw)), tool).toBeLessThan(8 * 1024 * 1024);
+        const { structured, text, line } = checkResult(raw);
+        expect(structured, tool).toMatchObject({
+          code: 'conflict',
+          committed: false,
+          currentTextTruncated: true,
+          currentTextTotalChars: full.length,
+        });
+        const shown = structured.currentText as string;
+        expect(shown.length).toBeGreaterThan(100_000);
+        expect(full.startsWith(shown)).toBe(true);
+        expect(structured.message).toMatch(/first \d+ of 1500000 characters .* read_note/);
+        expect(text.endsWith(shown)).toBe(true);
+        expect(line.currentText).toBe('[shown in full above]');
+      }
+      // Siblings: the note as a resource, and in a prompt, would be 9 MB in one message too.
+      await expect(odd.client.readResource({ uri: 'noted://note/odd.md' })).rejects.toThrow(
+        /over 8 MB as sent .* read_note/,
+      );
+      await expect(odd.client.getPrompt({ name: 'review-note', arguments: { note: 'odd' } })).rejects.toThrow(
+        /too large for one message/,
+      );
+    } finally {
+      await odd.close();
+    }
+  });
+
+  it('issue 35 finding 7: any error over 8 MB keeps its code and message and names the fields left out', () => {
+    const result = errorResult({
+      code: 'ambiguous',
+      message: 'Several.',
+      candidates: ['x'.repeat(9_000_000)],
+    });
+    expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThan(8 * 1024 * 1024);
+    expect(result.structuredContent).toEqual({
+      code: 'ambiguous',
+      message: 'Several.',
+      _omitted: ['candidates'],
+    });
+    expect(result.isError).toBe(true);
   });
 
   it('an unknown tool is a protocol-level error, not a crash of the server', async () => {

@@ -8,9 +8,10 @@
  * Long moves take a Work handle (common/work.ts): progress is reported, other requests run between
  * steps, and a cancelled move is undone (moves/rollback.ts).
  */
-import { NotedError } from '../../common/errors.js';
+import { isNotedError, NotedError } from '../../common/errors.js';
 import { isCancelled, unobservedWork, type Work } from '../../common/work.js';
 import { newGroupId } from '../../journal/entry.js';
+import { underWay } from '../../journal/operations.js';
 import { existsAny, listFolderTree, removeEmptyTree } from '../../vault/folder-ops.js';
 import { folderOf } from '../../vault/names.js';
 import type { AccessContext, Writer } from '../context.js';
@@ -137,21 +138,25 @@ export async function moveFolder(
   // The folders the move creates above its destination, deepest first, to take away again if undone.
   const madeAbove: string[] = [];
   for (let f = folderOf(to); f !== '' && !existsAny(ctx.vault.pathOf(f)); f = folderOf(f)) madeAbove.push(f);
-  try {
-    return await applyFolderMove(
-      ctx,
-      rules,
-      writer,
-      { from, to, plan, moves, inside, base },
-      movedAttachments,
-      work,
-    );
-  } catch (err) {
-    if (!isCancelled(err)) throw err;
-    const rollback = await rollBack(ctx, rules, writer, movedAttachments);
-    for (const made of [to, ...madeAbove]) removeEmptyTree(ctx.vault.pathOf(made));
-    throw cancelledMove(what, err.message, rollback, group);
-  }
+  // Killed in the middle, the move is reported at the next start with its repair (operations.ts).
+  const record = { group, tool: 'move_folder', started: ctx.now().toISOString() };
+  return underWay(ctx.vault, record, isNotedError, async () => {
+    try {
+      return await applyFolderMove(
+        ctx,
+        rules,
+        writer,
+        { from, to, plan, moves, inside, base },
+        movedAttachments,
+        work,
+      );
+    } catch (err) {
+      if (!isCancelled(err)) throw err;
+      const rollback = await rollBack(ctx, rules, writer, movedAttachments);
+      for (const made of [to, ...madeAbove]) removeEmptyTree(ctx.vault.pathOf(made));
+      throw cancelledMove(what, err.message, rollback, group);
+    }
+  });
 }
 
 /** The writing half of moveFolder: notes, then attachments, then the links elsewhere. */

@@ -11,9 +11,10 @@
  * - The move is recorded as a `delete` of the old name and a `create` of the new one, in one group
  *   with every rewrite, so undoing the group puts all of it back or nothing.
  */
-import { NotedError } from '../../common/errors.js';
+import { isNotedError, NotedError } from '../../common/errors.js';
 import { isCancelled, unobservedWork, type Work } from '../../common/work.js';
 import { newGroupId } from '../../journal/entry.js';
+import { underWay } from '../../journal/operations.js';
 import { normalizeNoteName } from '../../vault/names.js';
 import type { AccessContext, Writer } from '../context.js';
 import { resolveExisting } from '../resolve.js';
@@ -132,14 +133,21 @@ export async function moveNote(
   }
   await work.checkpoint().catch(cancelledBeforeWriting(what, group));
   const writer = moveWriter(who, 'move_note', group);
-  const moved = await moveOneNote(ctx, rules, writer, plan, own, input.expectedEtag);
-  let outcome: Awaited<ReturnType<typeof applyRewrites>>;
-  try {
-    outcome = await applyRewrites(ctx, rules, writer, others, work);
-  } catch (err) {
-    if (!isCancelled(err)) throw err;
-    throw cancelledMove(what, err.message, await rollBack(ctx, rules, writer), group);
-  }
+  // A move that rewrites links in other notes changes them one after the other: killed in the middle,
+  // it is reported at the next start with its repair (operations.ts).
+  // (A move of one note alone is one step, which the start-up journal check already settles.)
+  const write = async () => {
+    const moved = await moveOneNote(ctx, rules, writer, plan, own, input.expectedEtag);
+    try {
+      return { moved, outcome: await applyRewrites(ctx, rules, writer, others, work) };
+    } catch (err) {
+      if (!isCancelled(err)) throw err;
+      throw cancelledMove(what, err.message, await rollBack(ctx, rules, writer), group);
+    }
+  };
+  const record = { group, tool: 'move_note', started: ctx.now().toISOString() };
+  const { moved, outcome } =
+    others.length === 0 ? await write() : await underWay(ctx.vault, record, isNotedError, write);
   ctx.index.touched([from, to, ...outcome.updated]);
   work.report(others.length + 1, others.length + 1, 'moved');
   const written = new Set(outcome.updated);

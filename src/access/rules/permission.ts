@@ -5,6 +5,7 @@
 import { NotedError } from '../../common/errors.js';
 import type { Access } from '../../policy/policy.js';
 import type { ChangeKind } from '../../staging/types.js';
+import { refuseUnlessFormatSettled } from '../../vault/conversion-marker.js';
 import type { AccessContext, Writer } from '../context.js';
 import type { StagedResult } from '../types.js';
 import type { Rules } from './rules.js';
@@ -59,6 +60,9 @@ export function stage(
     newText: string | null;
   },
 ): StagedResult {
+  // Under the note's lock, like a journaled write (journal.ts): a change staged for a format the vault
+  // is leaving would be approved into a note no server of the converted vault reads.
+  refuseUnlessFormatSettled(ctx.vault.stateDir, ctx.vault.format, `stage a change to "${change.note}"`);
   const pending = ctx.pending.add({
     ...change,
     session: who.session,

@@ -21,7 +21,7 @@ import {
   unreadablePolicy,
 } from '../../policy/policy.js';
 import { ANYWHERE, type Sight } from '../../vault/checked-folder.js';
-import { relativeToRoot } from '../../vault/confine.js';
+import { refuseAsDangling, relativeToRoot } from '../../vault/confine.js';
 import { readConversionMarker } from '../../vault/conversion-marker.js';
 import type { FormatName } from '../../vault/format-name.js';
 import { readStateFile } from '../../vault/state-file.js';
@@ -83,7 +83,14 @@ export class PolicyReader {
     const realPathOf = (name: string): string | null => relativeToRoot(root, vault.pathOf(name));
     const accessOf = (name: string): Access => {
       if (policy === null) return 'read-write';
-      return accessFor(policy, realPathOf(name) ?? name);
+      const real = realPathOf(name) ?? name;
+      const access = accessFor(policy, real);
+      // Security (issue 35 finding 10): a name in a visible place that a symbolic link takes into a
+      // hidden one answers as if the link led nowhere, exactly as a dangling link does: otherwise the
+      // answer (not_found rather than invalid_name) would tell that the hidden target exists.
+      if (access === 'hidden' && real !== name && accessFor(policy, name) !== 'hidden')
+        refuseAsDangling(name);
+      return access;
     };
     let visible: ((path: string) => boolean) | undefined;
     let visibility = EVERYTHING_VISIBLE;

@@ -75,7 +75,7 @@ function entryItem(e, alone, integrity) {
   if (e.chainBreak) {
     item.appendChild(el('p', { class: 'break-note' }, [el('strong', { text: 'The chain breaks here: ' }), integrity.reason + '. Nothing from here on can be undone in the console.']));
   } else if (!e.verified) {
-    item.appendChild(el('p', { class: 'meta', text: 'After the break in the chain: not verified, so not undone here.' }));
+    item.appendChild(el('p', { class: 'meta', text: 'Not proven: ' + (integrity.ok ? 'this entry carries no code of the journal key here' : integrity.scope === 'vault' ? 'the journal does not verify as a whole' : 'after the break in the chain') + ', so not undone here.' }));
   }
   item.appendChild(d.box);
   return item;

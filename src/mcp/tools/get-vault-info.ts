@@ -61,6 +61,18 @@ export const outputSchema = withErrors(
       entries: z.number(),
       problem: z.string().optional(),
     }),
+    interrupted: z
+      .array(
+        z.object({
+          tool: z.string().describe('The operation: move_folder, move_note'),
+          group: z.string().describe('Its journal group'),
+          started: z.string(),
+          repair: z.string().describe("The owner's command that puts it back"),
+        }),
+      )
+      .describe(
+        'Operations a stopped server left half done (some notes moved, others not, links possibly broken): tell the vault owner, who repairs each with its command',
+      ),
     limits: z.object({
       resultBytes: z.number().describe('The most one result may carry'),
       noteBytes: z.number().describe('The most a note may hold when written'),
@@ -97,6 +109,10 @@ export function register({ server, access: gate, session, info }: ToolDeps): voi
             : `You can see ${v.counts.notes} notes, ${v.counts.attachments} attachments, ${v.counts.folders} folders, ${v.counts.tags} tags, ${v.counts.openTasks} open tasks. Index: ${v.index.state}.`,
           `Access: ${v.access.policyFile ? `default ${v.access.default}` : 'no policy file: read-write everywhere'}${rules === '' ? '' : `\n${rules}`}`,
           `Pending changes waiting for review: ${v.pendingChanges}. Journal: ${v.journal.verifies ? `verifies (${v.journal.entries} entries)` : `does NOT verify: ${v.journal.problem}`}.`,
+          ...v.interrupted.map(
+            (op) =>
+              `Interrupted: ${op.tool} (group ${op.group}, started ${op.started}) was stopped half done; some notes moved and others not. Ask the vault owner to run: ${op.repair}`,
+          ),
           `Limits: results ${v.limits.resultBytes} bytes, notes ${v.limits.noteBytes} bytes, export pages ${v.limits.exportBytes} bytes, search ${v.limits.searchResults} hits, list pages ${v.limits.listPage}, change pages ${v.limits.changesPage}.`,
         ].join('\n');
         return toolResult(text, data);
