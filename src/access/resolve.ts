@@ -6,6 +6,7 @@
 import { NotedError } from '../common/errors.js';
 import { nameCandidates } from '../index/notes-query.js';
 import { normalizeNoteName } from '../vault/names.js';
+import { baseFileName } from './base-files.js';
 import type { AccessContext } from './context.js';
 import type { Rules } from './rules.js';
 
@@ -14,8 +15,14 @@ import type { Rules } from './rules.js';
  * note is passed over exactly as if it were not there (SPEC 4).
  */
 export function resolveExisting(ctx: AccessContext, rules: Rules, input: string): string {
-  const name = normalizeNoteName(input, ctx.vault.ending);
   const seen = (n: string) => ctx.vault.exists(n, rules.sight) && rules.accessOf(n) !== 'hidden';
+  // A `.base` file (SPEC 16.3) is named by its exact path.
+  const base = baseFileName(input);
+  if (base !== null) {
+    if (seen(base)) return base;
+    throw notFound(base);
+  }
+  const name = normalizeNoteName(input, ctx.vault.ending);
   if (seen(name)) return name;
   ctx.index.refresh();
   const candidates = nameCandidates(ctx.index.db, name).filter(seen);
