@@ -187,7 +187,8 @@ export async function runView(
 
 const AT = { line: 1, column: 1, offset: 0 };
 
-function passes(ev: Evaluator, filter: FilterNode | null, row: RowScope): boolean {
+/** Whether a row passes a filter tree (`not` passes when none of its items does). */
+export function passes(ev: Evaluator, filter: FilterNode | null, row: RowScope): boolean {
   if (filter === null) return true;
   switch (filter.kind) {
     case 'expr':

@@ -253,3 +253,46 @@ describe('query_base', () => {
     expect(r.structured.message).toContain('"All books", "To read", "By status", "Cheapest"');
   });
 });
+
+describe('query_notes where: one Bases filter, the same evaluator', () => {
+  const names = async (args: Record<string, unknown>): Promise<string[]> =>
+    (await ok('query_notes', args)).s.rows.map((r: Structured) => r.name);
+
+  it('an expression string, ANDed with the other arguments; hidden notes never match', async () => {
+    expect(await names({ where: 'file.hasTag("book") && price > 10' })).toEqual([
+      'Books/Dune.md',
+      'Books/Ulysses.md',
+    ]);
+    expect(
+      await names({
+        where: 'price > 10',
+        folder: 'Books',
+        filters: [{ property: 'status', op: 'equals', value: 'to-read' }],
+      }),
+    ).toEqual(['Books/Ulysses.md']);
+    expect(await names({ where: 'author == link("Frank")' })).toEqual(['Books/Dune.md']);
+  });
+
+  it('an and/or/not object', async () => {
+    expect(
+      await names({
+        where: { and: ['file.hasTag("book")', { not: ['status == "reading"'] }] },
+        columns: ['status'],
+      }),
+    ).toEqual(['Books/Emma.md', 'Books/Ulysses.md']);
+    expect(await names({ where: { or: ['file.name == "Frank.md"', 'file.name == "Jane.md"'] } })).toEqual([
+      'Frank.md',
+      'Jane.md',
+    ]);
+  });
+
+  it('a filter that does not parse is refused with its line and column; an unknown function with a suggestion', async () => {
+    const bad = await vault.call('query_notes', { where: { and: ['price >', 'true'] } });
+    expect(bad.structured.code).toBe('validation_error');
+    expect(bad.structured.message).toBe(
+      'where.and[0] (line 1, column 8): The expression ends where a value was expected.',
+    );
+    const unknown = await vault.call('query_notes', { where: 'file.hasTagg("book")' });
+    expect(unknown.structured.message).toContain('Unknown function "hasTagg". Did you mean "hasTag"?');
+  });
+});
