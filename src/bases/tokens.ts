@@ -23,6 +23,7 @@ export const MAX_EXPRESSION_LENGTH = 20_000;
 
 const OPERATORS = ['==', '!=', '>=', '<=', '&&', '||', '+', '-', '*', '/', '%', '>', '<', '!'];
 const PUNCTUATION = '()[]{},.:';
+const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', '0': '\0' };
 const NAME_START = /[\p{L}_$]/u;
 const NAME_PART = /[\p{L}\p{N}_$]/u;
 
@@ -105,7 +106,7 @@ export function tokenize(source: string): Token[] {
             i += 6;
             continue;
           }
-          text += e === 'n' ? '\n' : e === 't' ? '\t' : e === 'r' ? '\r' : (e as string);
+          text += ESCAPES[e as string] ?? (e as string);
           i += 2;
           continue;
         }
