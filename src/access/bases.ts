@@ -8,20 +8,12 @@
 import { type BaseDef, readBase } from '../bases/base-file.js';
 import { type BaseBlock, baseBlocks } from '../bases/blocks.js';
 import { loadMoment } from '../bases/dates.js';
-import type { BasesHost } from '../bases/host.js';
 import { BasesSyntaxError } from '../bases/syntax-error.js';
 import { pickView, runView, type ViewAnswer, type ViewGroup } from '../bases/view.js';
 import { decodeCursor, encodeCursor } from '../common/cursor.js';
 import { NotedError } from '../common/errors.js';
 import type { Work } from '../common/work.js';
-import {
-  backlinkPaths,
-  baseFilePaths,
-  candidateFiles,
-  fileFacts,
-  notesMentioningBase,
-} from '../index/base-candidates.js';
-import { resolveLinkTarget } from '../index/links-query.js';
+import { baseFilePaths, candidateFiles, indexHost, notesMentioningBase } from '../index/base-candidates.js';
 import { normalizeFolderName } from '../vault/names.js';
 import type { AccessContext } from './context.js';
 import { resolveExisting } from './resolve.js';
@@ -194,14 +186,8 @@ export async function queryBase(
   }
   const thisPath = query.this === undefined ? name : resolveExisting(ctx, rules, query.this);
   const visible = rules.visible;
-  const host: BasesHost = {
-    file: (path) => fileFacts(db, path, visible),
-    resolve: (text, from) => resolveLinkTarget(db, text, from, visible === undefined ? {} : { visible }),
-    backlinks: (path) => backlinkPaths(db, path, visible),
-    now: () => ctx.now().getTime(),
-    moment: await loadMoment(),
-  };
   const candidates = candidateFiles(db, [base.filters, view.filters], visible);
+  const host = indexHost(db, visible, () => ctx.now().getTime(), await loadMoment(), candidates);
   const answer = await runView(base, view, candidates, {
     host,
     thisPath,

@@ -9,11 +9,9 @@ import type { FilterNode } from '../bases/base-file.js';
 import { loadMoment } from '../bases/dates.js';
 import { Evaluator } from '../bases/evaluate.js';
 import { FilterInputError, filterFromInput } from '../bases/filter-input.js';
-import type { BasesHost } from '../bases/host.js';
 import { passes } from '../bases/view.js';
 import { NotedError } from '../common/errors.js';
-import { backlinkPaths, candidateFiles, fileFacts } from '../index/base-candidates.js';
-import { resolveLinkTarget } from '../index/links-query.js';
+import { candidateFiles, indexHost } from '../index/base-candidates.js';
 import { type QueryResult, queryNotes as queryNotesOf } from '../index/query-notes.js';
 import { normalizeFolderName } from '../vault/names.js';
 import { localDay } from './calendar.js';
@@ -70,17 +68,11 @@ async function whereFilter(
     });
   }
   const db = ctx.index.db;
-  const visible = rules.visible;
-  const host: BasesHost = {
-    file: (path) => fileFacts(db, path, visible),
-    resolve: (text, from) => resolveLinkTarget(db, text, from, visible === undefined ? {} : { visible }),
-    backlinks: (path) => backlinkPaths(db, path, visible),
-    now: () => ctx.now().getTime(),
-    moment: await loadMoment(),
-  };
+  const candidates = candidateFiles(db, [filter], rules.visible);
+  const host = indexHost(db, rules.visible, () => ctx.now().getTime(), await loadMoment(), candidates);
   const ev = new Evaluator(host, new Map(), null);
   const passing = new Set<string>();
-  for (const facts of candidateFiles(db, [filter], visible)) {
+  for (const facts of candidates) {
     const row = ev.row(facts);
     if (passes(ev, filter, row)) passing.add(facts.path);
   }

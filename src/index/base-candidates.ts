@@ -9,9 +9,10 @@
  */
 import type { Expr } from '../bases/ast.js';
 import type { FilterNode } from '../bases/base-file.js';
-import type { FileFacts, FileLink } from '../bases/host.js';
-import type { Db } from './database.js';
-import { backlinks as backlinksOf, resolveLinkTargets } from './links-query.js';
+import type { MomentFn } from '../bases/dates.js';
+import type { BasesHost, FileFacts, FileLink } from '../bases/host.js';
+import { type Db, reusedStatement } from './database.js';
+import { backlinks as backlinksOf, resolveLinkTarget, resolveLinkTargets } from './links-query.js';
 import { escapeLike } from './notes-query.js';
 import type { Visible } from './visibility.js';
 
@@ -191,11 +192,13 @@ export class NoteFacts {
     private readonly db: Db,
     private readonly visible: Visible | undefined,
   ) {
-    this.props = db.prepare<[number], { key: string; value_json: string }>(
+    this.props = reusedStatement<[number], { key: string; value_json: string }>(
+      db,
       'SELECT key, value_json FROM note_props WHERE note_id = ? ORDER BY ord',
     );
-    this.tags = db.prepare<[number], string>('SELECT tag FROM note_tags WHERE note_id = ?').pluck();
-    this.links = db.prepare<[number], { linkpath: string; alias: string | null; embed: number }>(
+    this.tags = reusedStatement<[number], { tag: string }>(db, 'SELECT tag FROM note_tags WHERE note_id = ?');
+    this.links = reusedStatement<[number], { linkpath: string; alias: string | null; embed: number }>(
+      db,
       'SELECT linkpath, alias, embed FROM note_links WHERE note_id = ? ORDER BY ord',
     );
   }
@@ -216,7 +219,7 @@ export class NoteFacts {
         return props;
       },
       tags: () => {
-        tags ??= this.tags.all(r.id);
+        tags ??= this.tags.all(r.id).map((t) => t.tag);
         return tags;
       },
       links: () => {
@@ -244,19 +247,55 @@ export class NoteFacts {
 /** One visible file's facts by exact path (a note or an attachment), or null. */
 export function fileFacts(db: Db, path: string, visible: Visible | undefined): FileFacts | null {
   if (visible !== undefined && !visible(path)) return null;
-  const note = db
-    .prepare<
-      [string],
-      { id: number; path: string; size: number; mtime_ms: number; ctime_ms: number; birthtime_ms: number }
-    >('SELECT id, path, size, mtime_ms, ctime_ms, birthtime_ms FROM notes WHERE path = ? AND visible = 1')
-    .get(path);
+  const note = reusedStatement<[string], NoteRowFacts>(
+    db,
+    'SELECT id, path, size, mtime_ms, ctime_ms, birthtime_ms FROM notes WHERE path = ? AND visible = 1',
+  ).get(path);
   if (note !== undefined) return new NoteFacts(db, visible).note(note);
-  const a = db
-    .prepare<[string], { path: string; size: number; mtime_ms: number }>(
-      'SELECT path, size, mtime_ms FROM attachments WHERE path = ?',
-    )
-    .get(path);
+  const a = reusedStatement<[string], { path: string; size: number; mtime_ms: number }>(
+    db,
+    'SELECT path, size, mtime_ms FROM attachments WHERE path = ?',
+  ).get(path);
   return a === undefined ? null : attachmentFacts(a);
+}
+
+/**
+ * The vault as the Bases evaluator asks for it, hidden files absent: facts of the files already
+ * loaded (the candidates) first, others looked up once; link resolutions and backlinks memoized for
+ * the call.
+ */
+export function indexHost(
+  db: Db,
+  visible: Visible | undefined,
+  now: () => number,
+  moment: MomentFn,
+  known: readonly FileFacts[] = [],
+): BasesHost {
+  const files = new Map<string, FileFacts | null>(known.map((f) => [f.path, f]));
+  const resolved = new Map<string, string | null>();
+  const option = visible === undefined ? {} : { visible };
+  return {
+    file: (path) => {
+      let f = files.get(path);
+      if (f === undefined) {
+        f = fileFacts(db, path, visible);
+        files.set(path, f);
+      }
+      return f;
+    },
+    resolve: (text, from) => {
+      const key = `${from}\u0000${text}`;
+      let r = resolved.get(key);
+      if (r === undefined) {
+        r = resolveLinkTarget(db, text, from, option);
+        resolved.set(key, r);
+      }
+      return r;
+    },
+    backlinks: (path) => backlinkPaths(db, path, visible),
+    now,
+    moment,
+  };
 }
 
 /** The visible notes linking to `path`. */
