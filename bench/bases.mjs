@@ -12,7 +12,7 @@
  *   npm run build:mcp
  *   node bench/bases.mjs --notes 10000 [--runs 5]
  */
-import { rmSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
