@@ -39,14 +39,20 @@ export function checkExpression(expr: Expr, formulas: ReadonlyMap<string, unknow
         if (e.object.kind === 'name' && !bound.has(e.object.name)) {
           if (e.object.name === 'formula' && !formulas.has(e.name)) {
             problem = {
-              message: `Unknown formula "formula.${e.name}".${didYouMean(e.name, formulas.keys())}`,
+              message: `Unknown formula "formula.${e.name}".${didYouMean(
+                `formula.${e.name}`,
+                [...formulas.keys()].map((f) => `formula.${f}`),
+              )}`,
               at: e.at,
             };
             return;
           }
           if (e.object.name === 'file' && !(FILE_FIELDS as readonly string[]).includes(e.name)) {
             problem = {
-              message: `Unknown file property "file.${e.name}".${didYouMean(e.name, FILE_FIELDS)}`,
+              message: `Unknown file property "file.${e.name}".${didYouMean(
+                `file.${e.name}`,
+                FILE_FIELDS.map((f) => `file.${f}`),
+              )}`,
               at: e.at,
             };
             return;
