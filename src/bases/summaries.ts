@@ -7,7 +7,10 @@ import { valuesEqual } from './compare.js';
 import { DateValue, DurationValue, isEmptyValue, type Value } from './values.js';
 
 export function defaultSummary(name: string, values: readonly Value[]): Value {
-  const nums = values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  // Text holding a number counts as that number: the syntax page averages `toFixed` results.
+  const nums = values
+    .map((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v))
+    .filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
   const dates = values.filter((v): v is DateValue => v instanceof DateValue).map((d) => d.ms);
   const sum = nums.reduce((a, b) => a + b, 0);
   switch (name) {

@@ -126,8 +126,8 @@ views:
         ],
       ],
     ]);
-    // Average of formula.ppu: its values are text ("3.00"), so there are no numbers to average.
-    expect(a.groups.map((g) => g.summaries)).toEqual([{ 'formula.ppu': null }, { 'formula.ppu': null }]);
+    // Average of formula.ppu, whose values are text ("3.00"): text holding a number counts.
+    expect(a.groups.map((g) => g.summaries)).toEqual([{ 'formula.ppu': 3 }, { 'formula.ppu': 16.67 }]);
     expect(a.total).toBe(2);
   });
 
