@@ -157,7 +157,7 @@ export function candidateFiles(
         `SELECT n.id, n.path, n.size, n.mtime_ms, n.ctime_ms, n.birthtime_ms FROM notes n${w.sql}`,
       )
       .all(...w.params);
-    for (const r of rows) out.push(facts.candidate(r));
+    for (const r of rows) out.push(facts.note(r));
   }
   if (n.attachments !== null) {
     const w = whereOf(n.attachments, []);
@@ -184,17 +184,10 @@ function attachmentFacts(r: { path: string; size: number; mtime_ms: number }): F
 }
 
 /** Facts of notes, each list read on first use with one prepared statement. */
-/** Above this many candidate notes, properties and tags are read for all of them in one pass. */
-const BULK_FROM = 1000;
-
 export class NoteFacts {
   private readonly props;
   private readonly tags;
   private readonly links;
-  /** Candidate ids, for the reads in one pass; empty for single files. */
-  private readonly ids: number[] = [];
-  private bulkProps: Map<number, { key: string; value_json: string }[]> | undefined;
-  private bulkTags: Map<number, string[]> | undefined;
   constructor(
     private readonly db: Db,
     private readonly visible: Visible | undefined,
@@ -210,67 +203,6 @@ export class NoteFacts {
     );
   }
 
-  /**
-   * The rows of `sql` (note_id first) for every candidate, by note: the whole table in one scan when
-   * the candidates are most notes, else in chunks of ids.
-   */
-  private readAll<R extends { note_id: number }>(
-    table: string,
-    columns: string,
-    order: string,
-  ): Map<number, R[]> {
-    const out = new Map<number, R[]>();
-    const add = (row: R): void => {
-      const list = out.get(row.note_id);
-      if (list === undefined) out.set(row.note_id, [row]);
-      else list.push(row);
-    };
-    const total =
-      reusedStatement<[], { n: number }>(this.db, 'SELECT count(*) AS n FROM notes').get()?.n ?? 0;
-    if (this.ids.length * 2 >= total) {
-      const wanted = new Set(this.ids);
-      for (const row of this.db
-        .prepare<[], R>(`SELECT note_id, ${columns} FROM ${table} ORDER BY ${order}`)
-        .iterate()) {
-        if (wanted.has(row.note_id)) add(row);
-      }
-      return out;
-    }
-    for (let i = 0; i < this.ids.length; i += 500) {
-      const chunk = this.ids.slice(i, i + 500);
-      const sql = `SELECT note_id, ${columns} FROM ${table} WHERE note_id IN (${chunk.map(() => '?').join(',')}) ORDER BY ${order}`;
-      for (const row of this.db.prepare<number[], R>(sql).all(...chunk)) add(row);
-    }
-    return out;
-  }
-
-  private propsOf(id: number): { key: string; value_json: string }[] {
-    if (this.ids.length < BULK_FROM) return this.props.all(id);
-    this.bulkProps ??= this.readAll<{ note_id: number; key: string; value_json: string }>(
-      'note_props',
-      'key, value_json',
-      'note_id, ord',
-    );
-    return this.bulkProps.get(id) ?? [];
-  }
-
-  private tagsOf(id: number): string[] {
-    if (this.ids.length < BULK_FROM) return this.tags.all(id).map((t) => t.tag);
-    this.bulkTags ??= new Map(
-      [...this.readAll<{ note_id: number; tag: string }>('note_tags', 'tag', 'note_id')].map(([k, rows]) => [
-        k,
-        rows.map((r) => r.tag),
-      ]),
-    );
-    return this.bulkTags.get(id) ?? [];
-  }
-
-  /** Facts of a candidate note: its lists are read with every other candidate's, in one pass. */
-  candidate(r: NoteRowFacts): FileFacts {
-    this.ids.push(r.id);
-    return this.note(r);
-  }
-
   note(r: NoteRowFacts): FileFacts {
     let props: Record<string, unknown> | undefined;
     let tags: string[] | undefined;
@@ -282,12 +214,12 @@ export class NoteFacts {
       ctimeMs: r.birthtime_ms > 0 ? r.birthtime_ms : Math.min(r.ctime_ms, r.mtime_ms),
       properties: () => {
         props ??= Object.fromEntries(
-          this.propsOf(r.id).map((p) => [p.key, JSON.parse(p.value_json) as unknown]),
+          this.props.all(r.id).map((p) => [p.key, JSON.parse(p.value_json) as unknown]),
         );
         return props;
       },
       tags: () => {
-        tags ??= this.tagsOf(r.id);
+        tags ??= this.tags.all(r.id).map((t) => t.tag);
         return tags;
       },
       links: () => {
