@@ -15,6 +15,7 @@ import { NotedError } from '../common/errors.js';
 import type { Work } from '../common/work.js';
 import { baseFilePaths, candidateFiles, indexHost, notesMentioningBase } from '../index/base-candidates.js';
 import { normalizeFolderName } from '../vault/names.js';
+import { baseFileName } from './base-files.js';
 import type { AccessContext } from './context.js';
 import { resolveExisting } from './resolve.js';
 import type { Rules } from './rules.js';
@@ -126,8 +127,9 @@ function loadBase(
   name: string;
   block?: number;
 } {
-  const trimmed = input.trim().replace(/^\/+/, '');
-  if (trimmed.toLowerCase().endsWith('.base')) {
+  // Security: the name is made canonical (and confined) before the policy judges it.
+  const trimmed = baseFileName(input);
+  if (trimmed !== null) {
     // Security: a hidden .base file answers exactly like a missing one.
     const text = rules.accessOf(trimmed) === 'hidden' ? null : readText(ctx, rules, trimmed);
     if (text === null) {
@@ -138,7 +140,7 @@ function loadBase(
     }
     return { base: parsed(text, 0, trimmed), name: trimmed };
   }
-  const name = resolveExisting(ctx, rules, trimmed);
+  const name = resolveExisting(ctx, rules, input);
   const stored = ctx.vault.read(name, rules.sight);
   const blocks: BaseBlock[] = stored === null ? [] : baseBlocks(stored.text);
   const index = block ?? 0;

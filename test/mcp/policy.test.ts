@@ -226,6 +226,9 @@ describe('a hidden note answers exactly like a missing one (SPEC 4)', () => {
         { base: 'open/hush.base', view: 'Linked to Plan' },
         { base: 'open/hush.base', this: 'private/secret' },
         { base: 'private/Hidden.base' },
+        { base: './private/Hidden.base' },
+        { base: 'open/../private/Hidden.base' },
+        { base: 'PRIVATE//Hidden.base' },
         { base: 'private/secret' },
       ],
       // A hidden note is not moved, not a destination, and links in hidden notes are neither
