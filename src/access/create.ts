@@ -8,6 +8,7 @@ import { NotedError } from '../common/errors.js';
 import { formatOf } from '../format/formats.js';
 import { titleToFileName } from '../markdown/title.js';
 import { baseNameOf, normalizeNoteName } from '../vault/names.js';
+import { baseFileName, checkBaseText } from './base-files.js';
 import { type AccessContext, iso, type Writer } from './context.js';
 import { textFromTemplate } from './daily/templates.js';
 import { recordThenMake } from './recorded-write.js';
@@ -33,6 +34,8 @@ export async function createNote(
   who: Writer,
   input: CreateInput,
 ): Promise<WriteResult | StagedResult> {
+  const baseFile = input.name === undefined ? null : baseFileName(input.name);
+  if (baseFile !== null) return createBaseFile(ctx, rules, who, baseFile, input);
   const title = input.title?.trim() || undefined;
   let name: string;
   if (input.name !== undefined && input.name.trim() !== '') {
@@ -121,6 +124,27 @@ export async function createWithText(
   }
   ctx.index.touched([name]);
   return { name, etag: written.etag, modified: iso(written.mtimeMs), created: true };
+}
+
+/** A `.base` file (SPEC 16.3): its text as given, refused unless it parses. */
+function createBaseFile(
+  ctx: AccessContext,
+  rules: Rules,
+  who: Writer,
+  name: string,
+  input: CreateInput,
+): Promise<WriteResult | StagedResult> {
+  if (input.template !== undefined || (input.tags !== undefined && input.tags.length > 0)) {
+    throw new NotedError(
+      'validation_error',
+      `"${name}" is a base (YAML), not a note: give its text as content, without template or tags.`,
+    );
+  }
+  if (input.content === undefined) {
+    throw new NotedError('validation_error', `create_note needs the base's YAML as content for "${name}".`);
+  }
+  checkBaseText(name, input.content);
+  return createWithText(ctx, rules, who, 'create_note', name, input.content);
 }
 
 /** `Title`, then `Title 2`, `Title 3`… at the vault root, whichever is free. */

@@ -9,6 +9,7 @@ import type { Diagnostic } from '../common/diagnostics.js';
 import type { Work } from '../common/work.js';
 import { purgeTrash } from '../vault/trash.js';
 import { listAttachments, readAttachmentContent } from './attachments/tools.js';
+import { listBases, queryBase } from './bases.js';
 import type { AccessContext, Writer } from './context.js';
 import { type CreateInput, createNote } from './create.js';
 import { type DailyNoteInput, getDailyNote } from './daily/daily.js';
@@ -205,6 +206,16 @@ export class VaultAccess {
 
   queryNotes(session: AgentSession, ...args: Rest<typeof queryNotes>) {
     return queryNotes(this.ctx, this.rules(session), ...args);
+  }
+
+  /** The visible `.base` files and ```base blocks, with their views (SPEC 16.1). */
+  listBases(session: AgentSession, ...args: Rest<typeof listBases>) {
+    return listBases(this.ctx, this.rules(session), ...args);
+  }
+
+  /** One view of a base evaluated as Obsidian does, hidden notes never rows (SPEC 16.2, 16.5). */
+  queryBase(session: AgentSession, ...args: Rest<typeof queryBase>) {
+    return queryBase(this.ctx, this.rules(session), ...args);
   }
 
   createNote(session: AgentSession, input: CreateInput) {

@@ -6,6 +6,7 @@
 import { isNotedError, NotedError } from '../common/errors.js';
 import { nameCandidates } from '../index/queries/notes.js';
 import { normalizeNoteName } from '../vault/names.js';
+import { baseFileName } from './base-files.js';
 import type { AccessContext } from './context.js';
 import type { Rules } from './rules/rules.js';
 
@@ -14,10 +15,16 @@ import type { Rules } from './rules/rules.js';
  * note is passed over exactly as if it were not there (SPEC 4).
  */
 export function resolveExisting(ctx: AccessContext, rules: Rules, input: string): string {
-  const name = normalizeNoteName(input, ctx.vault.ending);
   // The policy first: a name that a link takes into a hidden folder answers as a dangling link does
   // (rules.ts), whether or not the file it leads to exists.
   const seen = (n: string) => rules.accessOf(n) !== 'hidden' && ctx.vault.exists(n, rules.sight);
+  // A `.base` file (SPEC 16.3) is named by its exact path.
+  const base = baseFileName(input);
+  if (base !== null) {
+    if (seen(base)) return base;
+    throw notFound(base);
+  }
+  const name = normalizeNoteName(input, ctx.vault.ending);
   if (seen(name)) return name;
   ctx.index.refresh();
   // A candidate found by its bare name that cannot be used is not one (a dangling link is not indexed).

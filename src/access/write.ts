@@ -15,6 +15,7 @@ import {
   type EditReport,
 } from '../markdown/edit.js';
 import type { StoredNote, WrittenNote } from '../vault/vault.js';
+import { baseFileName, checkBaseText } from './base-files.js';
 import { type AccessContext, iso, MAX_NOTE_BYTES, type Writer } from './context.js';
 import { readTypeAssignments } from './obsidian-settings.js';
 import { recordThenMake } from './recorded-write.js';
@@ -40,6 +41,22 @@ export async function updateNote(
   input: UpdateInput,
 ): Promise<WriteResult | StagedResult> {
   const name = resolveExisting(ctx, rules, input.name);
+  if (baseFileName(name) !== null) {
+    // A base (SPEC 16.3): the text as given, refused unless it parses.
+    return writeExisting(
+      ctx,
+      rules,
+      who,
+      'update_note',
+      name,
+      { expectedEtag: input.expectedEtag },
+      (stored) => {
+        const text = input.append ? stored.text + input.content : input.content;
+        checkBaseText(name, text);
+        return text;
+      },
+    );
+  }
   const format = formatOf(ctx.vault);
   const addition = format.incoming(input.content);
   return writeExisting(
@@ -85,6 +102,12 @@ export async function editNote(
   const format = formatOf(ctx.vault);
   refuseUnsupported(format, input.operation.kind);
   const name = resolveExisting(ctx, rules, input.name);
+  if (baseFileName(name) !== null) {
+    throw new NotedError(
+      'not_supported',
+      `"${name}" is a base (YAML), which ${tool} cannot edit. Read it with read_note and write the whole text with update_note.`,
+    );
+  }
   const context: EditContext =
     input.operation.kind === 'set_properties' ? { propertyTypes: readTypeAssignments(ctx.vault.root) } : {};
   let report: EditReport = {};

@@ -33,6 +33,7 @@ import * as getOutgoingLinks from './tools/get-outgoing-links.js';
 import * as getProperties from './tools/get-properties.js';
 import * as getVaultInfo from './tools/get-vault-info.js';
 import * as listAttachments from './tools/list-attachments.js';
+import * as listBases from './tools/list-bases.js';
 import * as listByTag from './tools/list-by-tag.js';
 import * as listChanges from './tools/list-changes.js';
 import * as listFolders from './tools/list-folders.js';
@@ -43,6 +44,7 @@ import * as listTrash from './tools/list-trash.js';
 import * as moveFolder from './tools/move-folder.js';
 import * as moveNote from './tools/move-note.js';
 import * as moveNotes from './tools/move-notes.js';
+import * as queryBase from './tools/query-base.js';
 import * as queryNotes from './tools/query-notes.js';
 import * as readAttachment from './tools/read-attachment.js';
 import * as readNote from './tools/read-note.js';
@@ -68,6 +70,8 @@ export const TOOLS = [
   listByTag,
   getProperties,
   queryNotes,
+  listBases,
+  queryBase,
   createNote,
   updateNote,
   editNote,
@@ -99,7 +103,7 @@ export interface ServerInfo {
 
 const INSTRUCTIONS = `Noted gives you the owner's vault of Markdown notes (Obsidian-style: YAML frontmatter, [[wikilinks]], #tags, - [ ] tasks).
 Find notes with search_notes (ranked full text) or list_notes (newest first), then read_note.
-Follow the vault's structure as Obsidian sees it: get_outgoing_links and get_backlinks for links, list_tags and list_by_tag for tags, get_properties and query_notes for frontmatter properties (query_notes works like a Bases table), list_tasks for checkbox tasks and due dates.
+Follow the vault's structure as Obsidian sees it: get_outgoing_links and get_backlinks for links, list_tags and list_by_tag for tags, get_properties and query_notes for frontmatter properties (query_notes works like a Bases table; list_bases and query_base answer the owner's own Obsidian Bases views), list_tasks for checkbox tasks and due dates.
 Every write needs care: read first and pass the etag you got as expected_etag, so you never overwrite a change you have not seen.
 Prefer edit_note for small changes: it also sets properties (set_properties) and tags (add_tags, remove_tags) without touching the rest of the YAML. Tick or re-date a task with update_task; get_daily_note finds (or creates) the daily note; create_note takes a template; list_attachments and read_attachment show the files notes embed. Deleted notes go to a trash and can be restored.
 To reorganize, use move_note / move_notes / move_folder (links to what moves are rewritten, so none breaks; dry_run shows the plan), list_folders, create_folder and delete_folder; rewritten notes get new etags.

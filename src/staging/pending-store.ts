@@ -14,7 +14,7 @@ import path from 'node:path';
 import { NotedError } from '../common/errors.js';
 import type { NoteEnding } from '../common/note-ending.js';
 import { createFileAtomic } from '../vault/atomic-write.js';
-import { normalizeNoteName } from '../vault/names.js';
+import { normalizeFolderName, normalizeNoteName } from '../vault/names.js';
 import type { Vault } from '../vault/vault.js';
 import type { ChangeKind, NewPendingChange, PendingChange, PendingSummary } from './types.js';
 
@@ -322,7 +322,9 @@ function shapeProblem(r: Record<string, unknown>, withTexts: boolean, ending: No
   }
   let canonical: string | null = null;
   try {
-    canonical = normalizeNoteName(r.note as string, ending);
+    // A `.base` file (SPEC 16.3) is named by its path, without a note ending.
+    const note = r.note as string;
+    canonical = /\.base$/i.test(note) ? normalizeFolderName(note) : normalizeNoteName(note, ending);
   } catch {
     // reported below
   }

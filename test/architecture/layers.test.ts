@@ -11,6 +11,9 @@ import { importsIn, importsOf, resolveSpec, SRC, sourceFiles } from './imports.j
 const RANK: Record<string, number> = {
   common: 0,
   markdown: 1,
+  // The Bases language (SPEC 16): pure, beside markdown/ (whose YAML reader it uses); the index and
+  // the gate evaluate with it.
+  bases: 1.5,
   vault: 2,
   // Note formats (SPEC 11) read and write notes for the index and the gate, above the files.
   format: 2.5,
@@ -25,7 +28,7 @@ const RANK: Record<string, number> = {
   transport: 9,
   cli: 10,
 };
-const PURE = new Set(['common', 'markdown', 'policy', 'format']);
+const PURE = new Set(['common', 'markdown', 'bases', 'policy', 'format']);
 const IO_MODULES = /^(node:)?(fs|fs\/promises|child_process|net|http|https|dgram|worker_threads)$/;
 
 function layerOf(file: string): string {

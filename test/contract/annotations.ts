@@ -60,6 +60,10 @@ export const EFFECTS: Record<string, Effects> = {
   list_by_tag: { reads: LISTS },
   get_properties: { reads: 'Reads one note and .obsidian/types.json.' },
   query_notes: { reads: LISTS },
+  list_bases: { reads: 'Reads the .base files and the notes holding ```base blocks, and parses them.' },
+  query_base: {
+    reads: 'Reads one base and evaluates one of its views over the index; computes, writes nothing.',
+  },
   create_note: {
     writes: 'Creates a note, from a template note when asked (or stages its creation in a staged folder).',
     destroys: false,

@@ -70,6 +70,31 @@ const HIDDEN_NOTES = {
   'private/2026-01-01.md': '- [ ] hidden daily task\n',
   'private/photo.png': 'hidden bytes',
   'private/embeds.md': '![[img.png]] ![[photo.png]]\n',
+  'private/Hidden.base': 'views:\n  - type: table\n    name: Hidden\n',
+};
+
+/** An open base whose rows, counts, groups and backlinks would show the hidden notes (SPEC 16.5). */
+const BASES = {
+  'open/hush.base': [
+    'filters:',
+    '  or:',
+    '    - file.hasTag("hush")',
+    '    - file.hasTag("shared")',
+    '    - status == "active"',
+    'views:',
+    '  - type: table',
+    '    name: All',
+    '    order: [file.name, status, file.backlinks, file.links]',
+    '    groupBy:',
+    '      property: status',
+    '      direction: ASC',
+    '    summaries:',
+    '      status: Unique',
+    '  - type: list',
+    '    name: Linked to Plan',
+    '    filters: file.hasLink("Plan")',
+    '',
+  ].join('\n'),
 };
 
 /** list_changes cursors carry their index's feed id, which differs between any two vaults. */
@@ -84,8 +109,8 @@ function withoutCursors(r: { text: string; structured: Record<string, unknown> }
 
 describe('a hidden note answers exactly like a missing one (SPEC 4)', () => {
   it('every tool answers the same in a vault where the notes are hidden and one where they do not exist', async () => {
-    const hidden = await open({ ...OPEN_NOTES, ...HIDDEN_NOTES });
-    const absent = await open({ ...OPEN_NOTES });
+    const hidden = await open({ ...OPEN_NOTES, ...BASES, ...HIDDEN_NOTES });
+    const absent = await open({ ...OPEN_NOTES, ...BASES });
     // A deletion of a hidden note lies in the trash of the first vault only.
     const trashed = path.join(hidden.dir, '.noted', 'trash', RECENT_ID, 'private', 'gone.md');
     fs.mkdirSync(path.dirname(trashed), { recursive: true });
@@ -192,6 +217,19 @@ describe('a hidden note answers exactly like a missing one (SPEC 4)', () => {
           ],
         },
         { sort: [{ property: 'status', direction: 'desc' }], columns: ['status', '$folder'], limit: 2 },
+        { where: 'file.hasTag("hush") || status == "active"', columns: ['status'] },
+        { where: { or: ['file.hasLink("Plan")', 'file.backlinks.length > 0'] } },
+      ],
+      list_bases: [{}, { folder: 'private' }],
+      query_base: [
+        { base: 'open/hush.base' },
+        { base: 'open/hush.base', view: 'Linked to Plan' },
+        { base: 'open/hush.base', this: 'private/secret' },
+        { base: 'private/Hidden.base' },
+        { base: './private/Hidden.base' },
+        { base: 'open/../private/Hidden.base' },
+        { base: 'PRIVATE//Hidden.base' },
+        { base: 'private/secret' },
       ],
       // A hidden note is not moved, not a destination, and links in hidden notes are neither
       // rewritten nor mentioned: every answer is what the vault without them gives.
@@ -293,6 +331,7 @@ describe('a hidden note answers exactly like a missing one (SPEC 4)', () => {
         a.embeddedBy,
       ]),
     ).toEqual([
+      ['open/hush.base', 0],
       ['open/img.png', 0],
       ['open/readme.txt', 0],
     ]);
@@ -520,6 +559,8 @@ describe('the policy file', () => {
         list_by_tag: { tag: 'x' },
         get_properties: { name: 'notes/x' },
         query_notes: {},
+        list_bases: {},
+        query_base: { base: 'notes/x.base' },
         create_agent_workflow: { title: 'W', states: ['a', 'b'] },
         append_agent_event: { name: 'notes/x', expected_etag: 'x', message: 'm' },
         advance_agent_state: { name: 'notes/x', expected_etag: 'x' },

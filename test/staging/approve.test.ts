@@ -396,3 +396,24 @@ describe('rejected changes are kept and can be put back (issue 30, point 7)', ()
     expect(rejected.list()).toEqual([]);
   });
 });
+
+describe('a staged .base file (SPEC 16.3)', () => {
+  it('is stored under its own path and approved like a note', async () => {
+    const { store, onWrite } = setup({ 'drafts/Books.base': 'views: []\n' });
+    const text = 'views:\n  - type: table\n    name: Books\n';
+    const id = store.add(update('drafts/Books.base', 'views: []\n', text)).id;
+    const created = store.add({
+      note: 'drafts/New.base',
+      kind: 'create',
+      baseEtag: null,
+      baseText: null,
+      newText: text,
+      ...WHO,
+    }).id;
+    await approve(t.vault, store, id, { onWrite });
+    await approve(t.vault, store, created, { onWrite });
+    expect(fs.readFileSync(path.join(t.dir, 'drafts/Books.base'), 'utf8')).toBe(text);
+    expect(fs.readFileSync(path.join(t.dir, 'drafts/New.base'), 'utf8')).toBe(text);
+    expect(store.list()).toEqual([]);
+  });
+});

@@ -34,6 +34,8 @@ import {
 export interface QueryContext extends VisibilityOption {
   /** The caller's calendar day, `YYYY-MM-DD`: what the value `"today"` means. */
   readonly today: string;
+  /** Keeps only the notes this accepts (query_notes' `where`, a Bases filter, SPEC 16.3). */
+  readonly keep?: (path: string) => boolean;
 }
 
 export interface QueryResult {
@@ -121,7 +123,7 @@ export function queryNotes(db: Db, q: unknown, ctx: QueryContext): QueryResult {
     }
   };
 
-  const found = notes.filter((note) => matches(plan.filter, note));
+  const found = notes.filter((note) => matches(plan.filter, note) && (ctx.keep?.(note.path) ?? true));
   const sorted = sortNotes(found, plan, propertyOf);
   const paged = pageOf(sorted, { limit: plan.limit, cursor: plan.cursor ?? undefined }, rowOrder(plan));
   const page = paged.items.map((d) => d.note);

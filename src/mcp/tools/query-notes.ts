@@ -99,6 +99,12 @@ export const inputSchema = z
       .max(500)
       .optional()
       .describe('How many rows per page (default 50, at most 500); total counts every match'),
+    where: z
+      .union([z.string().max(20_000), z.record(z.string(), z.unknown())])
+      .optional()
+      .describe(
+        'One Obsidian Bases filter, evaluated as a base evaluates it and ANDed with the rest: an expression string such as \'file.hasTag("book") && price > 10\' or \'due < today() + "7d"\', or {and|or|not: [filters]}. See list_bases/query_base for saved bases',
+      ),
     cursor: cursorField,
   })
   .strict();
@@ -131,8 +137,8 @@ export function register({ server, access, session }: ToolDeps): void {
       annotations: { title: 'Query notes by properties', ...readOnlyTool },
     },
     (args) =>
-      runTool(false, () => {
-        const found = access.queryNotes(session, args);
+      runTool(false, async () => {
+        const found = await access.queryNotes(session, args);
         const columns = args.columns ?? [];
         const shown = found.rows.length;
         const head =
