@@ -134,6 +134,53 @@ function planOf(
   return { walked, stale, gone, sub, visibility, visible };
 }
 
+/** Index rows compared with the files per page of {@link planInPages}. */
+const COMPARE_PAGE = 5000;
+
+/**
+ * The plan of a whole-vault sync, reading the index in pages of rows (by id) and letting other work
+ * run between them: nothing holds every row in memory or the thread for the whole vault (at a
+ * million notes, loading them took seconds and hundreds of megabytes). Each row is looked up among
+ * the walked files; those found as indexed are let go, so what is left is new or changed.
+ */
+async function planInPages(
+  db: Db,
+  walked: WalkResult,
+  visibility: IndexVisibility,
+  work: Work,
+): Promise<SyncPlan> {
+  const visible = visibleIn(visibility, walked.linked);
+  const total = walked.notes.length;
+  work.report(0, total, 'comparing the index with the files');
+  const toRead = new Map<string, FileEntry>();
+  for (const [i, file] of walked.notes.entries()) {
+    toRead.set(file.name, file);
+    if (i % COMPARE_PAGE === COMPARE_PAGE - 1) await work.checkpoint();
+  }
+  const page = db.prepare<[number, number], IndexedFile>(
+    'SELECT id, path, size, mtime_ms, ino, visible FROM notes WHERE id > ? ORDER BY id LIMIT ?',
+  );
+  const gone: IndexedFile[] = [];
+  let compared = 0;
+  for (let after = 0; ; ) {
+    const rows = page.all(after, COMPARE_PAGE);
+    for (const row of rows) {
+      const file = toRead.get(row.path);
+      if (file === undefined) gone.push(row);
+      else if (unchanged(row, file, visible(file.name))) toRead.delete(row.path);
+    }
+    compared += rows.length;
+    work.report(Math.min(compared, total), total, 'comparing the index with the files');
+    const last = rows[rows.length - 1];
+    if (last === undefined || rows.length < COMPARE_PAGE) break;
+    after = last.id;
+    await work.checkpoint();
+  }
+  // In the walk's order, as the other plans give them.
+  const stale = toRead.size === 0 ? [] : walked.notes.filter((file) => toRead.has(file.name));
+  return { walked, stale, gone, sub: '', visibility, visible };
+}
+
 function finishSync(
   db: Db,
   writer: IndexWriter,
@@ -217,13 +264,11 @@ export async function syncAllParallel(
 ): Promise<SyncStats> {
   const started = performance.now();
   work.report(0, undefined, "listing the vault's files");
-  const rows = indexed ?? loadIndexedFiles(db, '');
-  const plan = planOf(
-    rows,
-    await walkVaultAsync(root, indexFormat(db).ending, '', () => work.checkpoint()),
-    '',
-    visibility,
-  );
+  const walked = await walkVaultAsync(root, indexFormat(db).ending, '', () => work.checkpoint());
+  const plan =
+    indexed === undefined
+      ? await planInPages(db, walked, visibility, work)
+      : planOf(indexed, walked, '', visibility);
   work.report(0, plan.stale.length, 'reading notes');
   if (plan.stale.length < PARALLEL_THRESHOLD) {
     const writer = new IndexWriter(db, visibility.key, onChange);
