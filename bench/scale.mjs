@@ -88,11 +88,19 @@ function indexBytes(vault) {
 /** Polls get_vault_info until the index says ready; returns ms since spawn and the server's CPU s. */
 async function untilReady(s) {
   const deadline = performance.now() + LONG_MS;
+  // When each step of the build was first seen (ms since spawn, server CPU s), and the slowest answer.
+  const steps = [];
+  let slowestInfoMs = 0;
   for (;;) {
     const r = await timedCall(s, 'get_vault_info', {}, LONG_MS);
-    const state = r.res?.structuredContent?.index?.state;
+    slowestInfoMs = Math.max(slowestInfoMs, r.ms);
+    const index = r.res?.structuredContent?.index;
+    const state = index?.state;
+    const step = state === 'building' ? (index.step ?? 'building') : state;
+    if (step !== undefined && steps.at(-1)?.step !== step)
+      steps.push({ step, ms: Math.round(performance.now() - s.startedAt), cpuS: cpuSeconds(s.pid) });
     if (state === 'ready')
-      return { ms: performance.now() - s.startedAt, cpu: cpuSeconds(s.pid), infoMs: r.ms };
+      return { ms: performance.now() - s.startedAt, cpu: cpuSeconds(s.pid), steps, slowestInfoMs };
     if (state === 'failed' || r.error) throw new Error(`index did not get ready: ${r.error ?? state}`);
     if (performance.now() > deadline) throw new Error('index not ready within an hour');
     await new Promise((done) => setTimeout(done, POLL_MS));
@@ -105,7 +113,15 @@ async function start(server, vault, nodeArgs) {
   const initMs = s.connectedAt - s.startedAt;
   const initCpu = cpuSeconds(s.pid);
   const ready = await untilReady(s);
-  return { s, initMs, initCpu, readyMs: ready.ms, readyCpu: ready.cpu };
+  return {
+    s,
+    initMs,
+    initCpu,
+    readyMs: ready.ms,
+    readyCpu: ready.cpu,
+    steps: ready.steps,
+    slowestInfoMs: ready.slowestInfoMs,
+  };
 }
 
 async function searchRounds(s, rounds) {
@@ -188,6 +204,8 @@ async function main() {
       cpuS: cold.readyCpu,
       notesPerS: manifest.notes / (cold.readyMs / 1000),
       peakRss: readMemory(cold.s.pid)?.peakRss ?? null,
+      steps: cold.steps,
+      slowestInfoMs: cold.slowestInfoMs,
     };
     await cold.s.close();
   }
@@ -200,6 +218,8 @@ async function main() {
       initCpuS: warm.initCpu,
       readyMs: warm.readyMs,
       readyCpuS: warm.readyCpu,
+      steps: warm.steps,
+      slowestInfoMs: warm.slowestInfoMs,
     };
     if (i === warmStarts - 1) {
       console.error(`search, ${rounds} rounds of ${scaleQueries().length} queries ...`);
@@ -256,6 +276,11 @@ function report(out) {
   console.log(`\n${out.notes} notes, server ${out.server}\n`);
   console.log('| | measured | goal |\n|---|---|---|');
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+  const stepsOf = (label, e) =>
+    `${label}: ${e.steps.map((st) => `${st.step} at ${fmt(st.ms / 1000, 2)} s (CPU ${fmt(st.cpuS, 2)} s)`).join(', ')}; slowest get_vault_info ${fmt(e.slowestInfoMs, 0)} ms`;
+  console.log('');
+  if (out.cold) console.log(stepsOf('cold build', out.cold));
+  console.log(stepsOf('last warm start', w.at(-1)));
   console.log('\n| query | kind | total | median ms | p95 ms |\n|---|---|---|---|---|');
   for (const q of search.byQuery)
     console.log(`| \`${q.query}\` | ${q.kind} | ${q.total} | ${fmt(q.median)} | ${fmt(q.p95)} |`);
