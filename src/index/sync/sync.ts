@@ -12,8 +12,8 @@ import { isCancelled, unobservedWork, type Work } from '../../common/work.js';
 import type { NoteFormat } from '../../format/note-format.js';
 import { type FileEntry, type WalkResult, walkVault, walkVaultAsync } from '../../vault/walk.js';
 import type { Db } from '../db/database.js';
-import { dropSecondaryIndexes, ensureSecondaryIndexes } from '../db/secondary-indexes.js';
-import { bulkLoadSettings } from '../store/fts-merge.js';
+import { dropSecondaryIndexes, ensureSecondaryIndexesInSteps } from '../db/secondary-indexes.js';
+import { bulkLoadSettings, mergeAllInSteps } from '../store/fts-merge.js';
 import { indexFormat } from '../store/index-format.js';
 import { type ChangeListener, type IndexedFile, IndexWriter } from '../store/store.js';
 import { EVERYTHING_VISIBLE, type IndexVisibility } from '../store/visibility.js';
@@ -353,23 +353,36 @@ async function parseAndWrite(
       if (!cancelled) work.report(written, plan.stale.length, 'building the lookup indexes');
       // A cancelled build (the server is stopping) leaves the indexes for the next start to create,
       // as a build that was killed would, rather than keep the process for seconds more.
-      endBulkLoad(db, rebuildIndexes && !cancelled, restore, !cancelled);
+      await endBulkLoad(db, rebuildIndexes && !cancelled, restore, !cancelled, work, () =>
+        work.report(written, plan.stale.length, 'merging the full-text index'),
+      );
     }
   }
   return finishSync(db, writer, plan, reindexed, started);
 }
 
-/** Puts back what a bulk load changed: the dropped indexes, then its settings (with the final merge). */
-function endBulkLoad(
+/**
+ * Puts back what a bulk load changed: the dropped indexes, one at a time, and FTS5's segments merged
+ * into one, in steps (other work runs between them), then its settings. Stopped midway (the server
+ * is stopping), the settings are still put back; the next start creates what is missing, and FTS5's
+ * automerge takes the segments in hand.
+ */
+async function endBulkLoad(
   db: Db,
   rebuildIndexes: boolean,
   restore: ((merge: boolean) => void) | undefined,
   merge: boolean,
-): void {
+  work: Work,
+  merging: () => void,
+): Promise<void> {
   try {
-    if (rebuildIndexes) ensureSecondaryIndexes(db);
+    if (rebuildIndexes) await ensureSecondaryIndexesInSteps(db, () => work.checkpoint());
+    if (merge && restore !== undefined) {
+      merging();
+      await mergeAllInSteps(db, () => work.checkpoint());
+    }
   } finally {
-    restore?.(merge);
+    restore?.(false);
   }
 }
 
