@@ -69,12 +69,13 @@ export function childProcesses(pid) {
 
 /**
  * Spawns `node <serverPath> --notes-dir <vault>` and connects a Client.
- * `startedAt` is taken just before the spawn, so callers time from spawn.
+ * `startedAt` is taken just before the spawn, so callers time from spawn. `nodeArgs` go to node
+ * before the script (`--cpu-prof`, for one).
  */
-export async function startServer({ serverPath, vault, connectTimeoutMs }) {
+export async function startServer({ serverPath, vault, connectTimeoutMs, nodeArgs = [] }) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [serverPath, '--notes-dir', vault],
+    args: [...nodeArgs, serverPath, '--notes-dir', vault],
     stderr: 'pipe',
     env: { NOTED_MCP_CONFIG_DIR: benchConfigHome() },
   });

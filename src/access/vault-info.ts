@@ -6,6 +6,7 @@
  * The server's own name, version and protocol version are added by the MCP layer.
  */
 import path from 'node:path';
+import type { Db } from '../index/db/database.js';
 import { listTags } from '../index/queries/tags.js';
 import { interruptedOperations } from '../journal/operations.js';
 import { describeAccess } from '../policy/access.js';
@@ -116,7 +117,8 @@ export function vaultInfo(ctx: AccessContext, rules: Rules, index: IndexState): 
 function countsOf(ctx: AccessContext, rules: Rules): NonNullable<VaultInfo['counts']> {
   ctx.index.refresh();
   const db = ctx.index.db;
-  const visible = rules.visible ?? (() => true);
+  if (rules.visible === undefined) return countsOfAll(db, rules);
+  const visible = rules.visible;
   const notes = db
     .prepare<[], { path: string }>('SELECT path FROM notes')
     .all()
@@ -143,5 +145,29 @@ function countsOf(ctx: AccessContext, rules: Rules): NonNullable<VaultInfo['coun
     folders: folders.size,
     tags: listTags(db, visibleOption(rules)).length,
     openTasks,
+  };
+}
+
+/**
+ * The same counts when the rules hide nothing, counted by SQLite: no path of the vault is taken into
+ * memory (issue 34: at 100k notes the paths took a second of this thread per call, at a million ten).
+ */
+function countsOfAll(db: Db, rules: Rules): NonNullable<VaultInfo['counts']> {
+  const count = (sql: string) => (db.prepare<[], { n: number }>(sql).get() as { n: number }).n;
+  // Each file's folder with its trailing '/' ('' at the top): rtrim strips every character but '/'.
+  const folderSql = (table: string) => `SELECT DISTINCT rtrim(path, replace(path, '/', '')) FROM ${table}`;
+  const folders = new Set<string>();
+  for (const prefix of db
+    .prepare<[], string>(`${folderSql('notes')} UNION ${folderSql('attachments')}`)
+    .pluck()
+    .all()) {
+    for (let d = prefix.slice(0, -1); d !== '' && !folders.has(d); d = folderOf(d)) folders.add(d);
+  }
+  return {
+    notes: count('SELECT count(*) AS n FROM notes'),
+    attachments: count('SELECT count(*) AS n FROM attachments'),
+    folders: folders.size,
+    tags: listTags(db, visibleOption(rules)).length,
+    openTasks: count('SELECT count(*) AS n FROM note_tasks WHERE done = 0'),
   };
 }

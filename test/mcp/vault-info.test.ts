@@ -48,6 +48,24 @@ it('orients an agent without naming what is hidden', async () => {
   expect(JSON.stringify(info) + r.text).not.toMatch(/secret|hiddentag/);
 });
 
+it('counts a vault whose rules hide nothing the same way: nested, same-named and accented folders, attachments alone in theirs', async () => {
+  // Counted by SQLite when nothing is hidden (issue 34), as they were counted from every path before.
+  const v = await openTestVault({
+    'top.md': '- [ ] one\n- [x] done\n#t1',
+    'A/x.md': '- [ ] two',
+    'a/y.md': 'y #t2',
+    'a/b/c/deep.md': '- [ ] three\n- [ ] four',
+    'Café/été/n.md': 'n',
+    'media/only/pic.png': 'png',
+    'top.png': 'png',
+  });
+  vaults.push(v);
+  const r = await v.call('get_vault_info');
+  expect(r.isError, r.text).toBe(false);
+  // Folders: A, a, a/b, a/b/c, Café, Café/été, media, media/only.
+  expect(r.structured.counts).toEqual({ notes: 5, attachments: 2, folders: 8, tags: 2, openTasks: 4 });
+});
+
 it('says when the journal does not verify', async () => {
   const v = await openTestVault({ 'a.md': 'a' });
   vaults.push(v);

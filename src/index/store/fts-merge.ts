@@ -103,7 +103,7 @@ export function bulkLoadSettings(db: Db): (merge: boolean) => void {
       setFtsOption(db, 'hashsize', DEFAULT_FTS_HASH_BYTES);
       setFtsOption(db, 'crisismerge', DEFAULT_CRISISMERGE);
       setFtsOption(db, 'automerge', DEFAULT_AUTOMERGE);
-      if (merge) db.prepare("INSERT INTO notes_fts(notes_fts) VALUES('optimize')").run();
+      if (merge) db.prepare(OPTIMIZE_SQL).run();
     } finally {
       db.pragma('synchronous = NORMAL');
     }
@@ -120,6 +120,29 @@ export function bulkLoadSettings(db: Db): (merge: boolean) => void {
   }
   // Without the merge (a load that was stopped), FTS5's automerge takes the segments in hand later.
   return (merge) => putBack(merge);
+}
+
+const OPTIMIZE_SQL = "INSERT INTO notes_fts(notes_fts) VALUES('optimize')";
+/**
+ * Pages written per step of {@link mergeAllInSteps}: tens of milliseconds of work, enough that the
+ * restarts of the merge between steps cost little.
+ */
+const FINAL_MERGE_STEP_PAGES = 500;
+
+/**
+ * What 'optimize' does at the end of a bulk load (every segment merged into one, each page written
+ * once), in steps with `pause` between them, so the thread is never held for the whole index (at
+ * 100k notes 'optimize' held it for seconds; it grows with the index). FTS5's 'merge' with a negative
+ * page count first puts every segment on one level and starts merging them all, whatever usermerge
+ * says; a positive one continues a merge already started, until none is left.
+ */
+export async function mergeAllInSteps(db: Db, pause: () => Promise<void>): Promise<void> {
+  for (let pages = -FINAL_MERGE_STEP_PAGES; ; pages = FINAL_MERGE_STEP_PAGES) {
+    await pause();
+    const before = totalChanges(db);
+    db.prepare(`INSERT INTO notes_fts(notes_fts, rank) VALUES('merge', ${pages})`).run();
+    if (totalChanges(db) - before < 2) return;
+  }
 }
 
 /**

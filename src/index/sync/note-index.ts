@@ -22,7 +22,7 @@ import { EVERYTHING_VISIBLE, type IndexVisibility } from '../store/visibility.js
 import { ChangeAnnouncer, type IndexChangesListener } from './changes.js';
 import { ParserPool } from './parser-pool.js';
 import { PathsToSync } from './paths-to-sync.js';
-import { loadIndexedFiles, type SyncStats, syncAll, syncAllParallel } from './sync.js';
+import { type SyncStats, syncAll, syncAllParallel } from './sync.js';
 import { syncPaths } from './sync-paths.js';
 import type { IndexLogger, IndexOptions, IndexStartInfo, IndexState } from './types.js';
 import { IndexWatch } from './watch.js';
@@ -140,10 +140,10 @@ export class NoteIndex {
         this.current = { state: 'building', done, total: total ?? null, step: step ?? 'building', since };
       },
     });
-    // The watcher crawls the folders on its own thread while this one loads what the index holds.
+    // The watcher crawls the folders on its own thread; nothing here reads the whole index before
+    // the first await, so `initialize` is answered at once whatever the vault's size (SPEC 14.1).
     const watchedFrom = Date.now();
     const watching = options.watch === false ? Promise.resolve() : this.watch.start();
-    const indexed = loadIndexedFiles(this.db);
     try {
       // A build stopped midway left them dropped; the sync below would delete rows by scanning.
       const created = ensureSecondaryIndexes(this.db);
@@ -158,8 +158,9 @@ export class NoteIndex {
     const pool = this.parserPool();
     const stats: SyncStats =
       pool === null
-        ? syncAll(this.db, this.vault.root, '', indexed, this.visibility)
-        : await syncAllParallel(this.db, this.vault.root, pool, indexed, this.visibility, work);
+        ? syncAll(this.db, this.vault.root, '', undefined, this.visibility)
+        : // The index is compared with the files in pages, after the walk (sync.ts, planInPages).
+          await syncAllParallel(this.db, this.vault.root, pool, undefined, this.visibility, work);
     this.lastFullScan = Date.now();
     this.linked = stats.linked;
     this.started = true;

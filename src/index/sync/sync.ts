@@ -12,8 +12,8 @@ import { isCancelled, unobservedWork, type Work } from '../../common/work.js';
 import type { NoteFormat } from '../../format/note-format.js';
 import { type FileEntry, type WalkResult, walkVault, walkVaultAsync } from '../../vault/walk.js';
 import type { Db } from '../db/database.js';
-import { dropSecondaryIndexes, ensureSecondaryIndexes } from '../db/secondary-indexes.js';
-import { bulkLoadSettings } from '../store/fts-merge.js';
+import { dropSecondaryIndexes, ensureSecondaryIndexesInSteps } from '../db/secondary-indexes.js';
+import { bulkLoadSettings, mergeAllInSteps } from '../store/fts-merge.js';
 import { indexFormat } from '../store/index-format.js';
 import { type ChangeListener, type IndexedFile, IndexWriter } from '../store/store.js';
 import { EVERYTHING_VISIBLE, type IndexVisibility } from '../store/visibility.js';
@@ -134,6 +134,53 @@ function planOf(
   return { walked, stale, gone, sub, visibility, visible };
 }
 
+/** Index rows compared with the files per page of {@link planInPages}. */
+const COMPARE_PAGE = 5000;
+
+/**
+ * The plan of a whole-vault sync, reading the index in pages of rows (by id) and letting other work
+ * run between them: nothing holds every row in memory or the thread for the whole vault (at a
+ * million notes, loading them took seconds and hundreds of megabytes). Each row is looked up among
+ * the walked files; those found as indexed are let go, so what is left is new or changed.
+ */
+async function planInPages(
+  db: Db,
+  walked: WalkResult,
+  visibility: IndexVisibility,
+  work: Work,
+): Promise<SyncPlan> {
+  const visible = visibleIn(visibility, walked.linked);
+  const total = walked.notes.length;
+  work.report(0, total, 'comparing the index with the files');
+  const toRead = new Map<string, FileEntry>();
+  for (const [i, file] of walked.notes.entries()) {
+    toRead.set(file.name, file);
+    if (i % COMPARE_PAGE === COMPARE_PAGE - 1) await work.checkpoint();
+  }
+  const page = db.prepare<[number, number], IndexedFile>(
+    'SELECT id, path, size, mtime_ms, ino, visible FROM notes WHERE id > ? ORDER BY id LIMIT ?',
+  );
+  const gone: IndexedFile[] = [];
+  let compared = 0;
+  for (let after = 0; ; ) {
+    const rows = page.all(after, COMPARE_PAGE);
+    for (const row of rows) {
+      const file = toRead.get(row.path);
+      if (file === undefined) gone.push(row);
+      else if (unchanged(row, file, visible(file.name))) toRead.delete(row.path);
+    }
+    compared += rows.length;
+    work.report(Math.min(compared, total), total, 'comparing the index with the files');
+    const last = rows[rows.length - 1];
+    if (last === undefined || rows.length < COMPARE_PAGE) break;
+    after = last.id;
+    await work.checkpoint();
+  }
+  // In the walk's order, as the other plans give them.
+  const stale = toRead.size === 0 ? [] : walked.notes.filter((file) => toRead.has(file.name));
+  return { walked, stale, gone, sub: '', visibility, visible };
+}
+
 function finishSync(
   db: Db,
   writer: IndexWriter,
@@ -217,13 +264,11 @@ export async function syncAllParallel(
 ): Promise<SyncStats> {
   const started = performance.now();
   work.report(0, undefined, "listing the vault's files");
-  const rows = indexed ?? loadIndexedFiles(db, '');
-  const plan = planOf(
-    rows,
-    await walkVaultAsync(root, indexFormat(db).ending, '', () => work.checkpoint()),
-    '',
-    visibility,
-  );
+  const walked = await walkVaultAsync(root, indexFormat(db).ending, '', () => work.checkpoint());
+  const plan =
+    indexed === undefined
+      ? await planInPages(db, walked, visibility, work)
+      : planOf(indexed, walked, '', visibility);
   work.report(0, plan.stale.length, 'reading notes');
   if (plan.stale.length < PARALLEL_THRESHOLD) {
     const writer = new IndexWriter(db, visibility.key, onChange);
@@ -308,23 +353,36 @@ async function parseAndWrite(
       if (!cancelled) work.report(written, plan.stale.length, 'building the lookup indexes');
       // A cancelled build (the server is stopping) leaves the indexes for the next start to create,
       // as a build that was killed would, rather than keep the process for seconds more.
-      endBulkLoad(db, rebuildIndexes && !cancelled, restore, !cancelled);
+      await endBulkLoad(db, rebuildIndexes && !cancelled, restore, !cancelled, work, () =>
+        work.report(written, plan.stale.length, 'merging the full-text index'),
+      );
     }
   }
   return finishSync(db, writer, plan, reindexed, started);
 }
 
-/** Puts back what a bulk load changed: the dropped indexes, then its settings (with the final merge). */
-function endBulkLoad(
+/**
+ * Puts back what a bulk load changed: the dropped indexes, one at a time, and FTS5's segments merged
+ * into one, in steps (other work runs between them), then its settings. Stopped midway (the server
+ * is stopping), the settings are still put back; the next start creates what is missing, and FTS5's
+ * automerge takes the segments in hand.
+ */
+async function endBulkLoad(
   db: Db,
   rebuildIndexes: boolean,
   restore: ((merge: boolean) => void) | undefined,
   merge: boolean,
-): void {
+  work: Work,
+  merging: () => void,
+): Promise<void> {
   try {
-    if (rebuildIndexes) ensureSecondaryIndexes(db);
+    if (rebuildIndexes) await ensureSecondaryIndexesInSteps(db, () => work.checkpoint());
+    if (merge && restore !== undefined) {
+      merging();
+      await mergeAllInSteps(db, () => work.checkpoint());
+    }
   } finally {
-    restore?.(merge);
+    restore?.(false);
   }
 }
 

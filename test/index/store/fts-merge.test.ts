@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { openVault } from '../../../src/access/open.js';
+import { createWork } from '../../../src/common/work.js';
 import type { Db } from '../../../src/index/db/database.js';
+import { NOTE_ID_INDEXES } from '../../../src/index/db/secondary-indexes.js';
 import {
   bulkLoadSettings,
   mergeStep,
@@ -153,6 +155,52 @@ it('a large build leaves the full-text index merged into one segment, answering 
   } finally {
     parallel.close();
     sequential.close();
+  }
+});
+
+it('the end of a large build (lookup indexes, final merge) runs in steps that let other work in, with progress', async () => {
+  // Issue 34: creating every lookup index and FTS5's 'optimize' ran in one piece at the end of the
+  // build, and held the thread for seconds at 100k notes (get_vault_info went unanswered meanwhile).
+  const v = indexedVault({});
+  try {
+    for (let i = 0; i < 4500; i++)
+      fs.writeFileSync(path.join(v.dir, `n${String(i).padStart(4, '0')}.md`), `note ${i} fig${i % 3}`);
+    const pool = {
+      parse: async (root: string, batch: Parameters<typeof parseNoteFile>[1][]) => parseHere(root, batch),
+      close: async () => undefined,
+    } as unknown as ParserPool;
+    const steps: string[] = [];
+    let pausesAtEnd = 0;
+    const base = createWork({
+      sliceMs: 0,
+      onProgress: (_done, _total, step) => {
+        if (step !== undefined && steps.at(-1) !== step) steps.push(step);
+      },
+    });
+    const work = {
+      ...base,
+      report: base.report,
+      checkpoint: () => {
+        if (steps.at(-1) !== 'reading notes') pausesAtEnd++;
+        return base.checkpoint();
+      },
+      get cancelled() {
+        return base.cancelled;
+      },
+    };
+    await syncAllParallel(v.db, v.dir, () => pool, undefined, undefined, work);
+    expect(steps.slice(-2)).toEqual(['building the lookup indexes', 'merging the full-text index']);
+    // One pause before each lookup index created, and at least one in the merge.
+    const indexes = v.db
+      .prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+      .get() as { n: number };
+    expect(pausesAtEnd).toBeGreaterThanOrEqual(indexes.n - NOTE_ID_INDEXES.length + 1);
+    expect(segments(v.db)).toBe(1);
+    expect(option(v.db, 'automerge')).toBe(4);
+    expect(option(v.db, 'crisismerge')).toBe(16);
+    expect(hits(v.db, 'fig1')).toHaveLength(1500);
+  } finally {
+    v.close();
   }
 });
 

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it, vi } from 'vitest';
+import { createWork } from '../../../src/common/work.js';
 import { type Db, openIndexDatabase } from '../../../src/index/db/database.js';
 import type { parseNoteFile } from '../../../src/index/sync/parse-note.js';
 import { type ParserPool, parseHere } from '../../../src/index/sync/parser-pool.js';
@@ -176,3 +177,33 @@ it.skipIf(process.platform !== 'linux')(
     expect(indexedPaths(d)).toEqual(['a.md']);
   },
 );
+
+it('a start-up sync compares the index with the files in pages, with progress, and finds what changed, appeared and went', async () => {
+  // Issue 34: the start-up comparison read every indexed row into memory in one piece, before the
+  // server answered; now it reads them in pages (5,000 rows), letting other work run between them.
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 12_000; i++) files[`n${String(i).padStart(5, '0')}.md`] = `note ${i}`;
+  const { dir, db: d } = vault(files);
+  syncAll(d, dir);
+  const later = new Date(Date.now() + 10_000);
+  fs.writeFileSync(path.join(dir, 'n11000.md'), 'note changed heron');
+  fs.utimesSync(path.join(dir, 'n11000.md'), later, later);
+  fs.rmSync(path.join(dir, 'n11999.md'));
+  fs.writeFileSync(path.join(dir, 'new.md'), 'a new heron');
+  const reports: { done: number; total: number | undefined; message: string | undefined }[] = [];
+  const work = createWork({ onProgress: (done, total, message) => reports.push({ done, total, message }) });
+  const pool = {
+    parse: async (root: string, batch: Parameters<typeof parseNoteFile>[1][]) => parseHere(root, batch),
+    close: async () => undefined,
+  } as unknown as ParserPool;
+  const stats = await syncAllParallel(d, dir, () => pool, undefined, undefined, work);
+  expect(stats).toMatchObject({ notes: 12_000, reindexed: 2, removed: 1 });
+  const paths = indexedPaths(d);
+  expect(paths).toContain('new.md');
+  expect(paths).not.toContain('n11999.md');
+  const hits = d.prepare("SELECT count(*) AS n FROM notes_fts WHERE notes_fts MATCH 'heron'").get();
+  expect(hits).toEqual({ n: 2 });
+  const comparing = reports.filter((r) => r.message === 'comparing the index with the files');
+  expect(comparing.map((r) => r.done)).toEqual([0, 5000, 10_000, 12_000]);
+  expect(comparing.every((r) => r.total === 12_000)).toBe(true);
+});
