@@ -9,6 +9,7 @@ import path from 'node:path';
 import { listTags } from '../index/tags-query.js';
 import { describeAccess } from '../policy/access.js';
 import type { Access } from '../policy/policy.js';
+import { ENDING_OF, mixedFormatAdvice } from '../vault/format-choice.js';
 import { folderOf } from '../vault/names.js';
 import { MAX_CHANGES_PAGE } from './changes.js';
 import { type AccessContext, MAX_NOTE_BYTES } from './context.js';
@@ -37,6 +38,16 @@ export interface VaultInfo {
     readonly tags: number;
     readonly openTasks: number;
   };
+  /**
+   * Present when the agent sees notes of both formats (SPEC 17.7): how many of each, which are served
+   * (the others are attachments), and what the owner can do about it.
+   */
+  readonly mixedFormats?: {
+    readonly markdown: number;
+    readonly html: number;
+    readonly served: 'markdown' | 'html';
+    readonly advice: string;
+  };
   readonly index: IndexState;
   readonly access: {
     readonly policyFile: boolean;
@@ -62,11 +73,13 @@ export function vaultInfo(ctx: AccessContext, rules: Rules, index: IndexState): 
   const visible = rules.visible ?? (() => true);
   // While the start-up build runs it owns the index: the counts wait, the rest is told at once.
   const counts = index.state === 'ready' ? countsOf(ctx, rules) : undefined;
+  const mixed = counts === undefined ? null : mixedOf(ctx, rules, counts.notes);
   const summary = describeAccess(rules.policy);
   const journal = ctx.journal.verify();
   return {
     vault: { name: path.basename(ctx.vault.root), format: ctx.vault.format },
     ...(counts === undefined ? {} : { counts }),
+    ...(mixed === null ? {} : { mixedFormats: mixed }),
     index,
     access: {
       policyFile: summary.policyFile,
@@ -93,6 +106,23 @@ export function vaultInfo(ctx: AccessContext, rules: Rules, index: IndexState): 
       exportBytes: EXPORT_MAX_BYTES,
     },
   };
+}
+
+/**
+ * Notes of the other format, which the index holds as attachments: a README.md in an HTML vault, or
+ * .html notes in a Markdown one. Null when there are none the agent may see.
+ */
+function mixedOf(ctx: AccessContext, rules: Rules, served: number): VaultInfo['mixedFormats'] | null {
+  const format = ctx.vault.format;
+  const other = ENDING_OF[format === 'html' ? 'markdown' : 'html'];
+  const visible = rules.visible ?? (() => true);
+  const others = ctx.index.db
+    .prepare<[string], { path: string }>('SELECT path FROM attachments WHERE lower(path) LIKE ?')
+    .all(`%${other}`)
+    .filter((r) => visible(r.path)).length;
+  if (others === 0 || served === 0) return null;
+  const counts = format === 'html' ? { markdown: others, html: served } : { markdown: served, html: others };
+  return { ...counts, served: format, advice: mixedFormatAdvice(counts, format) ?? '' };
 }
 
 /** What the agent may see, counted from the index. */

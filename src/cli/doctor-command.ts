@@ -14,6 +14,7 @@ import {
   checkIndex,
   checkJournal,
   checkNativeModules,
+  checkNoteFormats,
   checkPolicy,
   checkTokenFile,
   checkVault,
@@ -42,6 +43,7 @@ export async function runChecks(
   if (results[0]?.status === 'ok') {
     results.push(
       checkIndex(vault),
+      checkNoteFormats(vault),
       checkPolicy(vault),
       checkJournal(vault, openJournalKey(userConfigDir(env), { create: false })),
       checkTokenFile(vault),
