@@ -76,6 +76,11 @@ export function vaultInfo(ctx: AccessContext, rules: Rules, index: IndexState): 
   const mixed = counts === undefined ? null : mixedOf(ctx, rules, counts.notes);
   const summary = describeAccess(rules.policy);
   const journal = ctx.journal.verify();
+  // SPEC 17.7: entries about notes now hidden are not counted (the same vault without them says less).
+  const seenEntries =
+    rules.visible === undefined
+      ? journal.entries
+      : ctx.journal.entries().filter((e) => visible(e.note)).length;
   return {
     vault: { name: path.basename(ctx.vault.root), format: ctx.vault.format },
     ...(counts === undefined ? {} : { counts }),
@@ -91,10 +96,10 @@ export function vaultInfo(ctx: AccessContext, rules: Rules, index: IndexState): 
     },
     pendingChanges: ctx.pending.list().filter((p) => visible(p.note)).length,
     journal: journal.ok
-      ? { verifies: true, entries: journal.entries }
+      ? { verifies: true, entries: seenEntries }
       : {
           verifies: false,
-          entries: journal.entries,
+          entries: seenEntries,
           problem: `${journal.brokenAt.file} line ${journal.brokenAt.line}: ${journal.reason}`,
         },
     limits: {
