@@ -185,3 +185,25 @@ describe('read_note', () => {
     expect(nul.text).not.toContain('Warning:');
   });
 });
+
+describe('the frontmatter is sent once (SPEC 17.7, issue 32)', () => {
+  it('a note with 5.8 KB of frontmatter: the text shows the block as stored, the JSON line does not repeat it', async () => {
+    const keys = Array.from(
+      { length: 120 },
+      (_, i) => `property_${String(i).padStart(3, '0')}: value number ${i} of the list`,
+    );
+    const frontmatter = `---\n${keys.join('\n')}\n---\n`;
+    expect(frontmatter.length).toBeGreaterThan(5000);
+    vault = await openTestVault({ 'big.md': `${frontmatter}# Body\n\nShort body.\n` });
+    const raw = await vault.client.callTool({ name: 'read_note', arguments: { name: 'big' } });
+    const sent = (raw.content as { text: string }[]).map((c) => c.text).join('\n');
+    expect(sent.split('property_077').length - 1).toBe(1);
+    expect(sent.length).toBeLessThan(frontmatter.length + 2000);
+    const r = await vault.call('read_note', { name: 'big' });
+    expect(r.structured.frontmatter.property_077).toBe('value number 77 of the list');
+    expect(r.structured.frontmatterRaw).toBe(frontmatter);
+    expect(r.line.frontmatter).toBe('[shown in full above]');
+    expect(r.line.frontmatterRaw).toBe('[shown in full above]');
+    expect(r.text).toContain(`Frontmatter:\n${frontmatter}`);
+  });
+});

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
 import { ErrorShape, inFolderField, StagedShape } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
-import { NoteShape, noteData, noteText } from './read-note.js';
+import { NOTE_DERIVED, NOTE_SHOWN, NoteShape, noteData, noteText } from './read-note.js';
 import { describeStaged } from './write-text.js';
 
 export const name = 'get_daily_note';
@@ -87,7 +87,7 @@ export function register({ server, access, session }: ToolDeps): void {
         const data = { date: daily.date, exists: true, created: daily.created, ...noteData(daily.note) };
         const withTemplate =
           daily.templateMissing === undefined ? data : { ...data, templateMissing: daily.templateMissing };
-        return toolResult(`${head}\n\n${noteText(daily.note)}`, withTemplate, ['body', 'frontmatter']);
+        return toolResult(`${head}\n\n${noteText(daily.note)}`, withTemplate, NOTE_SHOWN, [], NOTE_DERIVED);
       }),
   );
 }
