@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { notedAppVaultLocations, vaultDirFrom } from '../../src/cli/config.js';
 import { parseArgs } from '../../src/cli/args.js';
+import { notedAppVaultLocations, vaultDirFrom } from '../../src/cli/config.js';
 import { checkServes, DIST, ensureBuilt } from '../helpers/server-process.js';
 
 let homes: string[] = [];
