@@ -23,6 +23,7 @@ import { parseSearchQuery, type QueryNode, type RegexNode } from '../index/searc
 import { compileRegex, regexRanges } from '../index/search-regex.js';
 import { NoteRegions } from '../index/search-regions.js';
 import { checkCandidates, runCandidates, runSearch, type SearchRow } from '../index/search-run.js';
+import { recencyScore, scoreScale } from '../index/search-score.js';
 import { candidateSql, searchSql } from '../index/search-sql.js';
 import { normalizeFolderName } from '../vault/names.js';
 import { type AccessContext, iso } from './context.js';
@@ -97,8 +98,14 @@ export async function search(
     db,
     page.rows.map((row) => row.id),
   );
+  // SPEC 17.7: the score shown is Lucene's BM25 for one word or phrase, and recency for operator-only hits.
+  const rankMatch = compiled.rankMatch;
+  const scale = rankMatch === null || page.rows.length === 0 ? 1 : scoreScale(db, rankMatch);
+  const nowMs = ctx.now().getTime();
+  const shown = (row: SearchRow) =>
+    rankMatch === null ? recencyScore(row.mtime_ms, nowMs) : row.score * scale;
   const results = page.rows.map((row) =>
-    hitOf(ctx, rules, row, query, compiled.highlightTerms, tags.get(row.id) ?? [], indexed),
+    hitOf(ctx, rules, row, shown(row), query, compiled.highlightTerms, tags.get(row.id) ?? [], indexed),
   );
   const last = page.rows[page.rows.length - 1];
   return {
@@ -216,6 +223,7 @@ function hitOf(
   ctx: AccessContext,
   rules: Rules,
   row: SearchRow,
+  score: number,
   query: QueryNode,
   terms: string[],
   tags: string[],
@@ -239,7 +247,7 @@ function hitOf(
   return {
     name: row.path,
     title: row.title,
-    score: Number(row.score.toPrecision(4)),
+    score: Number(score.toPrecision(4)),
     excerpt: buildExcerpt(excerptText, [...terms, ...regexMatches(query, excerptText)]),
     modified: iso(row.mtime_ms),
     matched,
