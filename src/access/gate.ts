@@ -94,8 +94,12 @@ export class VaultAccess {
   rules(session: AgentSession): Rules {
     const rules = this.policy.load();
     this.ctx.index.useVisibility(rules.visibility);
-    // The writes of this call are limited to the session's in_folder (SPEC 12.5), when it names one.
-    return withScope(rules, session.inFolder);
+    // The writes of this call are limited by the session's guards (SPEC 12.5, 17.1), when it names any.
+    return withScope(rules, {
+      ...(session.inFolder === undefined ? {} : { inFolder: session.inFolder }),
+      ...(session.exactFolder === undefined ? {} : { exactFolder: session.exactFolder }),
+      ...(session.notInFolders === undefined ? {} : { notInFolders: session.notInFolders }),
+    });
   }
 
   /** Hears the server's diagnostics (the last few first), for the connections' log messages. */

@@ -11,6 +11,10 @@ export interface AgentSession {
   clientName(): string | undefined;
   /** For one call: the folder its writes must stay in (`in_folder`, SPEC 12.5). */
   readonly inFolder?: string;
+  /** For one call: the folder its writes must be directly in (`exact_folder`, SPEC 17.1). */
+  readonly exactFolder?: string;
+  /** For one call: folders its writes must stay out of (`not_in_folders`, SPEC 17.1). */
+  readonly notInFolders?: readonly string[];
 }
 
 export interface NoteSummary {

@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { advanceStep } from '../../workflows/operations.js';
 import { runTool } from '../result.js';
-import { inFolderField } from '../schemas.js';
+import { scopeGuardFields } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import {
   agentText,
@@ -21,7 +21,7 @@ import {
 export const name = 'advance_agent_state';
 
 export const inputSchema = z.object({
-  in_folder: inFolderField,
+  ...scopeGuardFields,
   name: workflowName,
   expected_etag: workflowEtag,
   to: z
@@ -45,7 +45,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, async () => {
-        const result = await access.rewriteWorkflowNote(scoped(session, args.in_folder), {
+        const result = await access.rewriteWorkflowNote(scoped(session, args), {
           tool: name,
           name: args.name,
           expectedEtag: args.expected_etag,

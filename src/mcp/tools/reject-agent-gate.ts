@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { gateStep } from '../../workflows/operations.js';
 import { runTool } from '../result.js';
-import { inFolderField } from '../schemas.js';
+import { scopeGuardFields } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import {
   agentText,
@@ -20,7 +20,7 @@ import {
 export const name = 'reject_agent_gate';
 
 export const inputSchema = z.object({
-  in_folder: inFolderField,
+  ...scopeGuardFields,
   name: workflowName,
   expected_etag: workflowEtag,
   state: z.string().min(1).max(100).describe('The state whose gate to reject'),
@@ -39,7 +39,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, async () => {
-        const result = await access.rewriteWorkflowNote(scoped(session, args.in_folder), {
+        const result = await access.rewriteWorkflowNote(scoped(session, args), {
           tool: name,
           name: args.name,
           expectedEtag: args.expected_etag,
