@@ -64,9 +64,12 @@ export async function search(
   };
   let page: { rows: SearchRow[]; total: number; more: boolean };
   let indexed: IndexedScopes | null = null;
+  // How many notes the text alone matches, when the search counted just that (no other condition).
+  let matching: number | undefined;
   if (compiled.check === undefined) {
     const sql = searchSql(compiled, { ...scope, limit: limit + 1, ...(after ? { after } : {}) });
     const found = retried(ctx, rules, () => runSearch(db, query, sql, rules.visibility.key, limit));
+    if (compiled.where === '1' && folder === '' && !tag) matching = found.total;
     // The index judged these notes visible; the policy of this request has the last word on each.
     const rows = found.rows.filter((row) => visible(row.path));
     page = { rows, total: found.total - (found.rows.length - rows.length), more: found.more };
@@ -100,7 +103,7 @@ export async function search(
   );
   // SPEC 17.7: the score shown is Lucene's BM25 for one word or phrase, and recency for operator-only hits.
   const rankMatch = compiled.rankMatch;
-  const scale = rankMatch === null || page.rows.length === 0 ? 1 : scoreScale(db, rankMatch);
+  const scale = rankMatch === null || page.rows.length === 0 ? 1 : scoreScale(db, rankMatch, matching);
   const nowMs = ctx.now().getTime();
   const shown = (row: SearchRow) =>
     rankMatch === null ? recencyScore(row.mtime_ms, nowMs) : row.score * scale;

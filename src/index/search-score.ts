@@ -26,16 +26,19 @@ export function luceneIdf(total: number, n: number): number {
 const ONE_PHRASE = /^(?:\{[^}]*\}\s*:\s*)?"(?:[^"]|"")*"\*?$/;
 
 /**
- * What to multiply the index's score by to show Lucene's BM25, for a ranked query of one phrase; 1
- * for any other (several phrases each carry their own idf inside bm25(), which cannot be taken apart).
+ * What to multiply the index's score by to show Lucene's BM25, for a ranked query of one phrase
+ * (`matching`: how many notes match it, when the caller knows); 1 for any other (several phrases each carry their own idf inside bm25(), which cannot be taken apart).
  */
-export function scoreScale(db: Db, rankMatch: string): number {
+export function scoreScale(db: Db, rankMatch: string, matching?: number): number {
   if (!ONE_PHRASE.test(rankMatch.trim())) return 1;
   // Only visible notes have a full-text row (visibility.ts): N is theirs, as bm25() counts it.
   const total = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM notes WHERE visible = 1').get()!.n;
-  const n = db
-    .prepare<[string], { n: number }>('SELECT count(*) AS n FROM notes_fts WHERE notes_fts MATCH ?')
-    .get(rankMatch)!.n;
+  // `matching`: the search already counted the phrase's notes (no other condition): not counted twice.
+  const n =
+    matching ??
+    db
+      .prepare<[string], { n: number }>('SELECT count(*) AS n FROM notes_fts WHERE notes_fts MATCH ?')
+      .get(rankMatch)!.n;
   if (total === 0 || n === 0) return 1;
   return luceneIdf(total, n) / fts5Idf(total, n);
 }
