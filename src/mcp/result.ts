@@ -155,7 +155,8 @@ export function errorResult(data: ErrorData, extraText = '', shown: readonly str
 /** A typed error as a tool result; the conflict's current text is shown so text-only clients get it too. */
 export function notedErrorResult(err: NotedError, writes: boolean): CallToolResult {
   const data: ErrorData = { code: err.code, message: err.message, ...err.details };
-  if (writes && data.committed === undefined) data.committed = false;
+  // An outcome the server cannot know is never reported as not committed (SPEC 17.2).
+  if (writes && data.committed === undefined && data.indeterminate !== true) data.committed = false;
   if (typeof err.details.currentText === 'string') {
     return errorResult(
       data,
