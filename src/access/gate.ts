@@ -35,6 +35,7 @@ import { listTasks, type TaskUpdate, updateTask } from './tasks.js';
 import { deleteNote, restoreNote, trashPage } from './trash-ops.js';
 import type { AgentSession } from './types.js';
 import { type IndexState, vaultInfo } from './vault-info.js';
+import { listLinks } from './vault-links.js';
 import {
   createGeneratedNote,
   type GeneratedNote,
@@ -222,6 +223,10 @@ export class VaultAccess {
   }
 
   /** Files that are not notes, with how many notes link them (SPEC 13.4). */
+  listLinks(session: AgentSession, ...args: Rest<typeof listLinks>) {
+    return listLinks(this.ctx, this.rules(session), ...args);
+  }
+
   listAttachments(session: AgentSession, ...args: Rest<typeof listAttachments>) {
     return listAttachments(this.ctx, this.rules(session), ...args);
   }

@@ -257,7 +257,7 @@ function linksFiledUnder(db: Db, keys: ReadonlySet<string>, visible: Visible | u
  * reach (notes and attachments), and the notes whose aliases hold one of the links' texts. Built once
  * per key for a whole batch of links.
  */
-class LinkTargets {
+export class LinkTargets {
   private readonly resolvers = new Map<string, LinkResolver>();
 
   constructor(
