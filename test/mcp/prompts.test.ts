@@ -234,7 +234,11 @@ describe('ready-made prompts and arguments that follow the text (SPEC 17.6, issu
       { name: 'query', required: true },
     ]);
     const text = async (name: string, args: Record<string, string> = {}) =>
-      ((await v.client.getPrompt({ name, arguments: args })).messages[0]?.content as { text: string }).text;
+      (
+        (await v.client.getPrompt({ name, arguments: args })).messages[0]?.content as
+          | { text: string }
+          | undefined
+      )?.text;
     expect(await text('find-note', { query: 'pangolins' })).toContain('"pangolins"');
     const weekly = await text('weekly-review');
     expect(weekly).toContain('Today is 2026-05-01');
@@ -258,7 +262,7 @@ describe('ready-made prompts and arguments that follow the text (SPEC 17.6, issu
       'tidy-links',
     ]);
     const got = await v.client.getPrompt({ name: 'find-note', arguments: { selection: 'x' } });
-    expect((got.messages[0]?.content as { text: string }).text).toBe('My own: x');
+    expect((got.messages[0]?.content as { text: string } | undefined)?.text).toBe('My own: x');
   });
 
   it('a prompt offers the arguments its text uses: a selection prompt without {{note}} offers no note', async () => {
@@ -273,6 +277,8 @@ describe('ready-made prompts and arguments that follow the text (SPEC 17.6, issu
     ]);
     expect(byName.standup?.arguments).toEqual([]);
     const got = await v.client.getPrompt({ name: 'standup', arguments: {} });
-    expect((got.messages[0]?.content as { text: string }).text).toBe('Write my standup for 2026-05-01.');
+    expect((got.messages[0]?.content as { text: string } | undefined)?.text).toBe(
+      'Write my standup for 2026-05-01.',
+    );
   });
 });
