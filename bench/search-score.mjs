@@ -46,7 +46,12 @@ for (const word of words) {
   const match = `"${word}"`;
   const t = { page: [], visible: [], count: [] };
   for (let i = 0; i < rounds; i++) {
-    t.page.push(time(() => (page.all(match), countMatch.get(match))));
+    t.page.push(
+      time(() => {
+        page.all(match);
+        countMatch.get(match);
+      }),
+    );
     t.visible.push(time(() => countVisible.get()));
     t.count.push(time(() => countMatch.get(match)));
   }
