@@ -9,6 +9,7 @@ import { findBlock, lineRange, outlineOf } from '../markdown/outline.js';
 import { findSection, formatHeading } from '../markdown/sections.js';
 import { normalizeFolderName } from '../vault/names.js';
 import { type AccessContext, iso } from './context.js';
+import { obsidianUri } from './obsidian-uri.js';
 import { notFound, resolveExisting } from './resolve.js';
 import type { Rules } from './rules.js';
 import type { NoteContent, NoteListPage } from './types.js';
@@ -32,6 +33,7 @@ export function listNotes(
       title: r.title,
       modified: iso(r.mtime_ms),
       sizeBytes: r.size,
+      uri: obsidianUri(ctx.vault.root, r.path),
     })),
     more: page.nextCursor !== undefined,
     ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
@@ -94,6 +96,7 @@ export function readNote(
       ? {}
       : { plainText: fm.plainText }),
     etag: stored.etag,
+    uri: obsidianUri(ctx.vault.root, name),
     modified: iso(stored.mtimeMs),
     sizeBytes: stored.size,
     ...(part === null ? {} : { partial: true as const, lines: part.lines, ...part.what }),

@@ -27,6 +27,7 @@ import { recencyScore, scoreScale } from '../index/search-score.js';
 import { candidateSql, searchSql } from '../index/search-sql.js';
 import { normalizeFolderName } from '../vault/names.js';
 import { type AccessContext, iso } from './context.js';
+import { obsidianUri } from './obsidian-uri.js';
 import type { Rules } from './rules.js';
 import type { SearchHit, SearchResult } from './types.js';
 
@@ -249,6 +250,7 @@ function hitOf(
   const excerptText = place?.text ?? task?.text ?? body;
   return {
     name: row.path,
+    uri: obsidianUri(ctx.vault.root, row.path),
     title: row.title,
     score: Number(score.toPrecision(4)),
     excerpt: buildExcerpt(excerptText, [...terms, ...regexMatches(query, excerptText)]),

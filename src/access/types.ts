@@ -19,6 +19,8 @@ export interface AgentSession {
 
 export interface NoteSummary {
   readonly name: string;
+  /** The obsidian://open link that opens the note in Obsidian (SPEC 17.4). */
+  readonly uri?: string;
   readonly title: string;
   readonly modified: string;
   readonly sizeBytes: number;
@@ -51,6 +53,8 @@ export interface NoteContent {
    */
   readonly plainText?: string;
   readonly etag: string;
+  /** The obsidian://open link that opens the note in Obsidian (SPEC 17.4). */
+  readonly uri: string;
   readonly modified: string;
   readonly sizeBytes: number;
   /** Present when only a part was asked for (`section` or `block`): `body` is that part alone. */
@@ -79,6 +83,8 @@ export interface WriteResult {
 
 export interface SearchHit {
   readonly name: string;
+  /** The obsidian://open link that opens the note in Obsidian (SPEC 17.4). */
+  readonly uri: string;
   readonly title: string;
   readonly score: number;
   readonly excerpt: string;

@@ -207,3 +207,13 @@ describe('the frontmatter is sent once (SPEC 17.7, issue 32)', () => {
     expect(r.text).toContain(`Frontmatter:\n${frontmatter}`);
   });
 });
+
+describe('obsidian:// links (SPEC 17.4, issue 32)', () => {
+  it('read_note, list_notes and search_notes name each note with the link that opens it in Obsidian', async () => {
+    vault = await openTestVault({ 'inbox/Q3 plan #1.md': '# Plan\n\nA kestrel.\n' });
+    const uri = 'obsidian://open?vault=vault&file=inbox%2FQ3%20plan%20%231';
+    expect((await vault.call('read_note', { name: 'inbox/Q3 plan #1' })).structured.uri).toBe(uri);
+    expect((await vault.call('list_notes', {})).structured.notes[0].uri).toBe(uri);
+    expect((await vault.call('search_notes', { query: 'kestrel' })).structured.results[0].uri).toBe(uri);
+  });
+});

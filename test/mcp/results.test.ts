@@ -41,6 +41,7 @@ const TOOLS = [
   'update_task',
   'get_daily_note',
   'list_attachments',
+  'list_links',
   'read_attachment',
   'create_agent_workflow',
   'append_agent_event',
@@ -77,6 +78,7 @@ describe('tool list', () => {
         'list_trash',
         'list_folders',
         'list_attachments',
+        'list_links',
         'read_attachment',
       ].includes(tool.name);
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(readOnly);

@@ -38,6 +38,7 @@ export const inputSchema = z.object({
 export const NoteShape = z.object({
   schemaVersion: z.literal(2),
   name: z.string().describe('Canonical name, with the note ending (.md, or .html in an HTML vault)'),
+  uri: z.string().describe('obsidian://open link that opens the note in Obsidian'),
   format: z
     .enum(['markdown', 'html'])
     .describe('How the vault stores notes: html notes have no frontmatter and body is the stored HTML'),
