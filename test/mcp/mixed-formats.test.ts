@@ -4,8 +4,10 @@
  * notes of each kind there are, which kind is served and what the owner can do; a vault of one kind
  * says nothing of the sort.
  */
+import fs from 'node:fs';
 import { afterEach, expect, it } from 'vitest';
-import { openTestVault, type TestVault } from '../helpers/vault.js';
+import { ensureBuilt, spawnServer } from '../helpers/server-process.js';
+import { makeVault, openTestVault, type TestVault, within } from '../helpers/vault.js';
 
 let vaults: TestVault[] = [];
 afterEach(async () => {
@@ -62,3 +64,23 @@ it('a vault of one kind, and a hidden folder of the other kind, mention no mix',
   expect(info.structured.mixedFormats).toBeUndefined();
   expect(info.text).not.toContain('Mixed');
 });
+
+it('the server says so at start-up, on stderr', async () => {
+  await ensureBuilt();
+  const { base, dir } = makeVault({
+    'one.html': page('one'),
+    'two.html': page('two'),
+    'README.md': '# Readme\n',
+  });
+  const server = await spawnServer(dir);
+  try {
+    const said = await within(20_000, () =>
+      server.stderr().includes('The vault holds 1 Markdown (.md) and 2 HTML (.html) notes'),
+    );
+    expect(said, server.stderr()).not.toBeNull();
+    expect(server.stderr()).toContain('served as an HTML vault');
+  } finally {
+    await server.close();
+    fs.rmSync(base, { recursive: true, force: true });
+  }
+}, 120_000);
