@@ -98,7 +98,12 @@ async function buildManifest() {
       entry_point: 'server/index.cjs',
       mcp_config: {
         command: 'node',
-        args: [`${mcpbVar('__dirname')}/server/index.cjs`, '--notes-dir', mcpbVar('user_config.notes_dir')],
+        args: [
+          `${mcpbVar('__dirname')}/server/index.cjs`,
+          '--notes-dir',
+          mcpbVar('user_config.notes_dir'),
+          '--create',
+        ],
       },
     },
     user_config: {

@@ -8,7 +8,7 @@ import { NotedError } from '../common/errors.js';
 import { formatOf } from '../format/formats.js';
 import { titleToFileName } from '../markdown/title.js';
 import { baseNameOf, normalizeNoteName } from '../vault/names.js';
-import { baseFileName, checkBaseText } from './base-files.js';
+import { baseFileName, checkBaseText } from './bases/base-files.js';
 import { type AccessContext, iso, type Writer } from './context.js';
 import { textFromTemplate } from './daily/templates.js';
 import { recordThenMake } from './recorded-write.js';

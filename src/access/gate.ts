@@ -9,7 +9,7 @@ import type { Diagnostic } from '../common/diagnostics.js';
 import type { Work } from '../common/work.js';
 import { purgeTrash } from '../vault/trash.js';
 import { listAttachments, readAttachmentContent } from './attachments/tools.js';
-import { listBases, queryBase } from './bases.js';
+import { listBases, queryBase } from './bases/bases.js';
 import type { AccessContext, Writer } from './context.js';
 import { type CreateInput, createNote } from './create.js';
 import { type DailyNoteInput, getDailyNote } from './daily/daily.js';
@@ -19,7 +19,8 @@ import { listenToChanges, policyFingerprint, type VaultChangesListener } from '.
 import { listChanges } from './feed/changes.js';
 import { createFolder, deleteFolder, listFolders } from './folders.js';
 import { waitForIndex } from './index-wait.js';
-import { backlinks, outgoingLinks } from './links.js';
+import { backlinks, outgoingLinks } from './links/links.js';
+import { listLinks } from './links/vault-links.js';
 import { deleteNotes, moveNotes } from './moves/batch.js';
 import { moveFolder } from './moves/folder-move.js';
 import { moveNote } from './moves/move.js';
@@ -96,8 +97,12 @@ export class VaultAccess {
   rules(session: AgentSession): Rules {
     const rules = this.policy.load();
     this.ctx.index.useVisibility(rules.visibility);
-    // The writes of this call are limited to the session's in_folder (SPEC 12.5), when it names one.
-    return withScope(rules, session.inFolder);
+    // The writes of this call are limited by the session's guards (SPEC 12.5, 17.1), when it names any.
+    return withScope(rules, {
+      ...(session.inFolder === undefined ? {} : { inFolder: session.inFolder }),
+      ...(session.exactFolder === undefined ? {} : { exactFolder: session.exactFolder }),
+      ...(session.notInFolders === undefined ? {} : { notInFolders: session.notInFolders }),
+    });
   }
 
   /**
@@ -241,6 +246,10 @@ export class VaultAccess {
   }
 
   /** Files that are not notes, with how many notes link them (SPEC 13.4). */
+  listLinks(session: AgentSession, ...args: Rest<typeof listLinks>) {
+    return listLinks(this.ctx, this.rules(session), ...args);
+  }
+
   listAttachments(session: AgentSession, ...args: Rest<typeof listAttachments>) {
     return listAttachments(this.ctx, this.rules(session), ...args);
   }

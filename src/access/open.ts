@@ -6,6 +6,7 @@
  */
 
 import { Diagnostics } from '../common/diagnostics.js';
+import { isCancelled } from '../common/work.js';
 import {
   type IndexLogger,
   type IndexOptions,
@@ -129,7 +130,9 @@ export async function startVault(options: OpenOptions): Promise<StartingVault> {
         return started;
       },
       (err: unknown) => {
-        log.error(`The search index could not be built: ${(err as Error).message}`);
+        // A build stopped because the server is stopping (an unrelated failure at start-up) is no
+        // failure of the index: saying one would mislead whoever reads the exit's reason (issue 32).
+        if (!isCancelled(err)) log.error(`The search index could not be built: ${(err as Error).message}`);
         throw err;
       },
     );

@@ -9,6 +9,7 @@ import { findBlock, lineRange, outlineOf } from '../markdown/outline.js';
 import { findSection, formatHeading } from '../markdown/sections.js';
 import { normalizeFolderName } from '../vault/names.js';
 import { type AccessContext, iso } from './context.js';
+import { obsidianUri } from './obsidian-uri.js';
 import { notFound, resolveExisting } from './resolve.js';
 import type { Rules } from './rules/rules.js';
 import { visibleOption } from './rules/scope.js';
@@ -33,6 +34,7 @@ export function listNotes(
       title: r.title,
       modified: iso(r.mtime_ms),
       sizeBytes: r.size,
+      uri: obsidianUri(ctx.vault.root, r.path),
     })),
     more: page.nextCursor !== undefined,
     ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
@@ -45,6 +47,13 @@ export const NOT_UTF8 =
 
 /** Body characters in one read_note page unless the caller asks for fewer. */
 export const READ_PAGE_CHARS = 1_000_000;
+
+/**
+ * A page also ends before its text takes this many bytes as sent: UTF-8, JSON-escaped (a control
+ * character is six bytes, `\u0001`). The text travels twice (the text block and structuredContent),
+ * so a page stays well under the 8 MB a result may carry, whatever its characters (SPEC 17.7).
+ */
+export const READ_PAGE_BYTES = 2 * 1024 * 1024;
 
 /** Which part of a note read_note returns instead of the whole (SPEC 12.3). */
 export interface NotePart {
@@ -88,6 +97,7 @@ export function readNote(
       ? {}
       : { plainText: fm.plainText }),
     etag: stored.etag,
+    uri: obsidianUri(ctx.vault.root, name),
     modified: iso(stored.mtimeMs),
     sizeBytes: stored.size,
     ...(part === null ? {} : { partial: true as const, lines: part.lines, ...part.what }),
@@ -105,8 +115,8 @@ export interface TextPage {
 }
 
 /**
- * The page of `text` that `offset` and `maxChars` ask for (at most READ_PAGE_CHARS), never cutting a
- * surrogate pair in two. `what` names the text in the error for an offset past its end.
+ * The page of `text` that `offset` and `maxChars` ask for (at most READ_PAGE_CHARS characters and
+ * READ_PAGE_BYTES bytes as sent), never cutting a surrogate pair in two. `what` names the text in the error for an offset past its end.
  */
 export function textPage(
   text: string,
@@ -121,8 +131,8 @@ export function textPage(
       `offset ${offset} is past the end of the ${what} (${text.length} characters). Start at 0 or at the nextOffset of the previous page.`,
     );
   }
-  let end = Math.min(text.length, offset + maxChars);
-  if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+  let end = byteBoundedEnd(text, offset, Math.min(text.length, offset + maxChars), READ_PAGE_BYTES);
+  if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end += end - 1 > offset ? -1 : 1;
   if (offset === 0 && end === text.length) return { text, paging: {} };
   return {
     text: text.slice(offset, end),
@@ -133,6 +143,29 @@ export function textPage(
       ...(end < text.length ? { nextOffset: end } : {}),
     },
   };
+}
+
+/**
+ * Where a page from `start` ends so that it takes at most `budget` bytes as sent (UTF-8, JSON-escaped),
+ * and at most `limit`; at least one character, so a page always moves on.
+ */
+export function byteBoundedEnd(text: string, start: number, limit: number, budget: number): number {
+  let used = 0;
+  for (let i = start; i < limit; i++) {
+    used += encodedBytes(text.charCodeAt(i));
+    if (used > budget) return Math.max(i, start + 1);
+  }
+  return limit;
+}
+
+/** Bytes one UTF-16 unit takes in a JSON string sent as UTF-8 (a surrogate: half of a 4-byte pair). */
+function encodedBytes(unit: number): number {
+  if (unit < 0x20)
+    return unit === 0x0a || unit === 0x0d || unit === 0x09 || unit === 0x08 || unit === 0x0c ? 2 : 6;
+  if (unit === 0x22 || unit === 0x5c) return 2;
+  if (unit < 0x80) return 1;
+  // A surrogate is half of a 4-byte pair; counted 3 like the rest of the BMP (a little over).
+  return unit < 0x800 ? 2 : 3;
 }
 
 /** The asked part of the note's text, with its lines; null when the whole note was asked for. */

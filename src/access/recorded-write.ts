@@ -10,6 +10,7 @@
 import { fileSystemFailure, isNotedError, NotedError } from '../common/errors.js';
 import type { RecordInput } from '../journal/record-input.js';
 import { ANYWHERE } from '../vault/checked-folder.js';
+import { etagOf } from '../vault/etag.js';
 import type { AccessContext } from './context.js';
 import { claimChanges } from './feed/claims.js';
 
@@ -24,7 +25,8 @@ const DONE: Record<string, string> = {
  * Records `input`, then runs `make` (the write). Call inside the note's lock.
  *
  * @throws NotedError `not_supported` with `committed: false` when `make` failed on the file system and
- *   the note is found as it was before; with no `committed` when it is not (read the note to see).
+ *   the note is found as it was before; with `indeterminate: true` and the etag the change would give
+ *   when it is not (read the note and compare, SPEC 17.2).
  *   A NotedError from `make` itself propagates as it is, after the entry is voided.
  */
 export function recordThenMake<T>(ctx: AccessContext, input: RecordInput, make: () => T): T {
@@ -42,10 +44,13 @@ export function recordThenMake<T>(ctx: AccessContext, input: RecordInput, make: 
     const what = `${failure.why} (${failure.errno})`;
     const done = DONE[input.kind] ?? 'changed';
     if (now === undefined || !sameBytes(now, input.before)) {
+      // SPEC 17.2: the outcome is not known here (the rename may have landed, its sync failed): never
+      // committed: false, but indeterminate with the etag the note has if the change was made.
+      const etag = input.after === null ? null : etagOf(input.after);
       throw new NotedError(
         'not_supported',
-        `The note "${input.note}" may not have been ${done}: ${what}. Read it to see where it stands before trying again. ${failure.fix}`,
-        { name: input.note, errno: failure.errno },
+        `The outcome is unknown: the note "${input.note}" may or may not have been ${done} (${what}). Read it and compare its etag with ${etag === null ? 'none (it is gone if the change was made)' : etag}: equal means the change was made. ${failure.fix}`,
+        { name: input.note, errno: failure.errno, indeterminate: true, etag },
       );
     }
     const journal = journaled

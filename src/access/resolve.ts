@@ -6,7 +6,7 @@
 import { isNotedError, NotedError } from '../common/errors.js';
 import { nameCandidates } from '../index/queries/notes.js';
 import { normalizeNoteName } from '../vault/names.js';
-import { baseFileName } from './base-files.js';
+import { baseFileName } from './bases/base-files.js';
 import type { AccessContext } from './context.js';
 import type { Rules } from './rules/rules.js';
 

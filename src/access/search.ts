@@ -24,9 +24,11 @@ import {
   visiblePropertyNames,
 } from '../index/search/run/facts.js';
 import { checkCandidates, runCandidates, runSearch, type SearchRow } from '../index/search/run/run.js';
+import { recencyScore, scoreScale } from '../index/search-score.js';
 import { NoteRegions } from '../index/words/regions.js';
 import { normalizeFolderName } from '../vault/names.js';
 import { type AccessContext, iso } from './context.js';
+import { obsidianUri } from './obsidian-uri.js';
 import type { Rules } from './rules/rules.js';
 import type { SearchHit, SearchResult } from './types.js';
 
@@ -67,9 +69,12 @@ export async function search(
   };
   let page: { rows: SearchRow[]; total: number; more: boolean };
   let indexed: IndexedScopes | null = null;
+  // How many notes the text alone matches, when the search counted just that (no other condition).
+  let matching: number | undefined;
   if (compiled.check === undefined) {
     const sql = searchSql(compiled, { ...scope, limit: limit + 1, ...(after ? { after } : {}) });
     const found = retried(ctx, rules, () => runSearch(db, query, sql, rules.visibility.key, limit));
+    if (compiled.where === '1' && folder === '' && !tag) matching = found.total;
     // The index judged these notes visible; the policy of this request has the last word on each.
     const rows = found.rows.filter((row) => visible(row.path));
     page = { rows, total: found.total - (found.rows.length - rows.length), more: found.more };
@@ -103,11 +108,19 @@ export async function search(
     db,
     page.rows.map((row) => row.id),
   );
+  // SPEC 17.7: the score shown is Lucene's BM25 for one word or phrase, and recency for operator-only hits.
+  const rankMatch = compiled.rankMatch;
+  const scale = rankMatch === null || page.rows.length === 0 ? 1 : scoreScale(db, rankMatch, matching);
+  const nowMs = ctx.now().getTime();
+  const shown = (row: SearchRow) =>
+    rankMatch === null ? recencyScore(row.mtime_ms, nowMs) : row.score * scale;
   const results: SearchHit[] = [];
   for (const row of page.rows) {
     // Each hit reads its note for the excerpt.
     await work.checkpoint();
-    results.push(hitOf(ctx, rules, row, query, compiled.highlightTerms, tags.get(row.id) ?? [], indexed));
+    results.push(
+      hitOf(ctx, rules, row, shown(row), query, compiled.highlightTerms, tags.get(row.id) ?? [], indexed),
+    );
   }
   const last = page.rows[page.rows.length - 1];
   return {
@@ -225,6 +238,7 @@ function hitOf(
   ctx: AccessContext,
   rules: Rules,
   row: SearchRow,
+  score: number,
   query: QueryNode,
   terms: string[],
   tags: string[],
@@ -247,8 +261,9 @@ function hitOf(
   const excerptText = place?.text ?? task?.text ?? body;
   return {
     name: row.path,
+    uri: obsidianUri(ctx.vault.root, row.path),
     title: row.title,
-    score: Number(row.score.toPrecision(4)),
+    score: Number(score.toPrecision(4)),
     excerpt: buildExcerpt(excerptText, [...terms, ...regexMatches(query, excerptText)]),
     modified: iso(row.mtime_ms),
     matched,

@@ -23,6 +23,7 @@ import {
   trashedBytes,
 } from '../vault/trash.js';
 import { type AccessContext, MAX_NOTE_BYTES, type Writer } from './context.js';
+import { requireCopied } from './copied-to.js';
 import { recordThenMake } from './recorded-write.js';
 import { existingCaseVariant, notFound, resolveExisting } from './resolve.js';
 import { stage, writableAccess } from './rules/permission.js';
@@ -36,7 +37,7 @@ export async function deleteNote(
   ctx: AccessContext,
   rules: Rules,
   who: Writer,
-  input: { name: string; expectedEtag?: string },
+  input: { name: string; expectedEtag?: string; copiedTo?: string },
 ): Promise<DeleteResult | StagedResult> {
   const name = resolveExisting(ctx, rules, input.name);
   const access = writableAccess(rules, name, 'deleted');
@@ -44,6 +45,7 @@ export async function deleteNote(
     const stored = ctx.vault.read(name, rules.sight);
     if (stored === null) throw notFound(name);
     checkExpected(stored, { expectedEtag: input.expectedEtag });
+    if (input.copiedTo !== undefined) requireCopied(ctx, rules, name, stored.text, input.copiedTo);
     if (access === 'staged') {
       return stage(ctx, who, {
         tool: 'delete_note',

@@ -11,10 +11,16 @@ export interface AgentSession {
   clientName(): string | undefined;
   /** For one call: the folder its writes must stay in (`in_folder`, SPEC 12.5). */
   readonly inFolder?: string;
+  /** For one call: the folder its writes must be directly in (`exact_folder`, SPEC 17.1). */
+  readonly exactFolder?: string;
+  /** For one call: folders its writes must stay out of (`not_in_folders`, SPEC 17.1). */
+  readonly notInFolders?: readonly string[];
 }
 
 export interface NoteSummary {
   readonly name: string;
+  /** The obsidian://open link that opens the note in Obsidian (SPEC 17.4). */
+  readonly uri?: string;
   readonly title: string;
   readonly modified: string;
   readonly sizeBytes: number;
@@ -47,6 +53,8 @@ export interface NoteContent {
    */
   readonly plainText?: string;
   readonly etag: string;
+  /** The obsidian://open link that opens the note in Obsidian (SPEC 17.4). */
+  readonly uri: string;
   readonly modified: string;
   readonly sizeBytes: number;
   /** Present when only a part was asked for (`section` or `block`): `body` is that part alone. */
@@ -75,6 +83,8 @@ export interface WriteResult {
 
 export interface SearchHit {
   readonly name: string;
+  /** The obsidian://open link that opens the note in Obsidian (SPEC 17.4). */
+  readonly uri: string;
   readonly title: string;
   readonly score: number;
   readonly excerpt: string;

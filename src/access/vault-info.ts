@@ -11,6 +11,8 @@ import { listTags } from '../index/queries/tags.js';
 import { interruptedOperations } from '../journal/operations.js';
 import { describeAccess } from '../policy/access.js';
 import type { Access } from '../policy/policy.js';
+import { mixedFormatAdvice } from '../vault/format-choice.js';
+import { ENDING_OF } from '../vault/format-name.js';
 import { folderOf } from '../vault/names.js';
 import { type AccessContext, MAX_NOTE_BYTES } from './context.js';
 import { EXPORT_MAX_BYTES } from './export/export.js';
@@ -38,6 +40,16 @@ export interface VaultInfo {
     readonly folders: number;
     readonly tags: number;
     readonly openTasks: number;
+  };
+  /**
+   * Present when the agent sees notes of both formats (SPEC 17.7): how many of each, which are served
+   * (the others are attachments), and what the owner can do about it.
+   */
+  readonly mixedFormats?: {
+    readonly markdown: number;
+    readonly html: number;
+    readonly served: 'markdown' | 'html';
+    readonly advice: string;
   };
   readonly index: IndexState;
   readonly access: {
@@ -74,11 +86,18 @@ export function vaultInfo(ctx: AccessContext, rules: Rules, index: IndexState): 
   const visible = rules.visible ?? (() => true);
   // While the start-up build runs it owns the index: the counts wait, the rest is told at once.
   const counts = index.state === 'ready' ? countsOf(ctx, rules) : undefined;
+  const mixed = counts === undefined ? null : mixedOf(ctx, rules, counts.notes);
   const summary = describeAccess(rules.policy);
   const journal = ctx.journal.verify();
+  // SPEC 17.7: entries about notes now hidden are not counted (the same vault without them says less).
+  const seenEntries =
+    rules.visible === undefined
+      ? journal.entries
+      : ctx.journal.entries().filter((e) => visible(e.note)).length;
   return {
     vault: { name: path.basename(ctx.vault.root), format: ctx.vault.format },
     ...(counts === undefined ? {} : { counts }),
+    ...(mixed === null ? {} : { mixedFormats: mixed }),
     index,
     access: {
       policyFile: summary.policyFile,
@@ -90,10 +109,10 @@ export function vaultInfo(ctx: AccessContext, rules: Rules, index: IndexState): 
     },
     pendingChanges: ctx.pending.list().filter((p) => visible(p.note)).length,
     journal: journal.ok
-      ? { verifies: true, entries: journal.entries }
+      ? { verifies: true, entries: seenEntries }
       : {
           verifies: false,
-          entries: journal.entries,
+          entries: seenEntries,
           problem: `${journal.brokenAt.file} line ${journal.brokenAt.line}: ${journal.reason}`,
         },
     interrupted: interruptedOperations(ctx.vault).map(({ tool, group, started, repair }) => ({
@@ -111,6 +130,23 @@ export function vaultInfo(ctx: AccessContext, rules: Rules, index: IndexState): 
       exportBytes: EXPORT_MAX_BYTES,
     },
   };
+}
+
+/**
+ * Notes of the other format, which the index holds as attachments: a README.md in an HTML vault, or
+ * .html notes in a Markdown one. Null when there are none the agent may see.
+ */
+function mixedOf(ctx: AccessContext, rules: Rules, served: number): VaultInfo['mixedFormats'] | null {
+  const format = ctx.vault.format;
+  const other = ENDING_OF[format === 'html' ? 'markdown' : 'html'];
+  const visible = rules.visible ?? (() => true);
+  const others = ctx.index.db
+    .prepare<[string], { path: string }>('SELECT path FROM attachments WHERE lower(path) LIKE ?')
+    .all(`%${other}`)
+    .filter((r) => visible(r.path)).length;
+  if (others === 0 || served === 0) return null;
+  const counts = format === 'html' ? { markdown: others, html: served } : { markdown: served, html: others };
+  return { ...counts, served: format, advice: mixedFormatAdvice(counts, format) ?? '' };
 }
 
 /** What the agent may see, counted from the index. */

@@ -15,7 +15,7 @@ import {
   type EditReport,
 } from '../markdown/edit.js';
 import type { StoredNote, WrittenNote } from '../vault/vault.js';
-import { baseFileName, checkBaseText } from './base-files.js';
+import { baseFileName, checkBaseText } from './bases/base-files.js';
 import { type AccessContext, iso, MAX_NOTE_BYTES, type Writer } from './context.js';
 import { readTypeAssignments } from './obsidian-settings.js';
 import { recordThenMake } from './recorded-write.js';

@@ -3,6 +3,7 @@
  * The frozen configuration of one run: argv, then the environment, then the vault's config file,
  * then defaults. The only place that reads the environment.
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_JOURNAL_MAX_MB, DEFAULT_TRASH_RETENTION_DAYS, readVaultConfig } from '../vault/config.js';
@@ -21,8 +22,8 @@ export class ConfigError extends Error {}
 
 /**
  * The vault folder (SPEC 1.2) and where that choice came from. `named` is true when a flag or a
- * variable named it: such a folder must exist (or `--create` be given), while the default ~/notes is
- * made on start.
+ * variable named it: such a folder must exist (or `--create` be given). Without one, the Noted app's
+ * vault when there is one (SPEC 17.7), else the default ~/notes, which is made on start.
  */
 export function vaultDirFrom(
   args: ParsedArgs,
@@ -35,7 +36,35 @@ export function vaultDirFrom(
     if (value !== undefined && value.trim() !== '')
       return { dir: path.resolve(expandHome(value, env)), source: `$${key}`, named: true };
   }
+  const app = notedAppVault(env);
+  if (app !== null) return { dir: app.dir, source: app.source, named: false };
   return { dir: path.join(homeOf(env), 'notes'), source: 'default (~/notes)', named: false };
+}
+
+/**
+ * The Noted app's own vault locations (SPEC 17.7), looked at in this order when no folder is named:
+ * `~/Documents/Noted` (where the app makes its vault), then, on macOS, `Noted` in iCloud Drive
+ * (`~/Library/Mobile Documents/com~apple~CloudDocs/Noted`, the app's synced vault). The first that
+ * is a folder is served; when none is, the default ~/notes. Each is shown with `~` for the reader.
+ */
+export function notedAppVaultLocations(env: NodeJS.ProcessEnv, platform = process.platform): string[] {
+  const home = homeOf(env);
+  const out = [path.join(home, 'Documents', 'Noted')];
+  if (platform === 'darwin')
+    out.push(path.join(home, 'Library', 'Mobile Documents', 'com~apple~CloudDocs', 'Noted'));
+  return out;
+}
+
+function notedAppVault(env: NodeJS.ProcessEnv): { dir: string; source: string } | null {
+  const home = homeOf(env);
+  for (const dir of notedAppVaultLocations(env)) {
+    let isFolder = false;
+    try {
+      isFolder = fs.statSync(dir).isDirectory();
+    } catch {}
+    if (isFolder) return { dir, source: `the Noted app's vault (~${dir.slice(home.length)})` };
+  }
+  return null;
 }
 
 /** Reads the vault's config file (it lives in the vault, so the vault folder must be known first). */

@@ -15,7 +15,7 @@ import type { JournalKeyState } from '../journal/journal-key.js';
 import { interruptedOperations, interruptedText } from '../journal/operations.js';
 import { verifyJournal } from '../journal/verify.js';
 import { POLICY_FILE_NAME, parsePolicy } from '../policy/policy.js';
-import { chooseFormat } from '../vault/format-choice.js';
+import { chooseFormat, countNoteFiles, mixedFormatAdvice } from '../vault/format-choice.js';
 import { ENDING_OF } from '../vault/format-name.js';
 import { STATE_DIR_NAME } from '../vault/vault.js';
 import { walkVault } from '../vault/walk.js';
@@ -134,6 +134,23 @@ export function checkIndex(vault: string): CheckResult {
   } finally {
     db.close();
   }
+}
+
+/**
+ * Which kind of notes the vault holds and which is served (SPEC 17.7). A folder of both kinds is
+ * told (not failed): the other kind are attachments, and the owner decides whether that is right.
+ */
+export function checkNoteFormats(vault: string): CheckResult {
+  const name = 'note format';
+  const served = chooseFormat(vault, state(vault));
+  const counts = countNoteFiles(vault);
+  const advice = mixedFormatAdvice(counts, served);
+  if (advice !== null) return { name, status: 'info', detail: advice };
+  const n = served === 'html' ? counts.html : counts.markdown;
+  return ok(
+    name,
+    `${served === 'html' ? 'HTML (.html)' : 'Markdown (.md)'}: ${n} ${n === 1 ? 'note' : 'notes'}`,
+  );
 }
 
 export function checkPolicy(vault: string): CheckResult {

@@ -14,6 +14,7 @@ import {
   checkIndex,
   checkJournal,
   checkNativeModules,
+  checkNoteFormats,
   checkOperations,
   checkPolicy,
   checkTokenFile,
@@ -43,6 +44,7 @@ export async function runChecks(
   if (results[0]?.status === 'ok') {
     results.push(
       checkIndex(vault),
+      checkNoteFormats(vault),
       checkPolicy(vault),
       checkJournal(vault, openJournalKey(userConfigDir(env), { create: false })),
       checkOperations(vault),

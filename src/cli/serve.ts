@@ -11,6 +11,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { type StartingVault, startVault } from '../access/open.js';
 import { createMcpServer } from '../mcp/server.js';
 import { serveStdio } from '../transport/stdio.js';
+import { countNoteFiles, DETECT_SAMPLE, mixedFormatAdvice } from '../vault/format-choice.js';
 import { parseArgs, USAGE } from './args.js';
 import { buildConfig, ConfigError, vaultDirFrom } from './config.js';
 import { type CliIo, type ExitCode, usageError } from './io.js';
@@ -77,6 +78,10 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     io.stderr(`noted-mcp: cannot open the vault ${config.vaultDir}: ${(err as Error).message}\n`);
     return 1;
   }
+  // SPEC 17.7: a folder of mixed notes is said at start-up, with which kind is served.
+  const seen = countNoteFiles(opened.vault.root, DETECT_SAMPLE);
+  const mixed = mixedFormatAdvice(seen, opened.vault.format, seen.markdown + seen.html >= DETECT_SAMPLE);
+  if (mixed !== null) io.stderr(`noted-mcp: ${mixed}\n`);
   if (args.transport === 'http' || args.transport === 'sse') {
     try {
       return await serveHttp({ args, io, opened, version: VERSION });

@@ -5,6 +5,7 @@
  * follow it (the anchor), fails.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { NotedError } from '../common/errors.js';
 import { fsyncDir } from '../vault/atomic-write.js';
 import { isEntry, type JournalEntry, parseEntryLine } from './entry.js';
@@ -25,7 +26,7 @@ export function lastEntry(files: readonly DayFile[]): JournalEntry | null {
     if (!isEntry(parsed)) {
       throw new NotedError(
         'not_supported',
-        `The journal could not be written (its last entry, in ${file.path}, is damaged: ${parsed.error}), so the note was not changed. Run "noted-mcp journal verify", then repair or remove the damaged line by hand; verify will keep showing where it was.`,
+        `The journal could not be written (its last entry, in .noted/journal/${path.basename(file.path)}, is damaged: ${parsed.error}), so the note was not changed. Run "noted-mcp journal verify", then repair or remove the damaged line by hand; verify will keep showing where it was.`,
       );
     }
     return parsed;

@@ -359,7 +359,11 @@ export class Journal implements UndoJournal {
   }
 }
 
-function journalFailure(err: unknown, dir: string): NotedError {
+/**
+ * Security: the agent is told the journal's place inside the vault (`.noted/journal`), never the
+ * machine's absolute path (SPEC 17.7); an error's own message (which names the file) is not passed on.
+ */
+function journalFailure(err: unknown, _dir: string): NotedError {
   const code = (err as NodeJS.ErrnoException).code;
   const why =
     code === 'ENOSPC'
@@ -368,10 +372,15 @@ function journalFailure(err: unknown, dir: string): NotedError {
         ? 'no permission to write there'
         : code === 'ENOTDIR' || code === 'EEXIST'
           ? 'a file stands where its folder should be'
-          : (err as Error).message;
+          : code === 'EISDIR'
+            ? 'a folder stands where one of its files should be'
+            : `the file system answered ${code ?? (err as Error).name}`;
   return new NotedError(
     'not_supported',
-    `The journal could not be written (${why}: ${dir}), so the note was not changed. Every agent change is recorded before it is made; free disk space or fix the permissions of that folder, then try again.`,
-    { journal: dir, ...(code === undefined ? {} : { errno: code }) },
+    `The journal could not be written (${why}: ${JOURNAL_PLACE}), so the note was not changed. Every agent change is recorded before it is made; free disk space or fix the permissions of that folder, then try again.`,
+    { journal: JOURNAL_PLACE, ...(code === undefined ? {} : { errno: code }) },
   );
 }
+
+/** The journal's folder as the agent is told it: inside the vault, never the machine's path. */
+const JOURNAL_PLACE = '.noted/journal';

@@ -96,20 +96,43 @@ function textOf(value: JsonValue | undefined): string | undefined {
   return undefined;
 }
 
-/** The arguments a prompt of this scope takes, as prompts/list shows them. */
-export function promptArguments(scope: PromptScope): PromptArgumentInfo[] {
+/** Which of the placeholders `{{selection}}` and `{{note}}` a template uses. */
+export function usedVariables(template: string): { selection: boolean; note: boolean } {
+  return {
+    selection: /\{\{\s*selection\s*\}\}/.test(template),
+    note: /\{\{\s*note\s*\}\}/.test(template),
+  };
+}
+
+/**
+ * The arguments a prompt takes, as prompts/list shows them: the variables its text uses (SPEC 17.6),
+ * read by its scope. `selection` only when the text uses `{{selection}}`, `note` only when it uses
+ * `{{note}}`; a text-scope prompt's two fill each other in (the selection, else the note's text), so
+ * it offers both when it uses either. A text without placeholders takes no argument.
+ */
+export function promptArguments(prompt: Pick<VaultPrompt, 'scope' | 'template'>): PromptArgumentInfo[] {
+  const used = usedVariables(prompt.template);
   const note = (required: boolean, what: string): PromptArgumentInfo => ({
     name: 'note',
     required,
     description: `${what} (its path, e.g. "inbox/idea"; the ending is optional)`,
   });
-  if (scope === 'selection') {
+  if (prompt.scope === 'selection') {
     return [
-      { name: 'selection', required: true, description: 'The selected text the prompt works on' },
-      note(false, 'A note whose text fills {{note}}'),
+      ...(used.selection
+        ? [
+            {
+              name: 'selection' as const,
+              required: true,
+              description: 'The selected text the prompt works on',
+            },
+          ]
+        : []),
+      ...(used.note ? [note(false, 'A note whose text fills {{note}}')] : []),
     ];
   }
-  if (scope === 'note') return [note(true, 'The note the prompt works on')];
+  if (prompt.scope === 'note') return used.note ? [note(true, 'The note the prompt works on')] : [];
+  if (!used.selection && !used.note) return [];
   return [
     {
       name: 'selection',

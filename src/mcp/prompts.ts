@@ -16,6 +16,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import type { VaultAccess } from '../access/gate.js';
 import type { AgentSession } from '../access/types.js';
 import { isNotedError } from '../common/errors.js';
+import { BUILTIN_PROMPTS, type BuiltinPrompt } from './builtin-prompts.js';
 import { type LiveMode, whenLive } from './live.js';
 import { buildPrompts, fillPrompt, promptArguments, type VaultPrompt } from './prompt-notes.js';
 import { invalidParams, runRequest } from './protocol-errors.js';
@@ -43,13 +44,23 @@ export function registerPrompts(
   server.server.setRequestHandler('prompts/list', () =>
     runRequest(() => {
       const { prompts } = watch.load(false);
+      const taken = new Set(prompts.map((p) => p.name));
       return {
-        prompts: prompts.map((p) => ({
-          name: p.name,
-          title: p.title,
-          description: p.description,
-          arguments: promptArguments(p.scope),
-        })),
+        prompts: [
+          ...prompts.map((p) => ({
+            name: p.name,
+            title: p.title,
+            description: p.description,
+            arguments: promptArguments(p),
+          })),
+          // SPEC 17.6: the ready-made prompts, each unless the vault defines one of that name.
+          ...BUILTIN_PROMPTS.filter((b) => !taken.has(b.name)).map((b) => ({
+            name: b.name,
+            title: b.title,
+            description: b.description,
+            arguments: [...b.arguments],
+          })),
+        ],
       };
     }),
   );
@@ -58,12 +69,16 @@ export function registerPrompts(
     runRequest(() => {
       const { prompts, today } = watch.load(true);
       const prompt = prompts.find((p) => p.name === request.params.name);
+      const builtin =
+        prompt === undefined ? BUILTIN_PROMPTS.find((b) => b.name === request.params.name) : undefined;
+      if (builtin !== undefined)
+        return builtinMessage(builtin, request.params.arguments ?? {}, today, access, session);
       if (prompt === undefined) {
-        const names = prompts.map((p) => p.name);
-        throw invalidParams(
-          `No prompt named "${request.params.name}". ${names.length === 0 ? 'The vault has no prompts (notes in prompts/).' : `The vault's prompts: ${names.join(', ')}.`}`,
-          { name: request.params.name },
-        );
+        const taken = new Set(prompts.map((p) => p.name));
+        const names = [...taken, ...BUILTIN_PROMPTS.map((b) => b.name).filter((n) => !taken.has(n))];
+        throw invalidParams(`No prompt named "${request.params.name}". The prompts: ${names.join(', ')}.`, {
+          name: request.params.name,
+        });
       }
       return promptMessage(prompt, request.params.arguments ?? {}, today, access, session);
     }),
@@ -144,6 +159,49 @@ function errorMark(message: string): string {
   return `error: ${message}`;
 }
 
+/** Names a meeting template may have, looked up like any note name (the first the agent may see). */
+const MEETING_TEMPLATES = ['Templates/Meeting', 'templates/meeting', 'Meeting template', 'Meeting Template'];
+
+/** prompts/get of a built-in prompt: its required arguments checked, its text made for today. */
+function builtinMessage(
+  prompt: BuiltinPrompt,
+  args: Record<string, string>,
+  today: string,
+  access: VaultAccess,
+  session: AgentSession,
+) {
+  const given: Record<string, string> = {};
+  for (const a of prompt.arguments) {
+    const value = args[a.name];
+    if (typeof value === 'string' && value.trim() !== '') given[a.name] = value.trim();
+    else if (a.required) {
+      throw invalidParams(`The prompt "${prompt.name}" needs the argument ${a.name}: ${a.description}.`, {
+        argument: a.name,
+      });
+    }
+  }
+  let template: string | null = null;
+  if (prompt.name === 'new-meeting-note') {
+    for (const candidate of MEETING_TEMPLATES) {
+      try {
+        template = access.promptNoteText(session, candidate).name;
+        break;
+      } catch (err) {
+        if (!isNotedError(err)) throw err;
+      }
+    }
+  }
+  return {
+    description: prompt.description,
+    messages: [
+      {
+        role: 'user' as const,
+        content: { type: 'text' as const, text: prompt.render(given, today, template) },
+      },
+    ],
+  };
+}
+
 /** prompts/get: one user message, the template filled in; a missing required argument is refused. */
 function promptMessage(
   prompt: VaultPrompt,
@@ -156,20 +214,21 @@ function promptMessage(
     const value = args[key];
     return typeof value === 'string' && value !== '' ? value : undefined;
   };
-  const selection = prompt.scope === 'note' ? undefined : given('selection');
-  const noteName = given('note');
-  if (prompt.scope === 'selection' && selection === undefined) {
+  const offered = new Set(promptArguments(prompt).map((a) => a.name));
+  const selection = offered.has('selection') ? given('selection') : undefined;
+  const noteName = offered.has('note') ? given('note') : undefined;
+  if (prompt.scope === 'selection' && offered.has('selection') && selection === undefined) {
     throw invalidParams(
       `The prompt "${prompt.name}" works on a selection: pass the argument selection (the selected text).`,
       { argument: 'selection' },
     );
   }
-  if (prompt.scope === 'note' && noteName === undefined) {
+  if (prompt.scope === 'note' && offered.has('note') && noteName === undefined) {
     throw invalidParams(`The prompt "${prompt.name}" works on a note: pass the argument note (its path).`, {
       argument: 'note',
     });
   }
-  if (prompt.scope === 'text' && selection === undefined && noteName === undefined) {
+  if (prompt.scope === 'text' && offered.size > 0 && selection === undefined && noteName === undefined) {
     throw invalidParams(
       `The prompt "${prompt.name}" needs a text to work on: pass the argument selection, or note (a note's path).`,
       { argument: 'selection' },

@@ -16,6 +16,13 @@ import type { AgentSession } from '../access/types.js';
 import { isNotedError } from '../common/errors.js';
 import { indexReady } from './index-gate.js';
 import { invalidParams, protocolErrorOf, runRequest } from './protocol-errors.js';
+import {
+  FOLDER_URI_PREFIX,
+  FOLDER_URI_TEMPLATE,
+  folderResource,
+  VAULT_URI,
+  vaultResource,
+} from './vault-resources.js';
 
 export const NOTE_URI_PREFIX = 'noted://note/';
 export const NOTE_URI_TEMPLATE = 'noted://note/{path}';
@@ -104,14 +111,38 @@ export function registerResources(
         description:
           'A note (text/markdown; text/html in an HTML vault) or attachment (base64, up to 5 MB) by its vault-relative path, each segment URL-encoded, e.g. noted://note/inbox/idea.md. Paths complete.',
       },
+      {
+        uriTemplate: VAULT_URI,
+        name: 'vault',
+        title: 'The vault',
+        description:
+          "What get_vault_info answers (JSON): the vault's name and format, counts, your access per folder, pending changes, the journal, the index and the limits.",
+        mimeType: 'application/json',
+      },
+      {
+        uriTemplate: FOLDER_URI_TEMPLATE,
+        name: 'vault-folder',
+        title: 'A folder of the vault',
+        description:
+          'A folder (JSON): the notes directly in it and its sub-folders, by its vault-relative path, each segment URL-encoded, e.g. noted://folder/projects/alpha; noted://folder/ is the top of the vault.',
+        mimeType: 'application/json',
+      },
     ],
   }));
 
   server.server.setRequestHandler('resources/read', async (request, ctx) => {
     const uri = request.params.uri;
-    const path = pathOfUri(uri);
+    // SPEC 17.6: the vault (get_vault_info's answer) and its folders, beside its files.
+    const folder = uri.startsWith(FOLDER_URI_PREFIX)
+      ? uri === FOLDER_URI_PREFIX
+        ? ''
+        : pathOfUri(NOTE_URI_PREFIX + uri.slice(FOLDER_URI_PREFIX.length))
+      : undefined;
+    const path = uri === VAULT_URI || folder !== undefined ? '' : pathOfUri(uri);
     try {
       await indexReady(access, ctx, indexWaitMs);
+      if (uri === VAULT_URI) return vaultResource(access, session);
+      if (folder !== undefined) return folderResource(access, session, uri, folder);
       const file = access.readVaultFile(session, path);
       if (file.kind === 'note') {
         return { contents: [{ uri, mimeType: file.mimeType, text: file.text }] };

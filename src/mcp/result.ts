@@ -25,12 +25,25 @@ type Data = Record<string, unknown>;
  * The JSON line for `data` (SPEC 3.1). `shown` names the top-level fields whose content the text
  * above gives in full. A text value among them that ends `text` verbatim (a note's body, a section,
  * the current text of a conflict: tools put such a value last) is never sent twice: it always reads
- * SHOWN_ABOVE, unless the marker would be longer than the value. Other shown fields (lists the text renders line by line)
- * are kept, and replaced only when the line would pass 16 KB; then fields over 1 KB are left out.
+ * SHOWN_ABOVE, unless the marker would be longer than the value; so is a shown text value of at most
+ * 64K characters that the text holds anywhere (a note's frontmatter block). `derived` names fields
+ * parsed from another (`frontmatter` from `frontmatterRaw`): they read SHOWN_ABOVE when their source
+ * does. Other shown fields (lists the text renders line by line) are kept, and replaced only when the
+ * line would pass 16 KB; then fields over 1 KB are left out.
  */
-export function structuredLine(data: Data, shown: readonly string[] = [], text = ''): string {
+export function structuredLine(
+  data: Data,
+  shown: readonly string[] = [],
+  text = '',
+  derived: Readonly<Record<string, string>> = {},
+): string {
   const out: Data = { ...data };
-  for (const key of shown) if (isVerbatim(out[key], text)) out[key] = SHOWN_ABOVE;
+  for (const key of shown)
+    if (isVerbatim(out[key], text) || isShownSmall(out[key], text)) out[key] = SHOWN_ABOVE;
+  // A field parsed from another that the text shows (frontmatter from frontmatterRaw) is not sent again.
+  for (const [key, source] of Object.entries(derived)) {
+    if (out[source] === SHOWN_ABOVE && out[key] !== null && out[key] !== undefined) out[key] = SHOWN_ABOVE;
+  }
   let json = JSON.stringify(out);
   if (bytes(json) <= LINE_LIMIT) return json;
   for (const key of shown) {
@@ -68,6 +81,19 @@ function isVerbatim(value: unknown, text: string): value is string {
 
 const SHOWN_ABOVE_JSON_LENGTH = JSON.stringify(SHOWN_ABOVE).length;
 
+/** Values up to this many characters are looked for anywhere in the text (bigger ones only at its end). */
+export const SHOWN_SEARCH_CHARS = 64 * 1024;
+
+/** A string the text above holds verbatim somewhere (a note's frontmatter block), small enough to search for. */
+function isShownSmall(value: unknown, text: string): value is string {
+  return (
+    typeof value === 'string' &&
+    value.length <= SHOWN_SEARCH_CHARS &&
+    JSON.stringify(value).length > SHOWN_ABOVE_JSON_LENGTH &&
+    text.includes(value)
+  );
+}
+
 /**
  * Limits are in UTF-8 bytes, as the message travels: a CJK character is one UTF-16 unit but three
  * bytes, so counting characters let a line of CJK text reach three times the limit.
@@ -85,12 +111,13 @@ export function toolResult(
   data: Data,
   shown: readonly string[] = [],
   extra: CallToolResult['content'] = [],
+  derived: Readonly<Record<string, string>> = {},
 ): CallToolResult {
   const result: CallToolResult = {
     content: [
       { type: 'text', text },
       ...extra,
-      { type: 'text', text: `structuredContent: ${structuredLine(data, shown, text)}` },
+      { type: 'text', text: `structuredContent: ${structuredLine(data, shown, text, derived)}` },
     ],
     structuredContent: data,
   };
@@ -165,7 +192,8 @@ export const CURRENT_TEXT_BYTES = 3 * 1024 * 1024;
  */
 export function notedErrorResult(err: NotedError, writes: boolean): CallToolResult {
   const data: ErrorData = { code: err.code, message: err.message, ...err.details };
-  if (writes && data.committed === undefined) data.committed = false;
+  // An outcome the server cannot know is never reported as not committed (SPEC 17.2).
+  if (writes && data.committed === undefined && data.indeterminate !== true) data.committed = false;
   const full = err.details.currentText;
   if (typeof full === 'string') {
     const end = jsonPrefixWithin(full, CURRENT_TEXT_BYTES);

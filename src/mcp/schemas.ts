@@ -104,3 +104,28 @@ export const inFolderField = z
   .describe(
     'Guard: the folder this call may write in, e.g. "projects/alpha". The note (for a move, its source and destination; for a batch, every item) must be inside it, else the call is refused with out_of_scope and nothing is written. Use it so a bare name that resolves to a note elsewhere cannot change that note',
   );
+
+/** `exact_folder` (SPEC 17.1): the note must be directly in this folder, not in a sub-folder. */
+export const exactFolderField = z
+  .string()
+  .max(4096)
+  .optional()
+  .describe(
+    'Guard: the folder this call may write directly in (not in its sub-folders), e.g. "inbox"; "" or "/" for the top of the vault. Refused with out_of_scope otherwise, nothing written',
+  );
+
+/** `not_in_folders` (SPEC 17.1): the note must be inside none of these folders. */
+export const notInFoldersField = z
+  .array(z.string().max(4096))
+  .max(100)
+  .optional()
+  .describe(
+    'Guard: folders this call must not write in, at any depth, e.g. ["archive", "private"]. Refused with out_of_scope when the note (for a move, either end; for a batch, any item) is inside one, nothing written',
+  );
+
+/** The three scope guards every tool that writes, moves or deletes takes (SPEC 12.5, 17.1). */
+export const scopeGuardFields = {
+  in_folder: inFolderField,
+  exact_folder: exactFolderField,
+  not_in_folders: notInFoldersField,
+};

@@ -37,6 +37,7 @@ import * as listBases from './tools/list-bases.js';
 import * as listByTag from './tools/list-by-tag.js';
 import * as listChanges from './tools/list-changes.js';
 import * as listFolders from './tools/list-folders.js';
+import * as listLinks from './tools/list-links.js';
 import * as listNotes from './tools/list-notes.js';
 import * as listTags from './tools/list-tags.js';
 import * as listTasks from './tools/list-tasks.js';
@@ -88,6 +89,7 @@ export const TOOLS = [
   updateTask,
   getDailyNote,
   listAttachments,
+  listLinks,
   readAttachment,
   createAgentWorkflow,
   appendAgentEvent,

@@ -14,6 +14,7 @@ import {
   checkIndex,
   checkJournal,
   checkNativeModules,
+  checkNoteFormats,
   checkPolicy,
   checkTokenFile,
   checkVault,
@@ -72,6 +73,7 @@ describe('noted-mcp doctor', () => {
       'vault folder',
       'native modules',
       'index',
+      'note format',
       'access policy',
       'journal',
       'HTTP token file',
@@ -168,6 +170,24 @@ describe('noted-mcp doctor', () => {
     const run = io({ HOME: home });
     await doctorCommand(['--notes-dir', dir], run.io);
     expect(run.out()).toContain('configured for this vault in Cursor');
+  });
+
+  it('a folder of mixed notes is told with the counts, which kind is served and what to do (issue 32)', async () => {
+    const dir = await healthyVault();
+    expect(checkNoteFormats(dir)).toEqual({
+      name: 'note format',
+      status: 'ok',
+      detail: 'Markdown (.md): 1 note',
+    });
+    for (const n of ['x', 'y', 'z']) fs.writeFileSync(path.join(dir, `${n}.html`), `<p>${n}</p>`);
+    const mixed = checkNoteFormats(dir);
+    expect(mixed.status).toBe('info');
+    expect(mixed.detail).toContain(
+      '1 Markdown (.md) and 3 HTML (.html) notes; it is served as an HTML vault',
+    );
+    const run = io();
+    await doctorCommand(['--notes-dir', dir], run.io);
+    expect(run.out()).toContain('· note format: The vault holds 1 Markdown (.md) and 3 HTML (.html) notes');
   });
 
   it('usage errors exit 2', async () => {

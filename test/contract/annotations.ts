@@ -162,6 +162,7 @@ export const EFFECTS: Record<string, Effects> = {
     repeats: 'A second call finds the note (or its creation waiting for review) and creates nothing more.',
   },
   list_attachments: { reads: LISTS },
+  list_links: { reads: LISTS },
   read_attachment: { reads: 'Reads one attachment (nothing for a file offered as a resource link).' },
   reject_agent_gate: {
     writes: 'Rejects a gate of a workflow note.',

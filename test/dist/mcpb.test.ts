@@ -65,6 +65,7 @@ describe('noted-mcp.mcpb', () => {
         `${placeholder('__dirname')}/server/index.cjs`,
         '--notes-dir',
         placeholder('user_config.notes_dir'),
+        '--create',
       ],
     });
     expect(manifest.server.entry_point).toBe('server/index.cjs');
@@ -109,6 +110,28 @@ describe('noted-mcp.mcpb', () => {
         path.join(unpacked, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'),
       ),
     ).toBe(true);
+  });
+});
+
+describe('a first install (issue 32)', () => {
+  it('accepting the default notes folder, which does not exist yet, gets a server that makes it and serves it', async () => {
+    const home = path.join(base, 'first-home');
+    fs.mkdirSync(home);
+    const fallback = (manifest.user_config.notes_dir as { default?: string }).default ?? '';
+    const vault = fallback.replace(placeholder('HOME'), home);
+    expect(vault).toBe(path.join(home, 'notes'));
+    expect(fs.existsSync(vault)).toBe(false);
+    const args = manifest.server.mcp_config.args.map((a) =>
+      a.replace(placeholder('__dirname'), unpacked).replace(placeholder('user_config.notes_dir'), vault),
+    );
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args,
+      cwd: home,
+      env: { PATH: process.env.PATH ?? '', HOME: home },
+      stderr: 'ignore',
+    });
+    await checkServes(transport, vault, { name: 'first note' });
   });
 });
 

@@ -6,10 +6,12 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { NATIVE_PACKAGES } from '../../src/cli/launcher.js';
-import { REPO } from '../helpers/server-process.js';
+import { checkServes, DIST, ensureBuilt, REPO } from '../helpers/server-process.js';
 
 const SCHEMA_FILE = path.join(REPO, 'schemas', 'mcp-registry', 'server.schema.json');
 const SCHEMA_SHA256 = '3fba09590c99f61735d234822279f4223fab9e300c0a81e81c91ab62a4114de0';
@@ -66,6 +68,33 @@ describe('server.json', () => {
     ]);
     expect(npm.packageArguments).toEqual([
       expect.objectContaining({ name: '--notes-dir', isRequired: true }),
+      expect.objectContaining({ type: 'positional', value: '--create' }),
     ]);
   });
+
+  it('a first-time user who accepts the default ~/notes gets a server that makes the folder and serves it (issue 32)', async () => {
+    await ensureBuilt();
+    const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'noted-server-json-')));
+    try {
+      // The command line a registry client builds: each named argument with its default, each
+      // positional one verbatim.
+      const args: string[] = [];
+      for (const a of read('server.json').packages[0].packageArguments) {
+        if (a.type === 'named') args.push(a.name, String(a.value ?? a.default).replace(/^~(?=\/)/, home));
+        else args.push(String(a.value));
+      }
+      const vault = path.join(home, 'notes');
+      expect(fs.existsSync(vault)).toBe(false);
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [DIST, ...args],
+        cwd: home,
+        env: { PATH: process.env.PATH ?? '', HOME: home },
+        stderr: 'ignore',
+      });
+      await checkServes(transport, vault, { name: 'first note' });
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

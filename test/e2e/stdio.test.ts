@@ -63,6 +63,7 @@ describe('the built server over stdio', () => {
       'update_task',
       'get_daily_note',
       'list_attachments',
+      'list_links',
       'read_attachment',
       'create_agent_workflow',
       'append_agent_event',
@@ -108,7 +109,14 @@ describe('the built server over stdio', () => {
     base = made.base;
     server = await spawnServer(made.dir, { cwd: os.tmpdir() });
     const { prompts } = await server.client.listPrompts();
-    expect(prompts.map((p) => p.name)).toEqual(['shorten']);
+    // The vault's prompt, then the ready-made ones (SPEC 17.6).
+    expect(prompts.map((p) => p.name)).toEqual([
+      'shorten',
+      'find-note',
+      'weekly-review',
+      'new-meeting-note',
+      'tidy-links',
+    ]);
     const got = await server.client.getPrompt({ name: 'shorten', arguments: { selection: 'a long text' } });
     expect(got.messages[0]?.content).toEqual({ type: 'text', text: 'Shorten: a long text' });
     const image = await server.client.readResource({ uri: 'noted://note/img/dot.png' });

@@ -210,12 +210,15 @@ export function checkResult(raw: RawResult): CallResult {
     .map((b) => b.text ?? '')
     .join('\n');
   if (Buffer.byteLength(JSON.stringify(data), 'utf8') <= LINE_LIMIT_BYTES) {
-    // A text value the text above ends with (a body) is never sent twice; everything else is equal.
+    // A text value the text above ends with (a body), or holds anywhere when it is at most 64K
+    // characters (a frontmatter block), is never sent twice; nor is the frontmatter parsed from a
+    // frontmatterRaw shown above (SPEC 17.7); everything else is equal.
     const expected = { ...data };
     for (const [key, value] of Object.entries(line)) {
-      if (value === SHOWN_ABOVE && typeof data[key] === 'string' && shownText.endsWith(data[key])) {
-        expected[key] = SHOWN_ABOVE;
-      }
+      if (value === SHOWN_ABOVE && isShown(data[key], shownText)) expected[key] = SHOWN_ABOVE;
+    }
+    if (line.frontmatter === SHOWN_ABOVE && line.frontmatterRaw === SHOWN_ABOVE) {
+      expected.frontmatter = SHOWN_ABOVE;
     }
     expect(line).toEqual(expected);
   } else {
@@ -232,7 +235,8 @@ export function checkResult(raw: RawResult): CallResult {
       if (key === '_omitted') continue;
       expect(key in data, `line field ${key} exists in structuredContent`).toBe(true);
       if (value === SHOWN_ABOVE) {
-        const verbatim = typeof data[key] === 'string' && shownText.endsWith(data[key]);
+        const verbatim =
+          isShown(data[key], shownText) || (key === 'frontmatter' && line.frontmatterRaw === SHOWN_ABOVE);
         expect(verbatim || JSON.stringify(data[key]).length > 1024, `${key} is shown above`).toBe(true);
       } else {
         expect(value).toEqual(data[key]);
@@ -249,6 +253,14 @@ export function checkResult(raw: RawResult): CallResult {
     expect(typeof data.message === 'string' && data.message.length > 0, 'an error has a message').toBe(true);
   }
   return { structured: data, text: shownText, isError, line };
+}
+
+/** A text value the text above shows verbatim: at its end, or anywhere when at most 64K characters. */
+function isShown(value: unknown, shownText: string): boolean {
+  return (
+    typeof value === 'string' &&
+    (shownText.endsWith(value) || (value.length <= 64 * 1024 && shownText.includes(value)))
+  );
 }
 
 /** The exact bytes of a vault file, or null when it does not exist. */

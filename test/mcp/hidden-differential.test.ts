@@ -44,16 +44,20 @@ async function pair(files: VaultFiles, policy: string, hidden: string[]): Promis
  * ranking statistics (issue 25 item 3).
  */
 function normalized(value: unknown, dir: string): string {
-  return JSON.stringify(value)
-    .replaceAll(dir, '<vault>')
-    .replace(/wf-[0-9a-f-]{36}/g, '<workflow>')
-    .replace(/sha256:[0-9a-f]{64}/g, '<etag>')
+  return (
+    JSON.stringify(value)
+      .replaceAll(dir, '<vault>')
+      // The obsidian:// links name the vault by its folder's name (SPEC 17.4).
+      .replace(/obsidian:\/\/open\?vault=[^&"]*/g, 'obsidian://open?vault=<vault>')
+      .replace(/wf-[0-9a-f-]{36}/g, '<workflow>')
+      .replace(/sha256:[0-9a-f]{64}/g, '<etag>')
 
-    .replace(/\d{4}-\d{2}-\d{2}T\d{2}[:-]\d{2}[:-]\d{2}[.-]\d{3}Z(_\d+)?/g, '<time>')
-    .replace(/\d{8}T\d{9}Z-\d{8}-[0-9a-f]{6}/g, '<entry>')
-    .replace(/g-\d{8}T\d{9}Z-[0-9a-f]{8}/g, '<group>')
-    .replace(/"pendingId":"[^"]+"/g, '"pendingId":"<pending>"')
-    .replace(/"revision":"sha256:[0-9a-f]{64}"/g, '"revision":"<revision>"');
+      .replace(/\d{4}-\d{2}-\d{2}T\d{2}[:-]\d{2}[:-]\d{2}[.-]\d{3}Z(_\d+)?/g, '<time>')
+      .replace(/\d{8}T\d{9}Z-\d{8}-[0-9a-f]{6}/g, '<entry>')
+      .replace(/g-\d{8}T\d{9}Z-[0-9a-f]{8}/g, '<group>')
+      .replace(/"pendingId":"[^"]+"/g, '"pendingId":"<pending>"')
+      .replace(/"revision":"sha256:[0-9a-f]{64}"/g, '"revision":"<revision>"')
+  );
 }
 
 type Call = readonly [tool: string, args: Record<string, unknown>];

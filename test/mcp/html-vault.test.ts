@@ -370,7 +370,9 @@ describe('an HTML vault is detected and every tool works on it (SPEC 11)', () =>
       'prompts/Shorten.html': '<title>Shorten it</title><p>Shorten: {{selection}}</p>',
     });
     const { prompts } = await v.client.listPrompts();
-    expect(prompts.map((p) => [p.name, p.title])).toEqual([['shorten', 'Shorten']]);
+    // The vault's prompt first; the ready-made ones (SPEC 17.6) follow.
+    expect(prompts.map((p) => [p.name, p.title])[0]).toEqual(['shorten', 'Shorten']);
+    expect(prompts).toHaveLength(5);
     const got = await v.client.getPrompt({ name: 'shorten', arguments: { selection: 'long text' } });
     expect(got.messages[0]?.content).toMatchObject({ type: 'text', text: 'Shorten: long text' });
   });

@@ -102,3 +102,41 @@ describe('every agent write is journaled before it is made (SPEC 6.1)', () => {
     expect(journal.list()[0]).toMatchObject({ kind: 'undo', undoOf: entry?.id });
   });
 });
+
+describe('a journal that cannot be written names no path of this machine (SPEC 17.7, issue 32)', () => {
+  const day = () => {
+    const d = new Date();
+    const pad = (n: number) => String(n).padStart(2, '0');
+    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  };
+  const breakages: [string, (dir: string) => void][] = [
+    [
+      "the day's journal file is a folder",
+      (dir) => {
+        for (const d of [day(), new Date().toISOString().slice(0, 10)])
+          fs.mkdirSync(path.join(dir, '.noted/journal', `${d}.jsonl`), { recursive: true });
+      },
+    ],
+    [
+      'the journal folder is a file',
+      (dir) => {
+        fs.rmSync(path.join(dir, '.noted/journal'), { recursive: true, force: true });
+        fs.writeFileSync(path.join(dir, '.noted/journal'), 'not a folder');
+      },
+    ],
+  ];
+  for (const [what, breakIt] of breakages) {
+    it(`${what}: create_note is refused, committed false, with the journal named inside the vault`, async () => {
+      vault = await openTestVault({ 'a.md': 'a' });
+      breakIt(vault.dir);
+      const r = await vault.call('create_note', { name: 'b', content: 'b' });
+      expect(r.isError).toBe(true);
+      expect(r.structured.committed).toBe(false);
+      expect(r.text).toContain('.noted/journal');
+      const everything = r.text + JSON.stringify(r.structured);
+      expect(everything).not.toContain(vault.base);
+      expect(everything).not.toContain(fs.realpathSync(vault.base));
+      expect(fs.existsSync(path.join(vault.dir, 'b.md'))).toBe(false);
+    });
+  }
+});

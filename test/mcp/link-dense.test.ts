@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_HTML_LINKS } from '../../src/access/export/export.js';
-import { MAX_OUTGOING_LINKS } from '../../src/access/links.js';
+import { MAX_OUTGOING_LINKS } from '../../src/access/links/links.js';
 import { openTestVault, type TestVault } from '../helpers/vault.js';
 
 const DENSE = 30_000;

@@ -52,6 +52,7 @@ describe.each(FORMATS)('list_notes (%s vault)', (f) => {
       title: 'b.md',
       modified: new Date(Date.UTC(2025, 0, 1)).toISOString(),
       sizeBytes: Buffer.byteLength('# b.md\n'),
+      uri: 'obsidian://open?vault=vault&file=b',
     });
     expect(structured.notes[3].title).toBe('Has a title');
     expect(structured.nextCursor).toBeUndefined();

@@ -231,3 +231,33 @@ describe('"today" is the local calendar day of the server clock', () => {
     expect(await overdue('UTC', '2026-05-01T13:00:00Z')).toEqual({ today: '2026-05-01', overdue: 0 });
   });
 });
+
+describe('an HTML note whose checkbox items share a line (issue 32)', () => {
+  it('lists the checked items like the unchecked ones, and pages through them without losing one', async () => {
+    const v = await openTestVault({
+      'list.html':
+        '<html><body><ul><li><input type="checkbox"> open one</li><li><input type="checkbox" checked> closed one</li><li><input type="checkbox" checked="checked"> closed two</li></ul></body></html>',
+    });
+    try {
+      const all = await v.call('list_tasks', { status: 'all' });
+      expect(all.isError, all.text).toBe(false);
+      expect(all.structured.tasks.map((t: Structured) => [t.text, t.done, t.line])).toEqual([
+        ['open one', false, 1],
+        ['closed one', true, 1],
+        ['closed two', true, 1],
+      ]);
+      const done = await v.call('list_tasks', { status: 'done' });
+      expect(done.structured.tasks.map((t: Structured) => t.text)).toEqual(['closed one', 'closed two']);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await v.call('list_tasks', { status: 'all', limit: 1, ...(cursor ? { cursor } : {}) });
+        seen.push(...page.structured.tasks.map((t: Structured) => t.text));
+        cursor = page.structured.nextCursor;
+      } while (cursor !== undefined);
+      expect(seen).toEqual(['open one', 'closed one', 'closed two']);
+    } finally {
+      await v.close();
+    }
+  });
+});

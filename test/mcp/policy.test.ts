@@ -144,6 +144,7 @@ describe('a hidden note answers exactly like a missing one (SPEC 4)', () => {
       ],
       get_daily_note: [{ date: '2026-01-01' }, { date: '2026-01-01', create: true }, { date: '2026-01-02' }],
       list_attachments: [{}, { unused: true }, { folder: 'private' }],
+      list_links: [{ kind: 'unresolved' }, { kind: 'orphans' }, { kind: 'orphans', folder: 'private' }],
       read_attachment: [{ path: 'private/photo.png' }, { path: 'photo.png' }, { path: 'open/readme.txt' }],
       update_note: [
         { name: 'private/secret', content: 'x' },
@@ -569,6 +570,7 @@ describe('the policy file', () => {
         update_task: { name: 'notes/x', line: 1, expected_etag: 'x', done: true },
         get_daily_note: {},
         list_attachments: {},
+        list_links: { kind: 'orphans' },
         read_attachment: { path: 'notes/x.png' },
       }[tool] as Record<string, unknown>;
       expect(args, `${tool} has a call here`).toBeDefined();

@@ -4,6 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildPrompts, promptNameOf } from '../../src/mcp/prompt-notes.js';
 import { openTestVault, type TestVault, within } from '../helpers/vault.js';
 
+/** The ready-made prompts (SPEC 17.6), listed after the vault's own. */
+const BUILT_IN = ['find-note', 'weekly-review', 'new-meeting-note', 'tidy-links'];
+
 let vaults: TestVault[] = [];
 afterEach(async () => {
   for (const v of vaults) await v.close();
@@ -69,6 +72,7 @@ describe('notes in prompts/ are prompts (SPEC 9.1)', () => {
       'summarize',
       'summarize-2',
       'plain',
+      ...BUILT_IN,
     ]);
     const byName = Object.fromEntries(prompts.map((p) => [p.name, p]));
     expect(byName['fix-grammar']).toMatchObject({
@@ -140,7 +144,7 @@ describe('notes in prompts/ are prompts (SPEC 9.1)', () => {
     const unknown = await failure(v.client.getPrompt({ name: 'nope', arguments: {} }));
     expect(unknown.code).toBe(-32602);
     expect(unknown.message).toMatch(
-      /No prompt named "nope"\. The vault's prompts: fix-grammar, review-note, summarize, plain\./,
+      /No prompt named "nope"\. The prompts: fix-grammar, review-note, summarize, plain, find-note, weekly-review, new-meeting-note, tidy-links\./,
     );
     const missing = await failure(
       v.client.getPrompt({ name: 'review-note', arguments: { note: 'inbox/gone' } }),
@@ -185,7 +189,9 @@ describe('prompt changes show up without a restart and send notifications/prompt
     v.client.setNotificationHandler('notifications/prompts/list_changed', () => {
       notified++;
     });
-    const names = async () => (await v.client.listPrompts()).prompts.map((p) => p.name);
+    // The vault's own prompts (the built-in ones follow them, SPEC 17.6).
+    const names = async () =>
+      (await v.client.listPrompts()).prompts.map((p) => p.name).filter((n) => !BUILT_IN.includes(n));
     expect(await names()).toEqual(['one']);
 
     const expectNotified = async (what: string, change: () => unknown | Promise<unknown>) => {
@@ -216,5 +222,63 @@ describe('prompt changes show up without a restart and send notifications/prompt
     const settled = notified;
     await new Promise((r) => setTimeout(r, 1500));
     expect(notified).toBe(settled);
+  });
+});
+
+describe('ready-made prompts and arguments that follow the text (SPEC 17.6, issue 32)', () => {
+  it('a vault without prompts/ offers find-note, weekly-review, new-meeting-note and tidy-links', async () => {
+    const v = await open({ 'inbox/idea.md': 'idea\n', 'Templates/Meeting.md': '## Attendees\n' });
+    const { prompts } = await v.client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(BUILT_IN);
+    expect(prompts.find((p) => p.name === 'find-note')?.arguments).toMatchObject([
+      { name: 'query', required: true },
+    ]);
+    const text = async (name: string, args: Record<string, string> = {}) =>
+      (
+        (await v.client.getPrompt({ name, arguments: args })).messages[0]?.content as
+          | { text: string }
+          | undefined
+      )?.text;
+    expect(await text('find-note', { query: 'pangolins' })).toContain('"pangolins"');
+    const weekly = await text('weekly-review');
+    expect(weekly).toContain('Today is 2026-05-01');
+    expect(weekly).toContain('since "2026-04-24T00:00:00"');
+    expect(weekly).toContain('due_to "2026-05-08"');
+    expect(await text('new-meeting-note', { title: 'Design review' })).toContain(
+      'template: "Templates/Meeting.md"',
+    );
+    expect(await text('tidy-links', { folder: 'inbox' })).toContain('kind: "unresolved", folder: "inbox"');
+    const missing = await failure(v.client.getPrompt({ name: 'find-note', arguments: {} }));
+    expect(missing.message).toMatch(/needs the argument query/);
+  });
+
+  it('a prompt note of the same name replaces a ready-made one', async () => {
+    const v = await open({ 'prompts/Find Note.md': 'My own: {{selection}}\n' });
+    const { prompts } = await v.client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual([
+      'find-note',
+      'weekly-review',
+      'new-meeting-note',
+      'tidy-links',
+    ]);
+    const got = await v.client.getPrompt({ name: 'find-note', arguments: { selection: 'x' } });
+    expect((got.messages[0]?.content as { text: string } | undefined)?.text).toBe('My own: x');
+  });
+
+  it('a prompt offers the arguments its text uses: a selection prompt without {{note}} offers no note', async () => {
+    const v = await open({
+      'prompts/Fix Grammar.md': '---\nscope: selection\n---\nFix the grammar of:\n\n{{selection}}\n',
+      'prompts/Standup.md': '---\nscope: note\n---\nWrite my standup for {{date}}.\n',
+    });
+    const { prompts } = await v.client.listPrompts();
+    const byName = Object.fromEntries(prompts.map((p) => [p.name, p]));
+    expect(byName['fix-grammar']?.arguments).toEqual([
+      { name: 'selection', required: true, description: 'The selected text the prompt works on' },
+    ]);
+    expect(byName.standup?.arguments).toEqual([]);
+    const got = await v.client.getPrompt({ name: 'standup', arguments: {} });
+    expect((got.messages[0]?.content as { text: string } | undefined)?.text).toBe(
+      'Write my standup for 2026-05-01.',
+    );
   });
 });

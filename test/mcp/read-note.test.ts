@@ -185,3 +185,35 @@ describe('read_note', () => {
     expect(nul.text).not.toContain('Warning:');
   });
 });
+
+describe('the frontmatter is sent once (SPEC 17.7, issue 32)', () => {
+  it('a note with 5.8 KB of frontmatter: the text shows the block as stored, the JSON line does not repeat it', async () => {
+    const keys = Array.from(
+      { length: 120 },
+      (_, i) => `property_${String(i).padStart(3, '0')}: value number ${i} of the list`,
+    );
+    const frontmatter = `---\n${keys.join('\n')}\n---\n`;
+    expect(frontmatter.length).toBeGreaterThan(5000);
+    vault = await openTestVault({ 'big.md': `${frontmatter}# Body\n\nShort body.\n` });
+    const raw = await vault.client.callTool({ name: 'read_note', arguments: { name: 'big' } });
+    const sent = (raw.content as { text: string }[]).map((c) => c.text).join('\n');
+    expect(sent.split('property_077').length - 1).toBe(1);
+    expect(sent.length).toBeLessThan(frontmatter.length + 2000);
+    const r = await vault.call('read_note', { name: 'big' });
+    expect(r.structured.frontmatter.property_077).toBe('value number 77 of the list');
+    expect(r.structured.frontmatterRaw).toBe(frontmatter);
+    expect(r.line.frontmatter).toBe('[shown in full above]');
+    expect(r.line.frontmatterRaw).toBe('[shown in full above]');
+    expect(r.text).toContain(`Frontmatter:\n${frontmatter}`);
+  });
+});
+
+describe('obsidian:// links (SPEC 17.4, issue 32)', () => {
+  it('read_note, list_notes and search_notes name each note with the link that opens it in Obsidian', async () => {
+    vault = await openTestVault({ 'inbox/Q3 plan #1.md': '# Plan\n\nA kestrel.\n' });
+    const uri = 'obsidian://open?vault=vault&file=inbox%2FQ3%20plan%20%231';
+    expect((await vault.call('read_note', { name: 'inbox/Q3 plan #1' })).structured.uri).toBe(uri);
+    expect((await vault.call('list_notes', {})).structured.notes[0].uri).toBe(uri);
+    expect((await vault.call('search_notes', { query: 'kestrel' })).structured.results[0].uri).toBe(uri);
+  });
+});

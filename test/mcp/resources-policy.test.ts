@@ -124,7 +124,15 @@ describe.each(FORMATS)(
         });
       }
       // Not a comparison of two errors: the open answers say what they should.
-      expect((await hidden.client.listPrompts()).prompts.map((p) => p.name)).toEqual(['review', 'summarize']);
+      // The vault's visible prompts, then the ready-made ones (SPEC 17.6).
+      expect((await hidden.client.listPrompts()).prompts.map((p) => p.name)).toEqual([
+        'review',
+        'summarize',
+        'find-note',
+        'weekly-review',
+        'new-meeting-note',
+        'tidy-links',
+      ]);
       const listed = (await hidden.client.listResources()).resources.map((r) => r.name);
       expect(listed).toContain('open/pic.png');
       expect(listed.filter((n) => n.startsWith('private/') || n.startsWith('prompts/secret/'))).toEqual([]);

@@ -59,7 +59,11 @@ describe('notes and attachments are resources (SPEC 9.2)', () => {
       annotations: { lastModified: expect.any(String) },
     });
     const { resourceTemplates } = await v.client.listResourceTemplates();
-    expect(resourceTemplates).toMatchObject([{ uriTemplate: 'noted://note/{path}', name: 'vault-file' }]);
+    expect(resourceTemplates).toMatchObject([
+      { uriTemplate: 'noted://note/{path}', name: 'vault-file' },
+      { uriTemplate: 'noted://vault', name: 'vault' },
+      { uriTemplate: 'noted://folder/{path}', name: 'vault-folder' },
+    ]);
   });
 
   it('resources/read gives a note as text/markdown, exactly as stored, and an attachment as a base64 blob', async () => {
@@ -216,5 +220,49 @@ describe('completion of paths', () => {
       argument: { name: 'note', value: '' },
     });
     expect(note.completion.values).toEqual(['inbox/Q3 plan #1.md', 'inbox/idea.md', 'prompts/Review.md']);
+  });
+});
+
+describe('noted://vault and noted://folder/{path} (SPEC 17.6, issue 32)', () => {
+  it("noted://vault is get_vault_info's answer; a folder lists its notes and sub-folders directly in it", async () => {
+    const v = await openTestVault({
+      'top.md': 't',
+      'projects/plan.md': '# Plan',
+      'projects/alpha/deep.md': 'd',
+      'projects/img.png': 'png',
+      'secret/s.md': 's',
+      '.noted/mcp-policy.yaml': 'default: read-write\nfolders:\n  secret: hidden\n',
+    });
+    try {
+      const read = async (uri: string) => {
+        const r = await v.client.readResource({ uri });
+        const c = r.contents[0] as { uri: string; mimeType: string; text: string };
+        expect(c.mimeType).toBe('application/json');
+        return JSON.parse(c.text);
+      };
+      const info = await read('noted://vault');
+      expect(info.vault).toEqual({ name: 'vault', format: 'markdown' });
+      expect(info.counts.notes).toBe(3);
+      const projects = await read('noted://folder/projects');
+      expect(projects).toEqual({
+        folder: 'projects',
+        folders: [{ path: 'projects/alpha', notes: 1, uri: 'noted://folder/projects/alpha' }],
+        notes: [{ name: 'projects/plan.md', title: 'Plan', modified: expect.any(String) }],
+      });
+      const root = await read('noted://folder/');
+      expect(root.folders.map((f: { path: string }) => f.path)).toEqual(['projects']);
+      expect(root.notes.map((n: { name: string }) => n.name)).toEqual(['top.md']);
+      // A hidden folder answers as a missing one.
+      const hidden = await v.client.readResource({ uri: 'noted://folder/secret' }).catch((e: Error) => e);
+      const missing = await v.client.readResource({ uri: 'noted://folder/nowhere' }).catch((e: Error) => e);
+      expect(hidden).toBeInstanceOf(Error);
+      expect(missing).toBeInstanceOf(Error);
+      expect((hidden as Error).message.replaceAll('secret', 'X')).toBe(
+        (missing as Error).message.replaceAll('nowhere', 'X'),
+      );
+      await expect(v.client.readResource({ uri: 'noted://folder/../x' })).rejects.toThrow(/leave the vault/);
+    } finally {
+      await v.close();
+    }
   });
 });

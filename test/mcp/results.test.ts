@@ -43,6 +43,7 @@ const TOOLS = [
   'update_task',
   'get_daily_note',
   'list_attachments',
+  'list_links',
   'read_attachment',
   'create_agent_workflow',
   'append_agent_event',
@@ -81,6 +82,7 @@ describe('tool list', () => {
         'list_trash',
         'list_folders',
         'list_attachments',
+        'list_links',
         'read_attachment',
       ].includes(tool.name);
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(readOnly);
@@ -208,8 +210,9 @@ describe('the structuredContent line (SPEC 3.1)', () => {
       expect(structured.body).toBe(body);
       expect(line.body).toBe('[shown in full above]');
       expect(text.endsWith(body)).toBe(true);
-      // Everything else is in the line as it is: frontmatterRaw + body still rebuilds the note.
-      expect(line.frontmatterRaw).toBe('---\ntitle: Small\n---\n');
+      // The frontmatter too is shown once, as stored (issue 32); the rest is in the line as it is.
+      expect(line.frontmatterRaw).toBe('[shown in full above]');
+      expect(text).toContain('Frontmatter:\n---\ntitle: Small\n---\n');
       expect(line.etag).toBe(structured.etag);
       // Sent once: the whole text content is about the body's size, not twice it.
       const sent = (raw.content as { text: string }[]).map((c) => c.text).join('');
@@ -252,15 +255,28 @@ describe('the structuredContent line (SPEC 3.1)', () => {
     }
   });
 
-  it('a result stays under 8 MB as sent, escapes included; a smaller page then still reads', async () => {
+  it('pages are sized in bytes as sent: a note of a million U+0001 answers a page, not too_large (issue 32)', async () => {
     // One million control characters: one UTF-16 unit each, six bytes each once JSON-escaped (\u0001).
     const odd = await openTestVault({ 'odd.md': '\u0001'.repeat(1_000_000) });
     try {
       const raw = await odd.client.callTool({ name: 'read_note', arguments: { name: 'odd' } });
       const sent = Buffer.byteLength(JSON.stringify(raw));
-      const { structured, isError } = checkResult(raw);
-      if (isError) expect(structured.code).toBe('too_large');
-      else expect(sent).toBeLessThan(8 * 1024 * 1024);
+      const { structured, isError, text } = checkResult(raw);
+      expect(isError, text.slice(0, 300)).toBe(false);
+      expect(sent).toBeLessThan(8 * 1024 * 1024);
+      expect(structured.truncated).toBe(true);
+      expect(structured.totalChars).toBe(1_000_000);
+      expect(structured.nextOffset).toBe(structured.body.length);
+      // Every page follows from the last, and together they are the note.
+      let read = structured.body.length;
+      let next: number | undefined = structured.nextOffset;
+      while (next !== undefined) {
+        const more = await odd.call('read_note', { name: 'odd', offset: next });
+        expect(more.isError).toBe(false);
+        read += more.structured.body.length;
+        next = more.structured.nextOffset;
+      }
+      expect(read).toBe(1_000_000);
       const page = await odd.call('read_note', { name: 'odd', max_chars: 100_000 });
       expect(page.isError).toBe(false);
       expect(page.structured.body.length).toBe(100_000);

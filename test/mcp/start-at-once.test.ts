@@ -73,7 +73,13 @@ it('answers initialize, tools/list, prompts and index-free tools while the index
   const { tools } = await client.listTools();
   expect(tools.length).toBeGreaterThan(20);
   const { prompts } = await client.listPrompts();
-  expect(prompts.map((p) => p.name)).toEqual(['hello']);
+  expect(prompts.map((p) => p.name)).toEqual([
+    'hello',
+    'find-note',
+    'weekly-review',
+    'new-meeting-note',
+    'tidy-links',
+  ]);
   const trash = checkResult(await client.callTool({ name: 'list_trash', arguments: {} }));
   expect(trash.isError).toBe(false);
   const made = checkResult(await client.callTool({ name: 'create_folder', arguments: { folder: 'new' } }));

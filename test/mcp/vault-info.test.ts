@@ -78,3 +78,19 @@ it('says when the journal does not verify', async () => {
   expect(r.structured.journal.verifies).toBe(false);
   expect(r.text).toContain('does NOT verify');
 });
+
+it('counts only journal entries about notes the agent may see: a deletion in a folder hidden since is not counted (issue 32)', async () => {
+  const v = await openTestVault({ 'private/old.md': 'old', 'a.md': 'a' });
+  vaults.push(v);
+  expect((await v.call('delete_note', { name: 'private/old' })).isError).toBe(false);
+  expect((await v.call('update_note', { name: 'a', content: 'b' })).isError).toBe(false);
+  expect((await v.call('get_vault_info')).structured.journal.entries).toBe(2);
+  // The owner hides the folder afterwards: the policy file is read again on the next call.
+  fs.writeFileSync(
+    path.join(v.dir, '.noted/mcp-policy.yaml'),
+    'default: read-write\nfolders:\n  private: hidden\n',
+  );
+  const r = await v.call('get_vault_info');
+  expect(r.structured.journal).toEqual({ verifies: true, entries: 1 });
+  expect(r.text).toContain('verifies (1 entries)');
+});

@@ -199,6 +199,7 @@ describe('--tunnel with cloudflared on the PATH', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('cloudflared stopped (code 1) before reporting a public URL');
     expect(r.stderr).toContain('failed to request quick Tunnel');
+    expect(r.stderr).not.toContain('search index');
   });
 
   it('without cloudflared on the PATH: exit 1, saying how to get it or what to do instead', () => {
@@ -207,6 +208,9 @@ describe('--tunnel with cloudflared on the PATH', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('cloudflared is not on the PATH');
     expect(r.stderr).toContain('--allowed-host');
+    // Issue 32: the index build stopped with the server is no error of its own.
+    expect(r.stderr).not.toContain('search index');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
 

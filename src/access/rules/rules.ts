@@ -28,10 +28,20 @@ import { readStateFile } from '../../vault/state-file.js';
 import type { Vault } from '../../vault/vault.js';
 import { FormatCheck } from './format-check.js';
 
-/** The folder writes are limited to: its canonical name, and its comparison key. */
-export interface Scope {
+/** A folder named by a guard: its canonical name, and its comparison key. */
+export interface GuardFolder {
   readonly folder: string;
   readonly key: string;
+}
+
+/**
+ * The folders writes are limited to (SPEC 12.5, 17.1): inside `folder` at any depth (`in_folder`),
+ * directly in `exact` (`exact_folder`), in none of `not` (`not_in_folders`). Each is optional.
+ */
+export interface Scope {
+  readonly inside?: GuardFolder;
+  readonly exact?: GuardFolder;
+  readonly not?: readonly GuardFolder[];
 }
 
 export interface Rules {

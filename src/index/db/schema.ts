@@ -4,7 +4,7 @@
  * time; bump SCHEMA_VERSION on any change and old indexes are rebuilt on start.
  */
 
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** `PRAGMA application_id` marks the file as ours ('NOTD'), so a foreign SQLite file is never reused. */
 export const APPLICATION_ID = 0x4e4f5444;
@@ -100,7 +100,9 @@ CREATE TABLE note_tasks(
   text_fold TEXT NOT NULL,
   due TEXT,
   done INTEGER NOT NULL,
-  PRIMARY KEY(note_id, line)
+  -- The task's place among the note's tasks: an HTML note may hold several on one line.
+  ord INTEGER NOT NULL,
+  PRIMARY KEY(note_id, line, ord)
 ) WITHOUT ROWID;
 CREATE INDEX note_tasks_due ON note_tasks(done, due);
 CREATE TABLE note_aliases(

@@ -275,7 +275,7 @@ function linksFiledUnder(db: Db, keys: ReadonlySet<string>, options: VisibilityO
  * reach (notes and attachments), and the notes whose aliases hold one of the links' texts. Built once
  * per key for a whole batch of links.
  */
-class LinkTargets {
+export class LinkTargets {
   private readonly resolvers = new Map<string, LinkResolver>();
 
   constructor(

@@ -58,6 +58,7 @@ interface TaskRow {
   readonly status: string;
   readonly done: number;
   readonly due: string | null;
+  readonly ord: number;
 }
 
 /**
@@ -79,17 +80,24 @@ export interface TaskPage {
   readonly nextCursor?: string;
 }
 
-/** Where a page ended: the last task's due date (null among the undated), note path and line. */
+/**
+ * Where a page ended: the last task's due date (null among the undated), note path, line, and its
+ * place among the tasks of that line (`o`; absent in older cursors: the first).
+ */
 interface TaskPosition {
   readonly d: string | null;
   readonly p: string;
   readonly l: number;
+  readonly o?: number;
 }
 
 function isTaskPosition(data: unknown): data is TaskPosition {
   const c = data as Partial<TaskPosition> | null;
   return (typeof c?.d === 'string' || c?.d === null) && typeof c.p === 'string' && Number.isSafeInteger(c.l);
 }
+
+/** After the cursor's line, or on it after its task (several tasks may share an HTML note's line). */
+const AFTER_LINE = '(t.line > ? OR (t.line = ? AND t.ord > ?))';
 
 /**
  * One page of listTasks. The cursor holds the last task's place in the order (keyset: due date,
@@ -103,6 +111,7 @@ export function taskPage(
   const plan = planTaskQuery(filters, today);
   const after = filters.cursor === undefined ? null : decodeCursor('tasks', filters.cursor, isTaskPosition);
   const out: TaskResult[] = [];
+  let lastOrd = 0;
   if (plan.limit === 0) return { tasks: out, more: false };
   const visible = filters.visible;
   // Hidden notes' tasks left out in the query itself: the time does not tell what they hold (issue 35).
@@ -114,33 +123,41 @@ export function taskPage(
       after === null
         ? { where: [], params: [] }
         : {
-            where: ['(t.due > ? OR (t.due = ? AND (n.path > ? OR (n.path = ? AND t.line > ?))))'],
-            params: [after.d, after.d, after.p, after.p, after.l],
+            where: [`(t.due > ? OR (t.due = ? AND (n.path > ? OR (n.path = ? AND ${AFTER_LINE}))))`],
+            params: [after.d, after.d, after.p, after.p, after.l, after.l, after.o ?? 0],
           };
     phases.push({
       where: ['t.due IS NOT NULL', ...past.where],
       params: past.params,
-      order: 't.due, n.path, t.line',
+      order: 't.due, n.path, t.line, t.ord',
     });
   }
   if (!plan.needsDue) {
     const past =
       after === null || after.d !== null
         ? { where: [], params: [] }
-        : { where: ['(n.path > ? OR (n.path = ? AND t.line > ?))'], params: [after.p, after.p, after.l] };
-    phases.push({ where: ['t.due IS NULL', ...past.where], params: past.params, order: 'n.path, t.line' });
+        : {
+            where: [`(n.path > ? OR (n.path = ? AND ${AFTER_LINE}))`],
+            params: [after.p, after.p, after.l, after.l, after.o ?? 0],
+          };
+    phases.push({
+      where: ['t.due IS NULL', ...past.where],
+      params: past.params,
+      order: 'n.path, t.line, t.ord',
+    });
   }
   for (const phase of phases) {
-    const sql = `SELECT n.path, n.etag, t.line, t.text, t.status, t.done, t.due
+    const sql = `SELECT n.path, n.etag, t.line, t.text, t.status, t.done, t.due, t.ord
       FROM note_tasks t JOIN notes n ON n.id = t.note_id
       WHERE ${[...phase.where, ...plan.where, ...hidden].join(' AND ')} ORDER BY ${phase.order}`;
     for (const row of db.prepare<unknown[], TaskRow>(sql).iterate(...phase.params, ...plan.params)) {
       if (visible && !visible(row.path)) continue;
       if (out.length === plan.limit) {
         const last = out[out.length - 1] as TaskResult;
-        const position: TaskPosition = { d: last.due, p: last.note, l: last.line };
+        const position: TaskPosition = { d: last.due, p: last.note, l: last.line, o: lastOrd };
         return { tasks: out, more: true, nextCursor: encodeCursor('tasks', position) };
       }
+      lastOrd = row.ord;
       out.push({
         note: row.path,
         etag: row.etag,

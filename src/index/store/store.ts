@@ -133,7 +133,7 @@ export class IndexWriter {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertTask = db.prepare(
-      'INSERT INTO note_tasks(note_id, line, status, text, text_fold, due, done) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      'INSERT INTO note_tasks(note_id, line, status, text, text_fold, due, done, ord) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
     );
     this.insertAlias = db.prepare(
       'INSERT INTO note_aliases(note_id, alias_lower) VALUES (?, ?) ON CONFLICT DO NOTHING',
@@ -316,8 +316,8 @@ export class IndexWriter {
       );
     });
     // TSK-02: any status but a space is done.
-    for (const t of derived.tasks) {
-      this.insertTask.run(id, t.line, t.status, t.text, t.textFold, t.due, t.status === ' ' ? 0 : 1);
+    for (const [ord, t] of derived.tasks.entries()) {
+      this.insertTask.run(id, t.line, t.status, t.text, t.textFold, t.due, t.status === ' ' ? 0 : 1, ord);
     }
     for (const alias of derived.aliases) this.insertAlias.run(id, alias);
     derived.properties.forEach((p, ord) => {

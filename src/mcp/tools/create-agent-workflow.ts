@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { createStep, WORKFLOW_FOLDER } from '../../workflows/operations.js';
 import { runTool } from '../result.js';
-import { inFolderField } from '../schemas.js';
+import { scopeGuardFields } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { outputSchema, WORKFLOW_RULES, workflowResult, writeAnnotations } from './workflow-shape.js';
 
@@ -14,7 +14,7 @@ export const name = 'create_agent_workflow';
 const stateName = z.string().min(1).max(100);
 
 export const inputSchema = z.object({
-  in_folder: inFolderField,
+  ...scopeGuardFields,
   title: z.string().min(1).max(300).describe('What the workflow is about, e.g. "Release 2.0"'),
   states: z
     .array(stateName.describe('A state name'))
@@ -56,7 +56,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, async () => {
-        const result = await access.createWorkflowNote(scoped(session, args.in_folder), {
+        const result = await access.createWorkflowNote(scoped(session, args), {
           tool: name,
           title: args.title,
           folder: WORKFLOW_FOLDER,

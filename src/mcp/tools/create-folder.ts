@@ -4,13 +4,13 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { inFolderField, withErrors } from '../schemas.js';
+import { scopeGuardFields, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 
 export const name = 'create_folder';
 
 export const inputSchema = z.object({
-  in_folder: inFolderField,
+  ...scopeGuardFields,
   folder: z.string().min(1).max(4096).describe('Vault-relative folder path, e.g. "projects/2025/q1"'),
 });
 
@@ -40,7 +40,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, () => {
-        const r = access.createFolder(scoped(session, args.in_folder), { folder: args.folder });
+        const r = access.createFolder(scoped(session, args), { folder: args.folder });
         return toolResult(
           r.created ? `Created the folder ${r.folder}.` : `The folder ${r.folder} already exists.`,
           {

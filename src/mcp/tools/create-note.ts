@@ -4,14 +4,14 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { inFolderField, WriteShape, writeOutput } from '../schemas.js';
+import { scopeGuardFields, WriteShape, writeOutput } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { describeWrite } from './write-text.js';
 
 export const name = 'create_note';
 
 export const inputSchema = z.object({
-  in_folder: inFolderField,
+  ...scopeGuardFields,
   name: z
     .string()
     .max(4096)
@@ -67,7 +67,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, async () => {
-        const result = await access.createNote(scoped(session, args.in_folder), args);
+        const result = await access.createNote(scoped(session, args), args);
         return toolResult(describeWrite('Created', result), { ...result });
       }),
   );

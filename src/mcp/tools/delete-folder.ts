@@ -4,13 +4,13 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { inFolderField, withErrors } from '../schemas.js';
+import { scopeGuardFields, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 
 export const name = 'delete_folder';
 
 export const inputSchema = z.object({
-  in_folder: inFolderField,
+  ...scopeGuardFields,
   folder: z.string().min(1).max(4096).describe('The folder to delete, e.g. "projects/old"'),
   dry_run: z
     .boolean()
@@ -47,7 +47,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, () => {
-        const r = access.deleteFolder(scoped(session, args.in_folder), {
+        const r = access.deleteFolder(scoped(session, args), {
           folder: args.folder,
           ...(args.dry_run === undefined ? {} : { dryRun: args.dry_run }),
           ...(args.revision === undefined ? {} : { revision: args.revision }),

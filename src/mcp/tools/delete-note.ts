@@ -4,16 +4,23 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { etagField, inFolderField, noteName, writeOutput } from '../schemas.js';
+import { etagField, noteName, scopeGuardFields, writeOutput } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { describeStaged } from './write-text.js';
 
 export const name = 'delete_note';
 
 export const inputSchema = z.object({
-  in_folder: inFolderField,
+  ...scopeGuardFields,
   name: noteName,
   expected_etag: etagField.optional(),
+  copied_to: z
+    .string()
+    .max(4096)
+    .optional()
+    .describe(
+      'Delete only if this note (the copy you made) exists, is another note, and has the same body (frontmatter may differ); else refused with conflict and nothing deleted. For "copy, then retire the original"',
+    ),
 });
 
 export const outputSchema = writeOutput(
@@ -42,9 +49,10 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, async () => {
-        const result = await access.deleteNote(scoped(session, args.in_folder), {
+        const result = await access.deleteNote(scoped(session, args), {
           name: args.name,
           ...(args.expected_etag === undefined ? {} : { expectedEtag: args.expected_etag }),
+          ...(args.copied_to === undefined ? {} : { copiedTo: args.copied_to }),
         });
         if ('staged' in result) return toolResult(describeStaged(result), { ...result });
         return toolResult(

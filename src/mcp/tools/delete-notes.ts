@@ -4,14 +4,14 @@
  */
 import * as z from 'zod';
 import { toolResult } from '../result.js';
-import { etagField, inFolderField, noteName, withErrors } from '../schemas.js';
+import { etagField, noteName, scopeGuardFields, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { runLongTool } from '../work.js';
 
 export const name = 'delete_notes';
 
 export const inputSchema = z.object({
-  in_folder: inFolderField,
+  ...scopeGuardFields,
   items: z
     .array(z.object({ name: noteName, expected_etag: etagField.optional() }))
     .min(1)
@@ -62,7 +62,7 @@ export function register({ server, access, session }: ToolDeps): void {
     (args, ctx) =>
       runLongTool(ctx, name, async (work) => {
         const r = await access.deleteNotes(
-          scoped(session, args.in_folder),
+          scoped(session, args),
           args.items.map((i) => ({
             name: i.name,
             ...(i.expected_etag === undefined ? {} : { expectedEtag: i.expected_etag }),

@@ -9,7 +9,7 @@ import { NotedError } from '../../common/errors.js';
 import type { EditOperation } from '../../markdown/edit.js';
 import { MAX_KEY_CHARS } from '../../markdown/frontmatter/splice.js';
 import { runTool, toolResult } from '../result.js';
-import { etagField, inFolderField, noteName, WriteShape, writeOutput } from '../schemas.js';
+import { etagField, noteName, scopeGuardFields, WriteShape, writeOutput } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { describeWrite } from './write-text.js';
 
@@ -25,7 +25,7 @@ const propertyValue = z
   .describe('A text, number, true/false, a list of those, or null to remove the property');
 
 export const inputSchema = z.object({
-  in_folder: inFolderField,
+  ...scopeGuardFields,
   name: noteName,
   operation: z
     .enum([
@@ -196,7 +196,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, async () => {
-        const result = await access.editNote(scoped(session, args.in_folder), {
+        const result = await access.editNote(scoped(session, args), {
           name: args.name,
           operation: operationOf(args),
           ...(args.expected_etag === undefined ? {} : { expectedEtag: args.expected_etag }),

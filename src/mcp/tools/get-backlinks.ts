@@ -3,7 +3,7 @@
  * get_backlinks: the notes linking to a note, with how many links each holds (SPEC 10).
  */
 import * as z from 'zod';
-import { BACKLINKS_PAGE } from '../../access/links.js';
+import { BACKLINKS_PAGE } from '../../access/links/links.js';
 import { cursorField, limitField, moreText, pageFields } from '../paging.js';
 import { runTool, toolResult } from '../result.js';
 import { noteName, readOnlyTool, withErrors } from '../schemas.js';

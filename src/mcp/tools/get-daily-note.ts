@@ -5,9 +5,9 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { ErrorShape, inFolderField, StagedShape } from '../schemas.js';
+import { ErrorShape, StagedShape, scopeGuardFields } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
-import { NoteShape, noteData, noteText } from './read-note.js';
+import { NOTE_DERIVED, NOTE_SHOWN, NoteShape, noteData, noteText } from './read-note.js';
 import { describeStaged } from './write-text.js';
 
 export const name = 'get_daily_note';
@@ -24,7 +24,7 @@ export const inputSchema = z.object({
     .boolean()
     .optional()
     .describe("true: create the note from the vault's daily-note template when it does not exist yet"),
-  in_folder: inFolderField,
+  ...scopeGuardFields,
 });
 
 const day = z.string().describe('The day, YYYY-MM-DD');
@@ -70,7 +70,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, async () => {
-        const daily = await access.getDailyNote(scoped(session, args.in_folder), {
+        const daily = await access.getDailyNote(scoped(session, args), {
           ...(args.date === undefined ? {} : { date: args.date }),
           ...(args.create === undefined ? {} : { create: args.create }),
         });
@@ -87,7 +87,7 @@ export function register({ server, access, session }: ToolDeps): void {
         const data = { date: daily.date, exists: true, created: daily.created, ...noteData(daily.note) };
         const withTemplate =
           daily.templateMissing === undefined ? data : { ...data, templateMissing: daily.templateMissing };
-        return toolResult(`${head}\n\n${noteText(daily.note)}`, withTemplate, ['body', 'frontmatter']);
+        return toolResult(`${head}\n\n${noteText(daily.note)}`, withTemplate, NOTE_SHOWN, [], NOTE_DERIVED);
       }),
   );
 }

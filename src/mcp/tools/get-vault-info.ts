@@ -35,6 +35,17 @@ export const outputSchema = withErrors(
       .describe(
         'As you may see the vault: hidden notes count nowhere. Absent while the index is being built (see index)',
       ),
+    mixedFormats: z
+      .object({
+        markdown: z.number().describe('Markdown (.md) notes you may see'),
+        html: z.number().describe('HTML (.html) notes you may see'),
+        served: z.enum(['markdown', 'html']).describe('The kind served as notes; the others are attachments'),
+        advice: z.string().describe('What the owner can do about it'),
+      })
+      .optional()
+      .describe(
+        'Present when the vault holds notes of both formats: only one kind is served as notes, the other kind are attachments',
+      ),
     index: z
       .object({
         state: z.enum(['ready', 'building', 'failed']),
@@ -107,6 +118,7 @@ export function register({ server, access: gate, session, info }: ToolDeps): voi
           v.counts === undefined
             ? `The search index is being built (${indexProgress(v.index)}): the counts come once it is ready, and tools that need it wait for it.`
             : `You can see ${v.counts.notes} notes, ${v.counts.attachments} attachments, ${v.counts.folders} folders, ${v.counts.tags} tags, ${v.counts.openTasks} open tasks. Index: ${v.index.state}.`,
+          ...(v.mixedFormats === undefined ? [] : [`Mixed formats: ${v.mixedFormats.advice}`]),
           `Access: ${v.access.policyFile ? `default ${v.access.default}` : 'no policy file: read-write everywhere'}${rules === '' ? '' : `\n${rules}`}`,
           `Pending changes waiting for review: ${v.pendingChanges}. Journal: ${v.journal.verifies ? `verifies (${v.journal.entries} entries)` : `does NOT verify: ${v.journal.problem}`}.`,
           ...v.interrupted.map(

@@ -30,6 +30,7 @@ export const outputSchema = withErrors(
         title: z.string(),
         modified: z.string(),
         sizeBytes: z.number(),
+        uri: z.string().describe('obsidian://open link that opens the note in Obsidian'),
       }),
     ),
     ...pageFields('notes'),

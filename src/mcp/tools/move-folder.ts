@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { toolResult } from '../result.js';
-import { inFolderField, withErrors } from '../schemas.js';
+import { scopeGuardFields, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { runLongTool } from '../work.js';
 import { describeLinks, dryRunField, linkFields, updateLinksField } from './move-shape.js';
@@ -12,7 +12,7 @@ import { describeLinks, dryRunField, linkFields, updateLinksField } from './move
 export const name = 'move_folder';
 
 export const inputSchema = z.object({
-  in_folder: inFolderField,
+  ...scopeGuardFields,
   folder: z.string().min(1).max(4096).describe('The folder to move, e.g. "projects/old"'),
   new_folder: z
     .string()
@@ -60,7 +60,7 @@ export function register({ server, access, session }: ToolDeps): void {
     (args, ctx) =>
       runLongTool(ctx, name, async (work) => {
         const r = await access.moveFolder(
-          scoped(session, args.in_folder),
+          scoped(session, args),
           {
             folder: args.folder,
             newFolder: args.new_folder,

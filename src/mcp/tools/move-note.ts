@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { toolResult } from '../result.js';
-import { etagField, inFolderField, noteName, withErrors } from '../schemas.js';
+import { etagField, noteName, scopeGuardFields, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { runLongTool } from '../work.js';
 import { describeLinks, dryRunField, MoveNoteShape, updateLinksField } from './move-shape.js';
@@ -12,7 +12,7 @@ import { describeLinks, dryRunField, MoveNoteShape, updateLinksField } from './m
 export const name = 'move_note';
 
 export const inputSchema = z.object({
-  in_folder: inFolderField,
+  ...scopeGuardFields,
   name: noteName,
   new_name: z
     .string()
@@ -47,7 +47,7 @@ export function register({ server, access, session }: ToolDeps): void {
     (args, ctx) =>
       runLongTool(ctx, name, async (work) => {
         const r = await access.moveNote(
-          scoped(session, args.in_folder),
+          scoped(session, args),
           {
             name: args.name,
             newName: args.new_name,

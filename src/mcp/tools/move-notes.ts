@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { toolResult } from '../result.js';
-import { etagField, inFolderField, noteName, withErrors } from '../schemas.js';
+import { etagField, noteName, scopeGuardFields, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { runLongTool } from '../work.js';
 import { dryRunField, linkFields, updateLinksField } from './move-shape.js';
@@ -12,7 +12,7 @@ import { dryRunField, linkFields, updateLinksField } from './move-shape.js';
 export const name = 'move_notes';
 
 export const inputSchema = z.object({
-  in_folder: inFolderField,
+  ...scopeGuardFields,
   items: z
     .array(
       z.object({
@@ -72,7 +72,7 @@ export function register({ server, access, session }: ToolDeps): void {
     (args, ctx) =>
       runLongTool(ctx, name, async (work) => {
         const r = await access.moveNotes(
-          scoped(session, args.in_folder),
+          scoped(session, args),
           {
             items: args.items.map((i) => ({
               name: i.name,

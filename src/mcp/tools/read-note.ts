@@ -38,6 +38,7 @@ export const inputSchema = z.object({
 export const NoteShape = z.object({
   schemaVersion: z.literal(2),
   name: z.string().describe('Canonical name, with the note ending (.md, or .html in an HTML vault)'),
+  uri: z.string().describe('obsidian://open link that opens the note in Obsidian'),
   format: z
     .enum(['markdown', 'html'])
     .describe('How the vault stores notes: html notes have no frontmatter and body is the stored HTML'),
@@ -90,9 +91,13 @@ export function noteText(note: NoteContent): string {
     `etag: ${note.etag} · modified: ${note.modified} · ${note.sizeBytes} bytes`,
   ];
   if (note.encodingError !== undefined) parts.push(`Warning: ${note.encodingError}`);
+  // SPEC 17.7: the frontmatter once, as stored; the JSON line then leaves out frontmatter and frontmatterRaw.
   if (note.frontmatterError !== undefined) {
     parts.push(`Frontmatter does not parse (${note.frontmatterError}); as stored:\n${note.frontmatterRaw}`);
+  } else if (note.frontmatterRaw !== '') {
+    parts.push(`Frontmatter:\n${note.frontmatterRaw}`);
   } else if (note.frontmatter !== null) {
+    // A part of the note (section, block) carries no raw block: its properties, in YAML.
     parts.push(`Frontmatter:\n\`\`\`yaml\n${stringify(note.frontmatter).trimEnd()}\n\`\`\``);
   }
   if (note.lines !== undefined) {
@@ -113,6 +118,10 @@ export function noteText(note: NoteContent): string {
   }
   return `${parts.join('\n\n')}\n${note.body}`;
 }
+
+/** The fields of a note the text shows, for the JSON line (result.ts `structuredLine`). */
+export const NOTE_SHOWN = ['body', 'frontmatter', 'frontmatterRaw'] as const;
+export const NOTE_DERIVED = { frontmatter: 'frontmatterRaw' } as const;
 
 /** A note's structuredContent: everything but the plain text, which the text above already shows. */
 export function noteData(note: NoteContent): Omit<NoteContent, 'plainText'> {
@@ -140,7 +149,7 @@ export function register({ server, access, session }: ToolDeps): void {
           ...(args.occurrence === undefined ? {} : { occurrence: args.occurrence }),
           ...(args.block === undefined ? {} : { block: args.block }),
         });
-        return toolResult(noteText(note), { ...noteData(note) }, ['body', 'frontmatter']);
+        return toolResult(noteText(note), { ...noteData(note) }, NOTE_SHOWN, [], NOTE_DERIVED);
       }),
   );
 }

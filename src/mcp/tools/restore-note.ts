@@ -4,13 +4,13 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { inFolderField, noteName, withErrors } from '../schemas.js';
+import { noteName, scopeGuardFields, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 
 export const name = 'restore_note';
 
 export const inputSchema = z.object({
-  in_folder: inFolderField,
+  ...scopeGuardFields,
   name: noteName.describe(
     'The original path of the deleted note, as list_trash shows it (its name or deletedAs)',
   ),
@@ -58,7 +58,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, async () => {
-        const result = await access.restoreNote(scoped(session, args.in_folder), {
+        const result = await access.restoreNote(scoped(session, args), {
           name: args.name,
           ...(args.id === undefined ? {} : { id: args.id }),
         });

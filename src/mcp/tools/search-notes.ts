@@ -40,6 +40,7 @@ export const outputSchema = withErrors(
     results: z.array(
       z.object({
         name: z.string(),
+        uri: z.string().describe('obsidian://open link that opens the note in Obsidian'),
         title: z.string(),
         score: z
           .number()

@@ -4,14 +4,14 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { etagField, inFolderField, noteName, WriteShape, writeOutput } from '../schemas.js';
+import { etagField, noteName, scopeGuardFields, WriteShape, writeOutput } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { describeWrite } from './write-text.js';
 
 export const name = 'update_note';
 
 export const inputSchema = z.object({
-  in_folder: inFolderField,
+  ...scopeGuardFields,
   name: noteName,
   content: z
     .string()
@@ -48,7 +48,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, async () => {
-        const result = await access.updateNote(scoped(session, args.in_folder), {
+        const result = await access.updateNote(scoped(session, args), {
           name: args.name,
           content: args.content,
           ...(args.append === undefined ? {} : { append: args.append }),

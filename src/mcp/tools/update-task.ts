@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { etagField, inFolderField, noteName, WriteShape, writeOutput } from '../schemas.js';
+import { etagField, noteName, scopeGuardFields, WriteShape, writeOutput } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { describeWrite } from './write-text.js';
 
@@ -48,7 +48,7 @@ export const inputSchema = z.object({
     .describe(
       'Due date YYYY-MM-DD, written as the line already writes it ("📅 date" or "[due:: date]"; new ones as "📅 date"); null removes it',
     ),
-  in_folder: inFolderField,
+  ...scopeGuardFields,
 });
 
 export const outputSchema = writeOutput(
@@ -85,7 +85,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(true, async () => {
-        const result = await access.updateTask(scoped(session, args.in_folder), {
+        const result = await access.updateTask(scoped(session, args), {
           name: args.name,
           line: args.line,
           expectedEtag: args.expected_etag,

@@ -8,8 +8,8 @@
 import * as z from 'zod';
 import { gateStep } from '../../workflows/operations.js';
 import { runTool } from '../result.js';
-import { inFolderField } from '../schemas.js';
-import { scoped, type ToolDeps } from '../tool-context.js';
+import { scopeGuardFields } from '../schemas.js';
+import { type GuardArgs, scoped, type ToolDeps } from '../tool-context.js';
 import {
   agentText,
   outputSchema,
@@ -20,14 +20,13 @@ import {
   writeAnnotations,
 } from './workflow-shape.js';
 
-/** The arguments every step takes (where, which note, the etag seen), then the step's own. */
+/** The arguments every step takes (the scope guards, which note, the etag seen), then the step's own. */
 export function stepInput<T extends z.ZodRawShape>(own: T) {
-  return z.object({ in_folder: inFolderField, name: workflowName, expected_etag: workflowEtag, ...own });
+  return z.object({ ...scopeGuardFields, name: workflowName, expected_etag: workflowEtag, ...own });
 }
 
 /** What every step's arguments hold, whatever else its own schema adds. */
-interface StepArgs {
-  readonly in_folder?: string | undefined;
+interface StepArgs extends GuardArgs {
   readonly name: string;
   readonly expected_etag: string;
 }
@@ -59,7 +58,7 @@ export function registerWorkflowStep<A extends StepArgs>(
     },
     (args: A) =>
       runTool(true, async () => {
-        const result = await access.rewriteWorkflowNote(scoped(session, args.in_folder), {
+        const result = await access.rewriteWorkflowNote(scoped(session, args), {
           tool: tool.name,
           name: args.name,
           expectedEtag: args.expected_etag,

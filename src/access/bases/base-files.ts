@@ -4,10 +4,10 @@
  * file itself (no note ending added), and what is written must parse, YAML and every expression,
  * else `validation_error` with the line and column, and nothing is written.
  */
-import { readBase } from '../bases/base-file.js';
-import { BasesSyntaxError } from '../bases/syntax-error.js';
-import { NotedError } from '../common/errors.js';
-import { normalizeFolderName } from '../vault/names.js';
+import { readBase } from '../../bases/base-file.js';
+import { BasesSyntaxError } from '../../bases/syntax-error.js';
+import { NotedError } from '../../common/errors.js';
+import { normalizeFolderName } from '../../vault/names.js';
 
 /** The canonical path of a `.base` file an agent named, or null when the name is not one. */
 export function baseFileName(input: string): string | null {

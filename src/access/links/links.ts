@@ -5,22 +5,22 @@
  * link targets nor link sources (SPEC 4).
  */
 
-import { positionOf } from '../common/cursor.js';
-import { NotedError } from '../common/errors.js';
-import { byCodeUnits, type Keyset, pageOf } from '../common/paging.js';
+import { positionOf } from '../../common/cursor.js';
+import { NotedError } from '../../common/errors.js';
+import { byCodeUnits, type Keyset, pageOf } from '../../common/paging.js';
 import {
   type Backlink,
   backlinks as backlinksOf,
   type OutgoingLink,
   outgoingLinkCount,
   outgoingLinks as outgoingLinksOf,
-} from '../index/queries/links.js';
-import { subpathLines } from '../markdown/outline.js';
-import { isNoteFile } from '../vault/walk.js';
-import type { AccessContext } from './context.js';
-import { notFound, resolveExisting } from './resolve.js';
-import type { Rules } from './rules/rules.js';
-import { visibleOption } from './rules/scope.js';
+} from '../../index/queries/links.js';
+import { subpathLines } from '../../markdown/outline.js';
+import { isNoteFile } from '../../vault/walk.js';
+import type { AccessContext } from '../context.js';
+import { notFound, resolveExisting } from '../resolve.js';
+import type { Rules } from '../rules/rules.js';
+import { visibleOption } from '../rules/scope.js';
 
 /**
  * A link with the lines its `#heading` or `#^block` part points at in the target note (SPEC 12.3),

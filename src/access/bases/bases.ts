@@ -5,20 +5,25 @@
  * or a backlink, and a link to one does not resolve); the pure evaluator in bases/ does the rest.
  * A `.base` file in a hidden folder does not exist for agents.
  */
-import { type BaseDef, readBase } from '../bases/base-file.js';
-import { type BaseBlock, baseBlocks } from '../bases/blocks.js';
-import { loadMoment } from '../bases/dates.js';
-import { BasesSyntaxError } from '../bases/syntax-error.js';
-import { pickView, runView, type ViewAnswer, type ViewGroup } from '../bases/view.js';
-import { decodeCursor, encodeCursor } from '../common/cursor.js';
-import { NotedError } from '../common/errors.js';
-import type { Work } from '../common/work.js';
-import { baseFilePaths, candidateFiles, indexHost, notesMentioningBase } from '../index/table/base-rows.js';
-import { normalizeFolderName } from '../vault/names.js';
+import { type BaseDef, readBase } from '../../bases/base-file.js';
+import { type BaseBlock, baseBlocks } from '../../bases/blocks.js';
+import { loadMoment } from '../../bases/dates.js';
+import { BasesSyntaxError } from '../../bases/syntax-error.js';
+import { pickView, runView, type ViewAnswer, type ViewGroup } from '../../bases/view.js';
+import { decodeCursor, encodeCursor } from '../../common/cursor.js';
+import { NotedError } from '../../common/errors.js';
+import type { Work } from '../../common/work.js';
+import {
+  baseFilePaths,
+  candidateFiles,
+  indexHost,
+  notesMentioningBase,
+} from '../../index/table/base-rows.js';
+import { normalizeFolderName } from '../../vault/names.js';
+import type { AccessContext } from '../context.js';
+import { resolveExisting } from '../resolve.js';
+import type { Rules } from '../rules/rules.js';
 import { baseFileName } from './base-files.js';
-import type { AccessContext } from './context.js';
-import { resolveExisting } from './resolve.js';
-import type { Rules } from './rules/rules.js';
 
 export interface BaseSummary {
   /** The `.base` file, or the note holding the block. */

@@ -1,0 +1,49 @@
+/**
+ * @module
+ * The score search_notes shows (SPEC 17.7). FTS5's bm25() clamps a word's idf to 1e-6 once the word
+ * is in half the notes or more, so a common word scores 0.000001-ish: the order among its notes is
+ * still by term frequency and length, but the figure reads as noise. For a query whose text is one
+ * word or phrase, the score is Lucene's BM25 instead: the same per-note part times Lucene's idf,
+ * log(1 + (N − n + 0.5)/(n + 0.5)), which never degenerates. A hit matched only by operators (no text
+ * to rank) scores by recency: 1/(1 + its age in days), so newer notes score higher.
+ *
+ * Only what is shown changes: the order and the page cursors keep the index's own score.
+ */
+import type { Db } from './db/database.js';
+
+/** FTS5's idf for a phrase in `n` of `total` rows, clamped as bm25() clamps it. */
+export function fts5Idf(total: number, n: number): number {
+  const idf = Math.log((total - n + 0.5) / (n + 0.5));
+  return idf <= 0 ? 1e-6 : idf;
+}
+
+/** Lucene's idf (BM25 in Lucene 6+): positive for any word, highest for the rarest. */
+export function luceneIdf(total: number, n: number): number {
+  return Math.log(1 + (total - n + 0.5) / (n + 0.5));
+}
+
+/** One FTS5 phrase, maybe a prefix, maybe limited to columns: bm25 has one idf for it. */
+const ONE_PHRASE = /^(?:\{[^}]*\}\s*:\s*)?"(?:[^"]|"")*"\*?$/;
+
+/**
+ * What to multiply the index's score by to show Lucene's BM25, for a ranked query of one phrase
+ * (`matching`: how many notes match it, when the caller knows); 1 for any other (several phrases each carry their own idf inside bm25(), which cannot be taken apart).
+ */
+export function scoreScale(db: Db, rankMatch: string, matching?: number): number {
+  if (!ONE_PHRASE.test(rankMatch.trim())) return 1;
+  // Only visible notes have a full-text row (visibility.ts): N is theirs, as bm25() counts it.
+  const total = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM notes WHERE visible = 1').get()!.n;
+  // `matching`: the search already counted the phrase's notes (no other condition): not counted twice.
+  const n =
+    matching ??
+    db
+      .prepare<[string], { n: number }>('SELECT count(*) AS n FROM notes_fts WHERE notes_fts MATCH ?')
+      .get(rankMatch)!.n;
+  if (total === 0 || n === 0) return 1;
+  return luceneIdf(total, n) / fts5Idf(total, n);
+}
+
+/** The shown score of an unranked hit: 1 today, ½ a day old, about 0.0027 a year old. */
+export function recencyScore(mtimeMs: number, nowMs: number): number {
+  return 1 / (1 + Math.max(0, nowMs - mtimeMs) / 86_400_000);
+}
