@@ -24,7 +24,7 @@ import {
   visiblePropertyNames,
 } from '../index/search/run/facts.js';
 import { checkCandidates, runCandidates, runSearch, type SearchRow } from '../index/search/run/run.js';
-import { recencyScore, scoreScale } from '../index/search-score.js';
+import { recencyScore, scoreScale } from '../index/search/run/score.js';
 import { NoteRegions } from '../index/words/regions.js';
 import { normalizeFolderName } from '../vault/names.js';
 import { type AccessContext, iso } from './context.js';

@@ -46,6 +46,17 @@ const FILES = {
   'projects/Plan.md': PLAN,
   'Notes.md': 'See [[Plan#Risks]] and [[Plan#^risk1]]. #idea\n',
   'pic.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  'Reading.base': [
+    'formulas:',
+    '  age: "(now() - file.ctime) / 86400000"',
+    'views:',
+    '  - type: table',
+    '    name: All',
+    '    order: [file.name, formula.age]',
+    '    groupBy: { property: file.folder, direction: ASC }',
+    '    summaries: { formula.age: Average }',
+    '',
+  ].join('\n'),
 };
 
 /** Keywords draft-07 does not know (so a v1 client ignores them, or reads `items` otherwise). */
@@ -151,6 +162,10 @@ describe('an SDK v1 client (issue 36.1)', () => {
     await call('list_attachments');
     await call('read_attachment', { path: 'pic.png' });
     await call('list_folders');
+    await call('list_bases');
+    await call('query_base', { base: 'Reading.base' });
+    await call('list_links', { kind: 'unresolved' });
+    await call('list_links', { kind: 'orphans' });
 
     const task = tasks.tasks[0];
     await call('update_task', { name: task.note, line: task.line, expected_etag: task.etag, done: true });

@@ -47,6 +47,8 @@ describe('the built server over stdio', () => {
       'list_by_tag',
       'get_properties',
       'query_notes',
+      'list_bases',
+      'query_base',
       'create_note',
       'update_note',
       'edit_note',

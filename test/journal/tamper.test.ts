@@ -362,6 +362,7 @@ describe('issue 35 finding 4: only an entry whose own code checks is undone', ()
           note: e.note,
           outcome: 'refused',
           reason: expect.stringMatching(/carries no authentication code .* is not undone/),
+          why: 'unproven',
         },
       ]);
     }

@@ -5,7 +5,7 @@
  */
 import { positionOf } from '../../common/cursor.js';
 import { byCodeUnits, type Keyset, type Page, pageOf } from '../../common/paging.js';
-import { orphanNotes, type UnresolvedLink, vaultLinks } from '../../index/vault-links.js';
+import { orphanNotes, type UnresolvedLink, vaultLinks } from '../../index/queries/vault-links.js';
 import { covers, folderKey } from '../../policy/folder-key.js';
 import { normalizeFolderName } from '../../vault/names.js';
 import type { AccessContext } from '../context.js';

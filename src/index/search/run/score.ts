@@ -9,7 +9,7 @@
  *
  * Only what is shown changes: the order and the page cursors keep the index's own score.
  */
-import type { Db } from './db/database.js';
+import type { Db } from '../../db/database.js';
 
 /** FTS5's idf for a phrase in `n` of `total` rows, clamped as bm25() clamps it. */
 export function fts5Idf(total: number, n: number): number {

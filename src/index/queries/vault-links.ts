@@ -5,9 +5,9 @@
  * the notes `visible` lets through: a hidden note is neither a source nor a target, so a link to one
  * is unresolved, as in SPEC 4.
  */
-import type { Db } from './db/database.js';
-import { LinkTargets } from './queries/links.js';
-import type { Visible } from './store/visibility.js';
+import type { Db } from '../db/database.js';
+import type { Visible } from '../store/visibility.js';
+import { LinkTargets } from './links.js';
 
 export interface UnresolvedLink {
   /** The note holding the link. */
