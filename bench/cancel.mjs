@@ -36,11 +36,11 @@ const cancelAfterMs = Number(values['cancel-after-ms']);
 
 /** The long reads: a search the index answers alone, one checked note by note, an export page. */
 const CALLS = [
-  { label: 'search_notes "the"', name: 'search_notes', arguments: { query: 'the', max_results: 100 } },
+  { label: 'search_notes "the"', name: 'search_notes', arguments: { query: 'the', max_results: 50 } },
   {
     label: 'search_notes /e.*a.*o/',
     name: 'search_notes',
-    arguments: { query: '/e.*a.*o/', max_results: 100 },
+    arguments: { query: '/e.*a.*o/', max_results: 50 },
   },
   {
     label: 'export_notes json 8 MB page',
@@ -80,9 +80,12 @@ const server = await startServer({ serverPath: values.server, vault, connectTime
 const { client } = server;
 let notes;
 for (;;) {
-  const info = await client.callTool({ name: 'get_vault_info', arguments: {} }, undefined, {
-    timeout: 600_000,
-  });
+  const info = await client.callTool(
+    { name: 'get_vault_info', arguments: {} },
+    {
+      timeout: 600_000,
+    },
+  );
   notes = info.structuredContent?.counts?.notes;
   if (notes !== undefined) break;
   await new Promise((r) => setTimeout(r, 200));
@@ -98,9 +101,12 @@ client.setNotificationHandler('notifications/message', (n) => {
 const rows = [];
 for (const call of CALLS) {
   t = performance.now();
-  const full = await client.callTool({ name: call.name, arguments: call.arguments }, undefined, {
-    timeout: 600_000,
-  });
+  const full = await client.callTool(
+    { name: call.name, arguments: call.arguments },
+    {
+      timeout: 600_000,
+    },
+  );
   const fullMs = performance.now() - t;
   if (full.isError) {
     rows.push({
@@ -114,10 +120,13 @@ for (const call of CALLS) {
   const before = told.length;
   let resultArrived = false;
   const running = client
-    .callTool({ name: call.name, arguments: call.arguments }, undefined, {
-      signal: controller.signal,
-      timeout: 600_000,
-    })
+    .callTool(
+      { name: call.name, arguments: call.arguments },
+      {
+        signal: controller.signal,
+        timeout: 600_000,
+      },
+    )
     .then(
       () => {
         resultArrived = true;
