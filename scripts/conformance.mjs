@@ -1,6 +1,8 @@
 // Runs the MCP conformance suite (@modelcontextprotocol/conformance, server mode) against the built
-// server's Streamable HTTP endpoint, with the scenarios in scripts/conformance-baseline.yml allowed
-// to fail. Run `npm run build:mcp` first.
+// server's Streamable HTTP endpoint, and compares CHECK BY CHECK with the baselines (issue 36.10):
+// each scenario's checks.json is read, and the run fails on a check that fails without being in
+// the baseline, and on a baseline check that passes now or was not run (a stale entry: remove it).
+// A scenario whose other checks pass therefore still guards them. Run `npm run build:mcp` first.
 //
 // The suite has no way to send an auth header, and the server never runs without its token. So the
 // suite talks to a small proxy here that adds `Authorization: Bearer <token>` to each request and
@@ -8,17 +10,18 @@
 // sees the proxy's port, the server checks its own); a foreign Host or Origin passes through as
 // sent, so the suite's DNS-rebinding scenario still reaches the server's own checks.
 //
-// Each scenario gets a fresh server: the suite's clients never end their sessions (no DELETE), and
-// the server keeps at most 20, so one server for all ~30 scenarios would turn the later ones away.
+// Each scenario gets a fresh server, so one scenario's sessions and notes never meet another's.
 //
-// Both protocol eras, each with the suite release that tests it: the 2025 era (sessions, initialize)
-// with 0.1.16, the 2026-07-28 era (stateless, per-request envelope) with 0.2.0-alpha.12 limited to
-// that revision's scenarios (`--spec-version 2026-07-28`). Each era has its own baseline file.
+// Every scenario of both suite releases: 0.1.16 (the 2025 era: sessions, initialize), pending ones
+// included, and 0.2.0-alpha.12, each scenario at the newest revision it applies to (2026-07-28, else
+// 2025-11-25, which brings server-session-lifecycle). Left out: the suite's [extension] scenarios
+// (tasks, skills), protocol extensions this server does not offer. Each suite has its baseline file.
 //
 // Suite versions after 0.1.13 need Node 22; npx fetches one just for the suite:
 //   npx -y -p node@22 -p @modelcontextprotocol/conformance@VERSION -- conformance server --url …
-// Usage: node scripts/conformance.mjs [--era 2025|2026-07-28] [SCENARIO...]
-//   (default: both eras, every server scenario of each)
+// Usage: node scripts/conformance.mjs [--era 2025|2026-07-28] [--write-baseline] [SCENARIO...]
+//   (default: both suites, every scenario; --write-baseline writes the failing checks found as the
+//   baseline, for a person to annotate)
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -26,6 +29,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(REPO, 'dist-mcp', 'index.cjs');
@@ -34,19 +38,28 @@ const ERAS = [
     name: '2025',
     suite: '0.1.16',
     baseline: path.join(REPO, 'scripts', 'conformance-baseline.yml'),
-    args: [],
-    // Pending scenarios, which the suite's default (`--suite active`) run leaves out too; `list` does
-    // not mark them, so they are named here (0.1.16: both need fixture tools of the suite's own).
-    pending: new Set(['json-schema-2020-12', 'server-sse-polling']),
-    applies: () => true,
+    // Every scenario as the suite runs it (pending ones too: --suite all).
+    argsFor: () => ['--suite', 'all'],
   },
   {
     name: '2026-07-28',
     suite: '0.2.0-alpha.12',
     baseline: path.join(REPO, 'scripts', 'conformance-baseline-2026.yml'),
-    args: ['--spec-version', '2026-07-28'],
-    pending: new Set(),
-    applies: (versions) => versions.includes('2026-07-28'),
+    // The newest revision the scenario applies to; an [extension] scenario is left out (null).
+    argsFor: (versions) =>
+      versions.includes('2026-07-28')
+        ? ['--spec-version', '2026-07-28']
+        : versions.includes('2025-11-25')
+          ? ['--spec-version', '2025-11-25']
+          : versions.some((v) => /^\d{4}-\d{2}-\d{2}$/.test(v))
+            ? [
+                '--spec-version',
+                versions
+                  .filter((v) => /^\d/.test(v))
+                  .sort()
+                  .at(-1),
+              ]
+            : null,
   },
 ];
 
@@ -141,23 +154,51 @@ if (argv[0] === '--era') {
   }
 }
 
-const outcomes = [];
-for (const era of ERAS.filter((e) => onlyEra === undefined || e.name === onlyEra)) {
-  let scenarios = argv;
-  if (scenarios.length === 0) {
-    const listed = await suite(era.suite, ['list', '--server'], { capture: true });
-    scenarios = [...listed.out.matchAll(/^\s+- (\S+)(?: \[([^\]]*)\])?/gm)]
-      .filter((m) => !era.pending.has(m[1]) && era.applies((m[2] ?? '').split(',')))
-      .map((m) => m[1]);
-    if (listed.code !== 0 || scenarios.length === 0) {
-      console.error(`conformance: could not list the suite's scenarios:\n${listed.out}`);
-      process.exit(1);
+/** The failing checks of a baseline file: scenario → check ids. */
+function readBaseline(file) {
+  if (!fs.existsSync(file)) return new Map();
+  const data = parseYaml(fs.readFileSync(file, 'utf8')) ?? {};
+  return new Map(Object.entries(data).map(([scenario, checks]) => [scenario, new Set(checks ?? [])]));
+}
+
+/** Each check id of a scenario's results, failed when any check of that id failed. */
+function readChecks(dir) {
+  const results = new Map();
+  if (!fs.existsSync(dir)) return results;
+  for (const sub of fs.readdirSync(dir)) {
+    const file = path.join(dir, sub, 'checks.json');
+    if (!fs.existsSync(file)) continue;
+    for (const check of JSON.parse(fs.readFileSync(file, 'utf8'))) {
+      const failed = check.status === 'FAILURE';
+      results.set(check.id, (results.get(check.id) ?? false) || failed);
     }
   }
-  for (const scenario of scenarios) {
+  return results;
+}
+
+/** Scenarios run at once (CONFORMANCE_JOBS, default 4). */
+const JOBS = Math.max(1, Number(process.env.CONFORMANCE_JOBS ?? 4) || 4);
+const writeBaseline = argv[0] === '--write-baseline' ? argv.shift() !== undefined : false;
+const problems = [];
+let scenarioCount = 0;
+let checkCount = 0;
+for (const era of ERAS.filter((e) => onlyEra === undefined || e.name === onlyEra)) {
+  const baseline = readBaseline(era.baseline);
+  const found = new Map();
+  const listed = await suite(era.suite, ['list', '--server'], { capture: true });
+  const all = [...listed.out.matchAll(/^\s+- (\S+)(?: \[([^\]]*)\])?/gm)].map((m) => ({
+    name: m[1],
+    args: era.argsFor((m[2] ?? '').split(',')),
+  }));
+  if (listed.code !== 0 || all.length === 0) {
+    console.error(`conformance: could not list the suite's scenarios:\n${listed.out}`);
+    process.exit(1);
+  }
+  const scenarios = all.filter((s) => s.args !== null && (argv.length === 0 || argv.includes(s.name)));
+  const runOne = async (scenario) => {
     const base = fs.mkdtempSync(path.join(os.tmpdir(), 'noted-conformance-'));
     const server = await startServer(base);
-    console.error(`\nconformance: ${scenario} (era ${era.name}, suite ${era.suite} → ${server.url})`);
+    const resultsDir = path.join(base, 'results');
     const run = await suite(
       era.suite,
       [
@@ -165,26 +206,63 @@ for (const era of ERAS.filter((e) => onlyEra === undefined || e.name === onlyEra
         '--url',
         server.url,
         '--scenario',
-        scenario,
-        ...era.args,
+        scenario.name,
+        ...scenario.args,
         ...(process.env.CONFORMANCE_VERBOSE ? ['--verbose'] : []),
-        '--expected-failures',
-        era.baseline,
         '--output-dir',
-        path.join(base, 'results'),
+        resultsDir,
       ],
-      { cwd: base },
+      { cwd: base, capture: true },
     );
     await server.stop();
+    const checks = readChecks(resultsDir);
     fs.rmSync(base, { recursive: true, force: true });
-    outcomes.push({ scenario: `${era.name}: ${scenario}`, code: run.code });
+    const where = `${era.name}: ${scenario.name}`;
+    const mine = [];
+    if (checks.size === 0) mine.push(`${where}: no checks were reported (the scenario did not run)`);
+    const expected = baseline.get(scenario.name) ?? new Set();
+    const failing = [...checks].filter(([, failed]) => failed).map(([id]) => id);
+    found.set(scenario.name, failing);
+    for (const id of failing)
+      if (!expected.has(id)) mine.push(`${where}: ${id} fails (not in ${path.basename(era.baseline)})`);
+    for (const id of expected) {
+      if (!checks.has(id)) mine.push(`${where}: ${id} is in the baseline but was not run: remove it`);
+      else if (!checks.get(id)) mine.push(`${where}: ${id} passes now: remove it from the baseline`);
+    }
+    scenarioCount++;
+    checkCount += checks.size;
+    console.error(
+      `conformance: ${where} (suite ${era.suite} ${scenario.args.join(' ')}): ${checks.size} checks, ${failing.length} failing${mine.length > 0 ? ', NOT AS EXPECTED' : ''}`,
+    );
+    // The suite's own report, only where it says something the baselines did not expect.
+    if (mine.length > 0 || process.env.CONFORMANCE_VERBOSE) console.error(run.out);
+    problems.push(...mine);
+  };
+  // Scenarios run a few at a time, each with its own server and vault: most of a scenario's time is
+  // npx and two Node processes starting, not the server's work.
+  const queue = [...scenarios];
+  await Promise.all(
+    Array.from({ length: JOBS }, async () => {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) await runOne(next);
+    }),
+  );
+  for (const name of baseline.keys())
+    if (!scenarios.some((s) => s.name === name) && argv.length === 0)
+      problems.push(`${era.name}: the baseline names ${name}, which the suite no longer has`);
+  if (writeBaseline) {
+    const lines = [...found]
+      .filter(([, ids]) => ids.length > 0)
+      .flatMap(([name, ids]) => [`${name}:`, ...ids.map((id) => `  - ${id}`)]);
+    fs.writeFileSync(`${era.baseline}.new`, `${lines.join('\n')}\n`);
+    console.error(`conformance: wrote ${era.baseline}.new`);
   }
 }
 
-const bad = outcomes.filter((o) => o.code !== 0);
 console.error(
-  `\nconformance: ${outcomes.length} scenarios against the server, ${outcomes.length - bad.length} as the baselines expect${
-    bad.length > 0 ? `; not as expected: ${bad.map((o) => o.scenario).join(', ')}` : ''
-  }.`,
+  `\nconformance: ${scenarioCount} scenarios, ${checkCount} distinct checks against the server; ${
+    problems.length === 0
+      ? 'every check as the baselines expect.'
+      : `not as expected:\n  ${problems.join('\n  ')}`
+  }`,
 );
-process.exit(bad.length > 0 ? 1 : 0);
+process.exit(problems.length > 0 ? 1 : 0);

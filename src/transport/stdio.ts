@@ -7,7 +7,12 @@
  * request with that era's envelope) a modern one — and the wire underneath answers JSON-RPC batches
  * for the versions that have them (stdio-batches.ts).
  */
-import type { McpServer } from '@modelcontextprotocol/server';
+import {
+  isJSONRPCRequest,
+  type JSONRPCMessage,
+  type McpServer,
+  PROTOCOL_VERSION_META_KEY,
+} from '@modelcontextprotocol/server';
 import { serveStdio as serveEras } from '@modelcontextprotocol/server/stdio';
 import { BatchingStdioTransport } from './stdio-batches.js';
 
@@ -24,6 +29,7 @@ export function serveStdio(
     transport,
     ...(options.onerror === undefined ? {} : { onerror: options.onerror }),
   });
+  answerBareDiscover(transport);
   // After the entry took the transport's close for itself: the connection ends with the wire.
   const closed = new Promise<void>((resolve) => {
     const entry = transport.onclose;
@@ -33,4 +39,33 @@ export function serveStdio(
     };
   });
   return { closed, stop: () => handle.close() };
+}
+
+/**
+ * `server/discover` without the 2026-07-28 envelope: the SDK's entry reads a message without one as
+ * 2025-era, and that era has no such method, so the client heard "Method not found" where HTTP
+ * answers 400 with the reason (issue 36.9). Answered here, before the entry, with what is missing.
+ */
+function answerBareDiscover(transport: BatchingStdioTransport): void {
+  const deliver = transport.onmessage;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    if (isJSONRPCRequest(message) && message.method === 'server/discover' && !hasEnvelope(message.params)) {
+      const answer: JSONRPCMessage = {
+        jsonrpc: '2.0',
+        id: message.id,
+        error: {
+          code: -32602,
+          message: `Invalid params: server/discover is a request of protocol revision 2026-07-28 and needs that revision's per-request envelope: params._meta["${PROTOCOL_VERSION_META_KEY}"] = "2026-07-28", with the client's info and capabilities beside it. A 2025-era client opens with initialize instead.`,
+        },
+      };
+      void transport.send(answer).catch(() => undefined);
+      return;
+    }
+    deliver?.(message);
+  };
+}
+
+function hasEnvelope(params: unknown): boolean {
+  const meta = (params as { _meta?: unknown } | undefined)?._meta;
+  return typeof meta === 'object' && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
 }

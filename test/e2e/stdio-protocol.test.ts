@@ -91,6 +91,26 @@ function rawServer(vault: string) {
   };
 }
 
+it('server/discover without its envelope gets a clear error, not "Method not found" (issue 36.9)', async () => {
+  const made = makeVault({ 'n.md': 'n\n' });
+  base = made.base;
+  const raw = rawServer(made.dir);
+  try {
+    raw.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} });
+    expect(await within(20_000, () => raw.out.length === 1)).not.toBeNull();
+    const answer = raw.out[0] as { id: number; error: { code: number; message: string } };
+    expect(answer).toMatchObject({ id: 1, error: { code: -32602 } });
+    expect(answer.error.message).toContain('envelope');
+    expect(answer.error.message).toContain('io.modelcontextprotocol/protocolVersion');
+    // The connection is still open to either era: a 2025-era initialize is answered after it.
+    raw.send(initialize('2025-11-25'));
+    expect(await within(20_000, () => raw.out.length === 2)).not.toBeNull();
+    expect(raw.out[1]).toMatchObject({ id: 0, result: { protocolVersion: '2025-11-25' } });
+  } finally {
+    await raw.stop();
+  }
+});
+
 const initialize = (version: string) => ({
   jsonrpc: '2.0',
   id: 0,
