@@ -9,8 +9,8 @@
 // proven to be enough: better-sqlite3 must build its native module (from source where its prebuilt
 // download is out of reach, about a minute).
 //
-//   node scripts/check-package.mjs        (about 3-4 minutes; needs the npm registry)
-import { spawnSync } from 'node:child_process';
+//   node scripts/check-package.mjs        (about 1-2 minutes, the two installs side by side; needs the npm registry)
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,7 +26,10 @@ const started = Date.now();
 
 try {
   const tarball = pack();
+  // Each install starts from its own empty HOME, and the two run side by side: each spends about a
+  // minute building better-sqlite3 on one core, and the machine has two.
   const env = cleanEnv(path.join(tmp, 'home'));
+  const npxEnv = cleanEnv(path.join(tmp, 'home-npx'));
   const empty = path.join(tmp, 'empty');
   fs.mkdirSync(empty);
   // npx takes an absolute path for a command to run, not a package: it is given ./NAME.tgz from
@@ -36,22 +39,23 @@ try {
   const prefix = path.join(tmp, 'prefix');
   fs.mkdirSync(path.join(prefix, 'lib'), { recursive: true });
   const [npm, ...install] = withPackage(INSTALL_GLOBAL, tarball);
-  step(withPackage(INSTALL_GLOBAL, path.basename(tarball)).join(' '), () =>
-    run(npm, [...install, '--prefix', prefix], env, empty),
-  );
   const bin = path.join(prefix, 'bin', 'noted-mcp');
-  if (!fs.existsSync(bin)) fail(`npm install -g made no ${bin}`);
-  expectVersion(run(bin, ['--version'], env, empty));
-  await stepAsync('noted-mcp (installed) over stdio', () => talk(bin, [], env, empty));
-
   // npx installs into its own cache under HOME; the first call builds, the second starts at once.
   const [npx, ...npxArgs] = withPackage(RUN_WITH_NPX, local);
   const packed = path.dirname(tarball);
-  step(`${withPackage(RUN_WITH_NPX, local).join(' ')} --version`, () =>
-    expectVersion(run(npx, [...npxArgs, '--version'], env, packed)),
-  );
+  await Promise.all([
+    stepAsync(withPackage(INSTALL_GLOBAL, path.basename(tarball)).join(' '), async () => {
+      await runAsync(npm, [...install, '--prefix', prefix], env, empty);
+      if (!fs.existsSync(bin)) fail(`npm install -g made no ${bin}`);
+    }),
+    stepAsync(`${withPackage(RUN_WITH_NPX, local).join(' ')} --version`, async () =>
+      expectVersion(await runAsync(npx, [...npxArgs, '--version'], npxEnv, packed)),
+    ),
+  ]);
+  expectVersion(run(bin, ['--version'], env, empty));
+  await stepAsync('noted-mcp (installed) over stdio', () => talk(bin, [], env, empty));
   await stepAsync(`${withPackage(RUN_WITH_NPX, local).join(' ')} over stdio`, () =>
-    talk(npx, npxArgs, env, packed),
+    talk(npx, npxArgs, npxEnv, packed),
   );
   console.log(`package check passed in ${Math.round((Date.now() - started) / 1000)} s`);
 } finally {
@@ -98,6 +102,30 @@ function run(command, args, env, cwd) {
     );
   }
   return r.stdout;
+}
+
+/** As run, without holding the event loop: the two installs run side by side. */
+function runAsync(command, args, env, cwd) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env, timeout: 600_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', (err) => fail(`${command} ${args.join(' ')} could not start: ${err.message}`));
+    child.on('close', (status, signal) => {
+      if (status !== 0) {
+        fail(
+          `${command} ${args.join(' ')} exited ${status ?? signal}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`,
+        );
+      }
+      resolve(stdout);
+    });
+  });
 }
 
 function expectVersion(out) {
@@ -147,12 +175,6 @@ async function talk(command, args, env, cwd) {
     await client.close();
   }
   if (problems.length > 0) fail(`the client saw: ${problems.join('; ')}\n--- server stderr\n${stderr}`);
-}
-
-function step(title, fn) {
-  const t = Date.now();
-  fn();
-  console.log(`ok  ${title} (${Math.round((Date.now() - t) / 1000)} s)`);
 }
 
 async function stepAsync(title, fn) {
