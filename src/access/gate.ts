@@ -245,11 +245,12 @@ export class VaultAccess {
     return getDailyNote(this.ctx, this.rules(session), writerOf(session), input);
   }
 
-  /** Files that are not notes, with how many notes link them (SPEC 13.4). */
+  /** The vault's unresolved links or its orphan notes, as this agent may see them (SPEC 17.5). */
   listLinks(session: AgentSession, ...args: Rest<typeof listLinks>) {
     return listLinks(this.ctx, this.rules(session), ...args);
   }
 
+  /** Files that are not notes, with how many notes link them (SPEC 13.4). */
   listAttachments(session: AgentSession, ...args: Rest<typeof listAttachments>) {
     return listAttachments(this.ctx, this.rules(session), ...args);
   }

@@ -140,3 +140,29 @@ describe('cancelling a read through a client', () => {
     });
   });
 });
+
+describe('list_links walks the vault in pages of notes, with safe points', () => {
+  it('answers across pages of notes, and a cancelled one stops', async () => {
+    const files: VaultFiles = {};
+    // 1,200 notes: more than two pages of the walk (500 notes a page).
+    for (let i = 0; i < 1200; i++) {
+      const n = String(i).padStart(4, '0');
+      files[`n/${n}.md`] = `links to [[n/${String((i + 1) % 1200).padStart(4, '0')}]] and [[gone ${n}]]\n`;
+    }
+    files['alone.md'] = 'nothing links here\n';
+    v = await openTestVault(files);
+    const unresolved = await v.opened.access.listLinks(ME, { kind: 'unresolved', limit: 5 });
+    expect(unresolved.total).toBe(1200);
+    expect(unresolved.items.map((u) => ('target' in u ? u.target : null))).toEqual([
+      'gone 0000',
+      'gone 0001',
+      'gone 0002',
+      'gone 0003',
+      'gone 0004',
+    ]);
+    const orphans = await v.opened.access.listLinks(ME, { kind: 'orphans' });
+    expect(orphans.items.map((o) => ('name' in o ? o.name : null))).toEqual(['alone.md']);
+    const err = await cancelledOrNull(v.opened.access.listLinks(ME, { kind: 'unresolved' }, abortedWork()));
+    expect(isCancelled(err), String(err)).toBe(true);
+  });
+});

@@ -5,11 +5,13 @@
  */
 import { positionOf } from '../../common/cursor.js';
 import { byCodeUnits, type Keyset, type Page, pageOf } from '../../common/paging.js';
-import { orphanNotes, type UnresolvedLink, vaultLinks } from '../../index/queries/vault-links.js';
+import { unobservedWork, type Work } from '../../common/work.js';
+import { type UnresolvedLink, vaultLinks } from '../../index/queries/vault-links.js';
 import { covers, folderKey } from '../../policy/folder-key.js';
 import { normalizeFolderName } from '../../vault/names.js';
 import type { AccessContext } from '../context.js';
 import type { Rules } from '../rules/rules.js';
+import { visibleOption } from '../rules/scope.js';
 
 export type LinkListKind = 'unresolved' | 'orphans';
 
@@ -46,22 +48,27 @@ const ORPHAN_ORDER: Keyset<{ name: string }, { n: string }> = {
   compare: (o, p) => byCodeUnits(o.name, p.n),
 };
 
-export function listLinks(ctx: AccessContext, rules: Rules, query: LinkListQuery): LinkListPage {
+export async function listLinks(
+  ctx: AccessContext,
+  rules: Rules,
+  query: LinkListQuery,
+  work: Work = unobservedWork(),
+): Promise<LinkListPage> {
   const folder = query.folder === undefined ? '' : normalizeFolderName(query.folder);
   const key = folderKey(folder);
   const inFolder = (name: string) => folder === '' || covers(key, folderKey(name));
   const request = { limit: query.limit ?? DEFAULT_LINK_LIST_LIMIT, cursor: query.cursor };
   ctx.index.refresh();
   const db = ctx.index.db;
-  const { unresolved, linked } = vaultLinks(db, rules.visible);
+  const { unresolved, linked, notes } = await vaultLinks(db, visibleOption(rules), work);
   if (query.kind === 'unresolved') {
     const sorted = unresolved
       .filter((u) => inFolder(u.source))
       .sort((a, b) => UNRESOLVED_ORDER.compare(a, UNRESOLVED_ORDER.position(b)));
     return { kind: 'unresolved', ...pageOf(sorted, request, UNRESOLVED_ORDER) };
   }
-  const orphans = orphanNotes(db, linked, rules.visible)
-    .filter(inFolder)
+  const orphans = notes
+    .filter((name) => !linked.has(name) && inFolder(name))
     .sort(byCodeUnits)
     .map((name) => ({ name }));
   return { kind: 'orphans', ...pageOf(orphans, request, ORPHAN_ORDER) };

@@ -6,9 +6,10 @@
 import * as z from 'zod';
 import { DEFAULT_LINK_LIST_LIMIT } from '../../access/links/vault-links.js';
 import { cursorField, limitField, moreText, pageFields } from '../paging.js';
-import { runTool, toolResult } from '../result.js';
+import { toolResult } from '../result.js';
 import { readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
+import { runReadTool } from '../work.js';
 
 export const name = 'list_links';
 
@@ -66,14 +67,18 @@ export function register({ server, access, session }: ToolDeps): void {
       outputSchema,
       annotations: { title: 'List unresolved links or orphan notes', ...readOnlyTool },
     },
-    (args) =>
-      runTool(false, () => {
-        const page = access.listLinks(session, {
-          kind: args.kind,
-          ...(args.folder === undefined ? {} : { folder: args.folder }),
-          ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
-          ...(args.limit === undefined ? {} : { limit: args.limit }),
-        });
+    (args, ctx) =>
+      runReadTool(ctx, name, async (work) => {
+        const page = await access.listLinks(
+          session,
+          {
+            kind: args.kind,
+            ...(args.folder === undefined ? {} : { folder: args.folder }),
+            ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
+            ...(args.limit === undefined ? {} : { limit: args.limit }),
+          },
+          work,
+        );
         const where = args.folder ? ` in ${args.folder}` : '';
         const paging = {
           more: page.more,
