@@ -166,3 +166,17 @@ describe('list_links walks the vault in pages of notes, with safe points', () =>
     expect(isCancelled(err), String(err)).toBe(true);
   });
 });
+
+describe('list_bases reads the bases with safe points', () => {
+  it('lists them, and a cancelled one stops', async () => {
+    v = await openTestVault({
+      'Reading.base': 'views:\n  - type: table\n    name: All\n',
+      'notes/with block.md': '# Plan\n\n```base\nviews:\n  - type: list\n    name: Mine\n```\n',
+      'notes/plain.md': 'a base camp, no block\n',
+    });
+    const found = await v.opened.access.listBases(ME, {});
+    expect(found.bases.map((b) => b.name)).toEqual(['Reading.base', 'notes/with block.md']);
+    const err = await cancelledOrNull(v.opened.access.listBases(ME, {}, abortedWork()));
+    expect(isCancelled(err), String(err)).toBe(true);
+  });
+});

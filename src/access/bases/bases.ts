@@ -12,7 +12,7 @@ import { BasesSyntaxError } from '../../bases/syntax-error.js';
 import { pickView, runView, type ViewAnswer, type ViewGroup } from '../../bases/view.js';
 import { decodeCursor, encodeCursor } from '../../common/cursor.js';
 import { NotedError } from '../../common/errors.js';
-import type { Work } from '../../common/work.js';
+import { unobservedWork, type Work } from '../../common/work.js';
 import {
   baseFilePaths,
   candidateFiles,
@@ -43,12 +43,17 @@ export interface BaseListing {
 
 const MAX_BASE_BYTES = 1024 * 1024;
 
-/** The visible bases: `.base` files and notes with ` ```base ` blocks, by name, paged. */
-export function listBases(
+/**
+ * The visible bases: `.base` files and notes with ` ```base ` blocks, by name, paged. Each file read
+ * is followed by a safe point: a vault where many notes hold the word "base" holds no other request
+ * up while they are read, and a cancel stops it.
+ */
+export async function listBases(
   ctx: AccessContext,
   rules: Rules,
   query: { folder?: string; cursor?: string; limit?: number },
-): BaseListing {
+  work: Work = unobservedWork(),
+): Promise<BaseListing> {
   ctx.index.refresh();
   const db = ctx.index.db;
   const folder = query.folder === undefined ? '' : normalizeFolderName(query.folder);
@@ -59,13 +64,16 @@ export function listBases(
     if (!inFolder(path) || rules.accessOf(path) === 'hidden') continue;
     const text = readText(ctx, rules, path);
     if (text !== null) all.push(summary(path, undefined, text, 0));
+    await work.checkpoint();
   }
   for (const path of notesMentioningBase(db)) {
     if (!inFolder(path) || rules.accessOf(path) === 'hidden') continue;
     const text = readText(ctx, rules, path);
-    if (text === null) continue;
-    for (const block of baseBlocks(text))
-      all.push(summary(path, block.index, block.source, block.firstLine - 1));
+    if (text !== null) {
+      for (const block of baseBlocks(text))
+        all.push(summary(path, block.index, block.source, block.firstLine - 1));
+    }
+    await work.checkpoint();
   }
   all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : (a.block ?? 0) - (b.block ?? 0)));
   const offset = query.cursor === undefined ? 0 : decodeCursor('bases', query.cursor, isOffset).o;

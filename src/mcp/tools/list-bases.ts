@@ -5,9 +5,10 @@
  */
 import * as z from 'zod';
 import { cursorField, limitField, moreText, pageFields } from '../paging.js';
-import { runTool, toolResult } from '../result.js';
+import { toolResult } from '../result.js';
 import { readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
+import { runReadTool } from '../work.js';
 
 export const name = 'list_bases';
 
@@ -55,13 +56,17 @@ export function register({ server, access, session }: ToolDeps): void {
       outputSchema,
       annotations: { title: 'List bases', ...readOnlyTool },
     },
-    (args) =>
-      runTool(false, () => {
-        const found = access.listBases(session, {
-          limit: args.limit ?? DEFAULT_LIMIT,
-          ...(args.folder === undefined ? {} : { folder: args.folder }),
-          ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
-        });
+    (args, ctx) =>
+      runReadTool(ctx, name, async (work) => {
+        const found = await access.listBases(
+          session,
+          {
+            limit: args.limit ?? DEFAULT_LIMIT,
+            ...(args.folder === undefined ? {} : { folder: args.folder }),
+            ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
+          },
+          work,
+        );
         const head =
           found.total === 0
             ? 'No bases in the vault.'
