@@ -41,37 +41,28 @@ export async function updateNote(
   input: UpdateInput,
 ): Promise<WriteResult | StagedResult> {
   const name = resolveExisting(ctx, rules, input.name);
-  if (baseFileName(name) !== null) {
-    // A base (SPEC 16.3): the text as given, refused unless it parses.
-    return writeExisting(
-      ctx,
-      rules,
-      who,
-      'update_note',
-      name,
-      { expectedEtag: input.expectedEtag },
-      (stored) => {
-        const text = input.append ? stored.text + input.content : input.content;
-        checkBaseText(name, text);
-        return text;
-      },
-    );
-  }
+  const rewrite = baseFileName(name) !== null ? baseUpdate(name, input) : noteUpdate(ctx, input);
+  return writeExisting(ctx, rules, who, 'update_note', name, { expectedEtag: input.expectedEtag }, rewrite);
+}
+
+/** A base (SPEC 16.3): the text as given, refused unless it parses. */
+function baseUpdate(name: string, input: UpdateInput) {
+  return (stored: StoredNote): string => {
+    const text = input.append ? stored.text + input.content : input.content;
+    checkBaseText(name, text);
+    return text;
+  };
+}
+
+/** A note: the content in the vault's format, appended losslessly when asked. */
+function noteUpdate(ctx: AccessContext, input: UpdateInput) {
   const format = formatOf(ctx.vault);
   const addition = format.incoming(input.content);
-  return writeExisting(
-    ctx,
-    rules,
-    who,
-    'update_note',
-    name,
-    { expectedEtag: input.expectedEtag },
-    (stored) => {
-      if (!input.append) return addition;
-      requireLossless(stored);
-      return format.appended(stored.text, addition);
-    },
-  );
+  return (stored: StoredNote): string => {
+    if (!input.append) return addition;
+    requireLossless(stored);
+    return format.appended(stored.text, addition);
+  };
 }
 
 export interface EditInput {
