@@ -229,18 +229,7 @@ export class PendingStore {
   }
 
   private fileIds(): string[] {
-    let names: string[];
-    try {
-      names = fs.readdirSync(this.dir);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw err;
-    }
-    // Temporary files of atomic writes start with "." and are never changes.
-    return names
-      .filter((n) => n.endsWith('.json') && ID_PATTERN.test(n.slice(0, -5)))
-      .map((n) => n.slice(0, -5))
-      .sort();
+    return changeIdsIn(this.dir);
   }
 
   private fileOf(id: string): string {
@@ -360,4 +349,22 @@ function damagedChange(id: string, reason: string): NotedError {
     `The pending change ${id} cannot be read: ${reason}. Reject it (noted-mcp review reject ${id}) to remove its file.`,
     { id, reason },
   );
+}
+
+/**
+ * The ids of the changes kept as `<id>.json` in `dir` (pending or rejected), sorted; none when the
+ * folder does not exist. Temporary files of atomic writes start with "." and are never changes.
+ */
+export function changeIdsIn(dir: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  return names
+    .filter((n) => n.endsWith('.json') && ID_PATTERN.test(n.slice(0, -5)))
+    .map((n) => n.slice(0, -5))
+    .sort();
 }

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { NotedError } from '../common/errors.js';
 import { createFileAtomic } from '../vault/atomic-write.js';
 import type { Vault } from '../vault/vault.js';
-import { ID_PATTERN, readHead, serialize, toChange } from './pending-store.js';
+import { changeIdsIn, ID_PATTERN, readHead, serialize, toChange } from './pending-store.js';
 import type { PendingChange, PendingSummary } from './types.js';
 
 /** How long a rejected change is kept. */
@@ -162,17 +162,7 @@ export class RejectedStore {
   }
 
   private ids(): string[] {
-    let names: string[];
-    try {
-      names = fs.readdirSync(this.dir);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw err;
-    }
-    return names
-      .filter((n) => n.endsWith('.json') && ID_PATTERN.test(n.slice(0, -5)))
-      .map((n) => n.slice(0, -5))
-      .sort();
+    return changeIdsIn(this.dir);
   }
 
   private fileOf(id: string): string {
