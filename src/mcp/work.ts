@@ -141,12 +141,33 @@ export async function tellIfCancelled(
 ): Promise<CallToolResult> {
   const done = await result;
   if (ctx.mcpReq.signal.aborted) {
-    const outcome = done.structuredContent ?? {};
+    const outcome = (done.structuredContent ?? {}) as Record<string, unknown>;
+    // `committed` said outright: a write the cancel raced was made all the same (SPEC 17.2).
+    const committed = done.isError === true ? (outcome.committed ?? false) : true;
+    const said = outcome.indeterminate === true ? { indeterminate: true } : { committed };
     await ctx.mcpReq
-      .log(done.isError === true ? 'warning' : 'info', { tool, cancelled: true, outcome }, 'noted-mcp')
+      .log(
+        done.isError === true ? 'warning' : 'info',
+        { tool, cancelled: true, ...said, outcome },
+        'noted-mcp',
+      )
       .catch(() => undefined);
   }
   return done;
+}
+
+/**
+ * Runs a tool that changes one note or folder at once. Such a write has no safe point: a cancel that
+ * arrives while it runs races its commit, and the client, which gets no response to a cancelled
+ * request, could not tell whether the change was made. So the outcome goes out as a log message on
+ * the request, as for long calls.
+ */
+export function runWriteTool(
+  ctx: ServerContext,
+  tool: string,
+  body: () => Promise<CallToolResult> | CallToolResult,
+): Promise<CallToolResult> {
+  return tellIfCancelled(ctx, tool, runTool(true, body));
 }
 
 /**

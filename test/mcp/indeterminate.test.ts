@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { afterEach, expect, it, vi } from 'vitest';
 import { etagOf } from '../../src/vault/etag.js';
-import { openTestVault, type TestVault } from '../helpers/vault.js';
+import { openTestVault, type TestVault, within } from '../helpers/vault.js';
 
 let vault: TestVault | undefined;
 afterEach(async () => {
@@ -55,4 +55,46 @@ it('a failure before anything was written is still committed: false', async () =
   vi.restoreAllMocks();
   expect(r.structured.committed).toBe(false);
   expect(r.structured.indeterminate).toBeUndefined();
+});
+
+it('a cancel that races a write: the write is made, and the client that cancelled is told so in a log message', async () => {
+  vault = await openTestVault({});
+  const v = vault;
+  const logs: { data?: { tool?: string; cancelled?: boolean; committed?: boolean; outcome?: { etag?: string } } }[] =
+    [];
+  v.client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params as never));
+  // The gate's createNote held until the client's cancel has reached the server: the cancel then
+  // arrives while the write is under way, as it would during a slow disk's write.
+  const access = v.opened.access;
+  const real = access.createNote.bind(access);
+  let entered: () => void = () => undefined;
+  const inside = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  vi.spyOn(access, 'createNote').mockImplementation(async (...args) => {
+    entered();
+    await released;
+    return real(...args);
+  });
+  const controller = new AbortController();
+  const call = v.client.callTool(
+    { name: 'create_note', arguments: { name: 'raced', content: 'made all the same\n' } },
+    { signal: controller.signal },
+  );
+  await inside;
+  controller.abort('changed my mind');
+  await expect(call).rejects.toThrow();
+  // Messages arrive in order: once the ping is answered, the server has taken in the cancel.
+  await v.client.ping();
+  release();
+  expect(await within(20_000, () => logs.some((l) => l.data?.tool === 'create_note'))).not.toBeNull();
+  const told = logs.find((l) => l.data?.tool === 'create_note');
+  expect(told?.data).toMatchObject({ tool: 'create_note', cancelled: true, committed: true });
+  const made = fs.readFileSync(`${v.dir}/raced.md`, 'utf8');
+  expect(made).toBe('made all the same\n');
+  expect(told?.data?.outcome?.etag).toBe(etagOf(made));
 });

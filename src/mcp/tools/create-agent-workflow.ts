@@ -4,9 +4,9 @@
  */
 import * as z from 'zod';
 import { createStep, WORKFLOW_FOLDER } from '../../workflows/operations.js';
-import { runTool } from '../result.js';
 import { scopeGuardFields } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
+import { runWriteTool } from '../work.js';
 import { outputSchema, WORKFLOW_RULES, workflowResult, writeAnnotations } from './workflow-shape.js';
 
 export const name = 'create_agent_workflow';
@@ -54,8 +54,8 @@ export function register({ server, access, session }: ToolDeps): void {
       outputSchema,
       annotations: writeAnnotations('Create an agent workflow', false),
     },
-    (args) =>
-      runTool(true, async () => {
+    (args, ctx) =>
+      runWriteTool(ctx, 'create_agent_workflow', async () => {
         const result = await access.createWorkflowNote(scoped(session, args), {
           tool: name,
           title: args.title,

@@ -3,9 +3,10 @@
  * create_folder: a folder, with its parents; nothing happens when it exists.
  */
 import * as z from 'zod';
-import { runTool, toolResult } from '../result.js';
+import { toolResult } from '../result.js';
 import { scopeGuardFields, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
+import { runWriteTool } from '../work.js';
 
 export const name = 'create_folder';
 
@@ -38,8 +39,8 @@ export function register({ server, access, session }: ToolDeps): void {
         openWorldHint: false,
       },
     },
-    (args) =>
-      runTool(true, () => {
+    (args, ctx) =>
+      runWriteTool(ctx, 'create_folder', () => {
         const r = access.createFolder(scoped(session, args), { folder: args.folder });
         return toolResult(
           r.created ? `Created the folder ${r.folder}.` : `The folder ${r.folder} already exists.`,

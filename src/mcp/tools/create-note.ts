@@ -3,9 +3,10 @@
  * create_note: a new note; never overwrites.
  */
 import * as z from 'zod';
-import { runTool, toolResult } from '../result.js';
+import { toolResult } from '../result.js';
 import { scopeGuardFields, WriteShape, writeOutput } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
+import { runWriteTool } from '../work.js';
 import { describeWrite } from './write-text.js';
 
 export const name = 'create_note';
@@ -65,8 +66,8 @@ export function register({ server, access, session }: ToolDeps): void {
         openWorldHint: false,
       },
     },
-    (args) =>
-      runTool(true, async () => {
+    (args, ctx) =>
+      runWriteTool(ctx, 'create_note', async () => {
         const result = await access.createNote(scoped(session, args), args);
         return toolResult(describeWrite('Created', result), { ...result });
       }),

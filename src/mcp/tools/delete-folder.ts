@@ -3,9 +3,10 @@
  * delete_folder: remove an empty folder, against a revision from a dry run.
  */
 import * as z from 'zod';
-import { runTool, toolResult } from '../result.js';
+import { toolResult } from '../result.js';
 import { scopeGuardFields, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
+import { runWriteTool } from '../work.js';
 
 export const name = 'delete_folder';
 
@@ -45,8 +46,8 @@ export function register({ server, access, session }: ToolDeps): void {
         openWorldHint: false,
       },
     },
-    (args) =>
-      runTool(true, () => {
+    (args, ctx) =>
+      runWriteTool(ctx, 'delete_folder', () => {
         const r = access.deleteFolder(scoped(session, args), {
           folder: args.folder,
           ...(args.dry_run === undefined ? {} : { dryRun: args.dry_run }),

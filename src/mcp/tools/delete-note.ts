@@ -3,9 +3,10 @@
  * delete_note: move a note to the recoverable trash (SPEC 2.5).
  */
 import * as z from 'zod';
-import { runTool, toolResult } from '../result.js';
+import { toolResult } from '../result.js';
 import { etagField, noteName, scopeGuardFields, writeOutput } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
+import { runWriteTool } from '../work.js';
 import { describeStaged } from './write-text.js';
 
 export const name = 'delete_note';
@@ -47,8 +48,8 @@ export function register({ server, access, session }: ToolDeps): void {
         openWorldHint: false,
       },
     },
-    (args) =>
-      runTool(true, async () => {
+    (args, ctx) =>
+      runWriteTool(ctx, 'delete_note', async () => {
         const result = await access.deleteNote(scoped(session, args), {
           name: args.name,
           ...(args.expected_etag === undefined ? {} : { expectedEtag: args.expected_etag }),

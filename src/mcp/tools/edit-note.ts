@@ -8,9 +8,10 @@ import type { EditResult } from '../../access/write.js';
 import { NotedError } from '../../common/errors.js';
 import type { EditOperation } from '../../markdown/edit.js';
 import { MAX_KEY_CHARS } from '../../markdown/frontmatter/splice.js';
-import { runTool, toolResult } from '../result.js';
+import { toolResult } from '../result.js';
 import { etagField, noteName, scopeGuardFields, WriteShape, writeOutput } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
+import { runWriteTool } from '../work.js';
 import { describeWrite } from './write-text.js';
 
 export const name = 'edit_note';
@@ -194,8 +195,8 @@ export function register({ server, access, session }: ToolDeps): void {
         openWorldHint: false,
       },
     },
-    (args) =>
-      runTool(true, async () => {
+    (args, ctx) =>
+      runWriteTool(ctx, 'edit_note', async () => {
         const result = await access.editNote(scoped(session, args), {
           name: args.name,
           operation: operationOf(args),

@@ -4,9 +4,10 @@
  * from its template when asked (SPEC 13.3).
  */
 import * as z from 'zod';
-import { runTool, toolResult } from '../result.js';
+import { toolResult } from '../result.js';
 import { ErrorShape, StagedShape, scopeGuardFields } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
+import { runWriteTool } from '../work.js';
 import { NOTE_DERIVED, NOTE_SHOWN, NoteShape, noteData, noteText } from './read-note.js';
 import { describeStaged } from './write-text.js';
 
@@ -68,8 +69,8 @@ export function register({ server, access, session }: ToolDeps): void {
         openWorldHint: false,
       },
     },
-    (args) =>
-      runTool(true, async () => {
+    (args, ctx) =>
+      runWriteTool(ctx, 'get_daily_note', async () => {
         const daily = await access.getDailyNote(scoped(session, args), {
           ...(args.date === undefined ? {} : { date: args.date }),
           ...(args.create === undefined ? {} : { create: args.create }),

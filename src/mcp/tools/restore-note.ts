@@ -3,9 +3,10 @@
  * restore_note: put a trashed note back where it was, never over an existing note.
  */
 import * as z from 'zod';
-import { runTool, toolResult } from '../result.js';
+import { toolResult } from '../result.js';
 import { noteName, scopeGuardFields, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
+import { runWriteTool } from '../work.js';
 
 export const name = 'restore_note';
 
@@ -56,8 +57,8 @@ export function register({ server, access, session }: ToolDeps): void {
         openWorldHint: false,
       },
     },
-    (args) =>
-      runTool(true, async () => {
+    (args, ctx) =>
+      runWriteTool(ctx, 'restore_note', async () => {
         const result = await access.restoreNote(scoped(session, args), {
           name: args.name,
           ...(args.id === undefined ? {} : { id: args.id }),

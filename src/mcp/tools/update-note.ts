@@ -3,9 +3,10 @@
  * update_note: overwrite a note whole, or append to it after a horizontal rule.
  */
 import * as z from 'zod';
-import { runTool, toolResult } from '../result.js';
+import { toolResult } from '../result.js';
 import { etagField, noteName, scopeGuardFields, WriteShape, writeOutput } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
+import { runWriteTool } from '../work.js';
 import { describeWrite } from './write-text.js';
 
 export const name = 'update_note';
@@ -46,8 +47,8 @@ export function register({ server, access, session }: ToolDeps): void {
         openWorldHint: false,
       },
     },
-    (args) =>
-      runTool(true, async () => {
+    (args, ctx) =>
+      runWriteTool(ctx, 'update_note', async () => {
         const result = await access.updateNote(scoped(session, args), {
           name: args.name,
           content: args.content,

@@ -4,9 +4,10 @@
  * (SPEC 13.2), leaving every other byte of its note as it was.
  */
 import * as z from 'zod';
-import { runTool, toolResult } from '../result.js';
+import { toolResult } from '../result.js';
 import { etagField, noteName, scopeGuardFields, WriteShape, writeOutput } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
+import { runWriteTool } from '../work.js';
 import { describeWrite } from './write-text.js';
 
 export const name = 'update_task';
@@ -83,8 +84,8 @@ export function register({ server, access, session }: ToolDeps): void {
         openWorldHint: false,
       },
     },
-    (args) =>
-      runTool(true, async () => {
+    (args, ctx) =>
+      runWriteTool(ctx, 'update_task', async () => {
         const result = await access.updateTask(scoped(session, args), {
           name: args.name,
           line: args.line,

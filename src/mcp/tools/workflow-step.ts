@@ -5,11 +5,12 @@
  * and its etag, the journaled rewrite through the gate, and the result. Each tool says only what is
  * its own: its extra arguments, its words, and the step it applies.
  */
+import type { ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { gateStep } from '../../workflows/operations.js';
-import { runTool } from '../result.js';
 import { scopeGuardFields } from '../schemas.js';
 import { type GuardArgs, scoped, type ToolDeps } from '../tool-context.js';
+import { runWriteTool } from '../work.js';
 import {
   agentText,
   outputSchema,
@@ -56,8 +57,8 @@ export function registerWorkflowStep<A extends StepArgs>(
       outputSchema,
       annotations: writeAnnotations(tool.title, true),
     },
-    (args: A) =>
-      runTool(true, async () => {
+    (args: A, ctx: ServerContext) =>
+      runWriteTool(ctx, tool.name, async () => {
         const result = await access.rewriteWorkflowNote(scoped(session, args), {
           tool: tool.name,
           name: args.name,
