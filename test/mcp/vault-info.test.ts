@@ -66,6 +66,35 @@ it('counts a vault whose rules hide nothing the same way: nested, same-named and
   expect(r.structured.counts).toEqual({ notes: 5, attachments: 2, folders: 8, tags: 2, openTasks: 4 });
 });
 
+it('counts folders in every letter case, and the same with a folder hidden (counted by SQLite from the folder index, issue 34)', async () => {
+  const files = {
+    'top.md': '- [ ] one\n- [x] done\n#t1',
+    'A/x.md': '- [ ] two',
+    'a/y.md': 'y #t2',
+    'a/b/c/deep.md': '- [ ] three\n- [ ] four',
+    'a/B/q.md': 'q',
+    'a/b/r.md': 'r',
+    'a/b/s.md': 's',
+    'Café/été/n.md': 'n',
+    'media/only/pic.png': 'png',
+    'top.png': 'png',
+  };
+  const open = await openTestVault(files);
+  vaults.push(open);
+  // Folders: A, a, a/b, a/B, a/b/c, Café, Café/été, media, media/only.
+  const expected = { notes: 8, attachments: 2, folders: 9, tags: 2, openTasks: 4 };
+  expect((await open.call('get_vault_info')).structured.counts).toEqual(expected);
+  const hiding = await openTestVault({
+    ...files,
+    'secret/a/B/x.md': '- [ ] hidden #t3',
+    'secret/Z/pic.png': 'png',
+    '.noted/mcp-policy.yaml': 'default: read-write\nfolders:\n  secret: hidden\n',
+  });
+  vaults.push(hiding);
+  // Twice: the first call may find the index's rows following no rules yet, the second finds them in line.
+  for (let i = 0; i < 2; i++) expect((await hiding.call('get_vault_info')).structured.counts).toEqual(expected);
+});
+
 it('says when the journal does not verify', async () => {
   const v = await openTestVault({ 'a.md': 'a' });
   vaults.push(v);
