@@ -167,11 +167,16 @@ export async function indexAnswers(call, { notes, tokens }) {
     answers[`get_backlinks ${note}`] = await ask('get_backlinks', { name: note });
     answers[`get_outgoing_links ${note}`] = await ask('get_outgoing_links', { name: note });
   }
-  const queries = [...WORDS, ...tokens, 'tag:#topic', 'tag:#edited', 'tag:#scratch', 'path:scratch'];
-  for (const query of queries) {
+  // Hits of operators alone score by recency (SPEC 17.7): the score moves with the clock, and the
+  // fresh index is asked seconds after the live ones, so only their order is compared.
+  const operatorsOnly = ['tag:#topic', 'tag:#edited', 'tag:#scratch', 'path:scratch'];
+  for (const query of [...WORDS, ...tokens, ...operatorsOnly]) {
     const r = await ask('search_notes', { query, max_results: 50 });
     if (Array.isArray(r.results)) {
-      for (const hit of r.results) hit.score = round(hit.score);
+      for (const hit of r.results) {
+        if (operatorsOnly.includes(query)) delete hit.score;
+        else hit.score = round(hit.score);
+      }
     }
     answers[`search_notes ${query}`] = r;
   }
