@@ -5,8 +5,10 @@
  */
 import { NotedError } from '../common/errors.js';
 import { formatOf } from '../format/formats.js';
+import { type EmbedLink, embedLinks } from '../index/queries/embeds.js';
 import { backlinks as backlinksOf, outgoingLinkCount } from '../index/queries/links.js';
-import { type NoteOutline, outlineOf } from '../markdown/outline.js';
+import { fullOutlineOf, type NoteOutline } from '../markdown/outline.js';
+import type { OutlineTable, OutlineTag } from '../markdown/outline-parts.js';
 import type { AccessContext } from './context.js';
 import { notFound, resolveExisting } from './resolve.js';
 import type { Rules } from './rules/rules.js';
@@ -17,7 +19,17 @@ export interface NoteOutlineResult extends NoteOutline {
   readonly etag: string;
   /** Links in the note (body and frontmatter), and notes linking to it. */
   readonly links: { readonly outgoing: number; readonly backlinks: number };
+  /** Frontmatter, then inline tags, with their lines (SPEC 17.4). */
+  readonly tags: OutlineTag[];
+  /** Embeds and links to attachments, resolved. */
+  readonly embeds: EmbedLink[];
+  readonly tables: OutlineTable[];
+  /** The lists that stop at their bound (1,000 tags, 1,000 embeds, 100 tables); absent when none. */
+  readonly cut?: ('tags' | 'embeds' | 'tables')[];
 }
+
+/** Embeds and attachment links listed at most. */
+export const MAX_OUTLINE_EMBEDS = 1_000;
 
 export function noteOutline(ctx: AccessContext, rules: Rules, input: string): NoteOutlineResult {
   const name = resolveExisting(ctx, rules, input);
@@ -35,10 +47,19 @@ export function noteOutline(ctx: AccessContext, rules: Rules, input: string): No
     outgoing = outgoingLinkCount(ctx.index.db, name, visible);
   }
   const incoming = backlinksOf(ctx.index.db, name, visible);
+  const embeds = embedLinks(ctx.index.db, name, MAX_OUTLINE_EMBEDS, visible) ?? { links: [], cut: false };
+  const { cut: partsCut, ...outline } = fullOutlineOf(stored.text);
+  const cut = [
+    ...(partsCut.tags ? ['tags' as const] : []),
+    ...(embeds.cut ? ['embeds' as const] : []),
+    ...(partsCut.tables ? ['tables' as const] : []),
+  ];
   return {
     name,
     etag: stored.etag,
-    ...outlineOf(stored.text),
+    ...outline,
     links: { outgoing: outgoing ?? 0, backlinks: incoming?.length ?? 0 },
+    embeds: embeds.links,
+    ...(cut.length === 0 ? {} : { cut }),
   };
 }

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestVault, type TestVault } from '../helpers/vault.js';
+import { type CallResult, openTestVault, type TestVault } from '../helpers/vault.js';
 
 const DAY = 24 * 3600 * 1000;
 const JAN_10 = Date.UTC(2026, 0, 10, 12);
@@ -40,8 +40,7 @@ afterAll(async () => {
   await vault.close();
 });
 
-const names = (r: { structured: Record<string, any> }, key = 'notes') =>
-  (r.structured[key] as { name: string }[]).map((n) => n.name);
+const names = (r: CallResult, key = 'notes') => (r.structured[key] as { name: string }[]).map((n) => n.name);
 
 describe('words and created on list_notes and search_notes (SPEC 17.4)', () => {
   it('list_notes gives the word count and created: the frontmatter date, else the birth time', async () => {
