@@ -1,7 +1,8 @@
 /**
  * @module
- * A note's outline through the gate (SPEC 12.3): its structure from the stored text, and how many
- * links it has each way as agents may see them (hidden notes count nowhere).
+ * A note's outline through the gate (SPEC 12.3, 17.4): its structure from the stored text (tags and
+ * tables too), how many links it has each way, and its embeds and attachment links resolved, as agents
+ * may see them (hidden notes count nowhere, hidden files resolve to nothing).
  */
 import { NotedError } from '../common/errors.js';
 import { formatOf } from '../format/formats.js';
@@ -39,7 +40,8 @@ export function noteOutline(ctx: AccessContext, rules: Rules, input: string): No
   if (why !== null) throw new NotedError('not_supported', `get_note_outline is not available here: ${why}.`);
   ctx.index.refresh();
   const visible = visibleOption(rules);
-  // Only counts: a note's links are counted, not resolved (a note may hold hundreds of thousands).
+  // Links are counted, not resolved (a note may hold hundreds of thousands); of them only the embeds
+  // and attachment links listed are resolved, a bounded number (index/queries/embeds.ts).
   let outgoing = outgoingLinkCount(ctx.index.db, name, visible);
   if (outgoing === null) {
     // Written a moment ago by another program and not reported yet: index it on the spot.

@@ -66,13 +66,19 @@ export function headingAnchor(heading: string): string {
 
 const BLOCK_TEXT_CHARS = 200;
 
+const DELIMITER_HINT = /-[ \t:]*\||\|[ \t:]*-/;
+
 /** The outline of a note's whole stored text, with its tags and tables. */
 export function fullOutlineOf(text: string): FullOutline {
   const fm = parseFrontmatter(text);
   const lineOffset = fm.raw === '' ? 0 : fm.raw.split('\n').length - 1;
   const scan = scanBody(fm.body, { lineOffset });
   const tags = outlineTags(fm.raw, fm.data, scan.tags);
-  const tables = outlineTables(splitLines(fm.body), lineOffset);
+  // Every delimiter row has a `-` next to a `|` (spaces and colons between): without one there is no
+  // table, and the body's lines need not be split again.
+  const tables = DELIMITER_HINT.test(fm.body)
+    ? outlineTables(splitLines(fm.body), lineOffset)
+    : { tables: [], cut: false };
   return {
     ...outlineFrom(text, fm.body, scan),
     tags: tags.tags,
