@@ -53,11 +53,14 @@ function foldedParts(pathLower: string): { folder: string; file: string } {
 }
 
 /**
- * When the file was made, as query_notes' `file.ctime` reads it (table/load.ts): a file system that
- * keeps no birth time reports 0, and the earlier of the change and modification times stands for it.
+ * When the file was made: its birth time, or, on a file system that keeps none (0), the earlier of its
+ * change and modification times, as query_notes' `file.ctime` reads it (table/load.ts) — but never
+ * later than its modification: a file copied or synced with its time kept was born after it was last
+ * written, and a note is not created after it was modified.
  */
 function birthTime(file: FileEntry): number {
-  return file.birthtimeMs > 0 ? file.birthtimeMs : Math.min(file.ctimeMs, file.mtimeMs);
+  const born = file.birthtimeMs > 0 ? file.birthtimeMs : file.ctimeMs;
+  return Math.min(born, file.mtimeMs);
 }
 
 /** The tables holding one row set per note, all keyed by `note_id`. */
