@@ -5,6 +5,7 @@
  * may see them (hidden notes count nowhere, hidden files resolve to nothing).
  */
 import { NotedError } from '../common/errors.js';
+import { unobservedWork, type Work } from '../common/work.js';
 import { formatOf } from '../format/formats.js';
 import { type EmbedLink, embedLinks } from '../index/queries/embeds.js';
 import { backlinks as backlinksOf, outgoingLinkCount } from '../index/queries/links.js';
@@ -32,7 +33,16 @@ export interface NoteOutlineResult extends NoteOutline {
 /** Embeds and attachment links listed at most. */
 export const MAX_OUTLINE_EMBEDS = 1_000;
 
-export function noteOutline(ctx: AccessContext, rules: Rules, input: string): NoteOutlineResult {
+/**
+ * `work` is asked at a safe point between the parts (an outline changes nothing, so a cancelled one
+ * simply stops), and other clients are served there: each part walks the whole note in one piece.
+ */
+export async function noteOutline(
+  ctx: AccessContext,
+  rules: Rules,
+  input: string,
+  work: Work = unobservedWork(),
+): Promise<NoteOutlineResult> {
   const name = resolveExisting(ctx, rules, input);
   const stored = ctx.vault.read(name, rules.sight);
   if (stored === null) throw notFound(name);
@@ -49,7 +59,9 @@ export function noteOutline(ctx: AccessContext, rules: Rules, input: string): No
     outgoing = outgoingLinkCount(ctx.index.db, name, visible);
   }
   const incoming = backlinksOf(ctx.index.db, name, visible);
+  await work.checkpoint();
   const embeds = embedLinks(ctx.index.db, name, MAX_OUTLINE_EMBEDS, visible) ?? { links: [], cut: false };
+  await work.checkpoint();
   const { cut: partsCut, ...outline } = fullOutlineOf(stored.text);
   const cut = [
     ...(partsCut.tags ? ['tags' as const] : []),

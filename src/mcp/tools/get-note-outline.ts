@@ -3,9 +3,10 @@
  * get_note_outline: a note's structure before reading it all (SPEC 12.3).
  */
 import * as z from 'zod';
-import { runTool, toolResult } from '../result.js';
+import { toolResult } from '../result.js';
 import { lineSpan, noteName, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
+import { runReadTool } from '../work.js';
 
 export const name = 'get_note_outline';
 
@@ -114,9 +115,9 @@ export function register({ server, access, session }: ToolDeps): void {
       outputSchema,
       annotations: { title: 'Get a note outline', ...readOnlyTool },
     },
-    (args) =>
-      runTool(false, () => {
-        const o = access.noteOutline(session, args.name);
+    (args, ctx) =>
+      runReadTool(ctx, name, async (work) => {
+        const o = await access.noteOutline(session, args.name, work);
         const parts = [
           `# Outline of ${o.name}`,
           `etag: ${o.etag} · ${o.words} words · ${o.characters} characters · ${o.lines} lines · tasks ${o.tasks.open} open, ${o.tasks.done} done · links ${o.links.outgoing} out, ${o.links.backlinks} notes in`,
