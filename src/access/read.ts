@@ -9,6 +9,7 @@ import { findBlock, lineRange, outlineOf } from '../markdown/outline.js';
 import { findSection, formatHeading } from '../markdown/sections.js';
 import { normalizeFolderName } from '../vault/names.js';
 import { type AccessContext, iso } from './context.js';
+import { type DateRangeInput, dateRange } from './date-range.js';
 import { obsidianUri } from './obsidian-uri.js';
 import { notFound, resolveExisting } from './resolve.js';
 import type { Rules } from './rules/rules.js';
@@ -18,13 +19,15 @@ import type { NoteContent, NoteListPage } from './types.js';
 export function listNotes(
   ctx: AccessContext,
   rules: Rules,
-  options: { folder?: string; limit?: number; cursor?: string },
+  options: { folder?: string; limit?: number; cursor?: string } & DateRangeInput,
 ): NoteListPage {
   const folder = options.folder === undefined ? '' : normalizeFolderName(options.folder);
+  const range = dateRange(options);
   ctx.index.refresh();
   const page = listRows(ctx.index.db, {
     folderLower: folder.toLowerCase(),
     limit: options.limit ?? 50,
+    range,
     ...visibleOption(rules),
     ...(options.cursor === undefined ? {} : { cursor: options.cursor }),
   });
@@ -34,6 +37,8 @@ export function listNotes(
       title: r.title,
       modified: iso(r.mtime_ms),
       sizeBytes: r.size,
+      words: r.words,
+      created: iso(r.created_ms),
       uri: obsidianUri(ctx.vault.root, r.path),
     })),
     more: page.nextCursor !== undefined,

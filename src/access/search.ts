@@ -7,6 +7,8 @@
 import { NotedError } from '../common/errors.js';
 import { unobservedWork, type Work } from '../common/work.js';
 import { formatOf } from '../format/formats.js';
+import { dateRangeSql } from '../index/queries/date-range.js';
+import { noteFacts } from '../index/queries/notes.js';
 import { type CandidateFacts, explainHit } from '../index/search/check/check.js';
 import { buildExcerpt } from '../index/search/check/excerpt.js';
 import { IndexedScopes } from '../index/search/check/positions.js';
@@ -28,6 +30,7 @@ import { recencyScore, scoreScale } from '../index/search/run/score.js';
 import { NoteRegions } from '../index/words/regions.js';
 import { normalizeFolderName } from '../vault/names.js';
 import { type AccessContext, iso } from './context.js';
+import { type DateRangeInput, dateRange, rangeKey } from './date-range.js';
 import { obsidianUri } from './obsidian-uri.js';
 import type { Rules } from './rules/rules.js';
 import type { SearchHit, SearchResult } from './types.js';
@@ -35,7 +38,7 @@ import type { SearchHit, SearchResult } from './types.js';
 /** Tries to search with the index in line with the request's rules; another process may be changing it. */
 const SEARCH_ATTEMPTS = 3;
 
-export interface SearchOptions {
+export interface SearchOptions extends DateRangeInput {
   query: string;
   maxResults?: number;
   folder?: string;
@@ -58,14 +61,19 @@ export async function search(
   const folder = options.folder === undefined ? '' : normalizeFolderName(options.folder);
   const tag = options.tag?.replace(/^#/, '').toLowerCase();
   const limit = options.maxResults ?? 10;
-  const fingerprint = searchFingerprint(options.query, folder, tag);
+  const range = dateRange(options);
+  const fingerprint = searchFingerprint(options.query, folder, tag, rangeKey(range));
   const after = options.cursor === undefined ? undefined : decodeSearchCursor(options.cursor, fingerprint);
   ctx.index.refresh();
   // Safe points (issue 36.4): a search changes nothing, so a cancelled one simply stops.
   await work.checkpoint();
+  const dates = dateRangeSql(range);
   const scope = {
     ...(folder === '' ? {} : { folderLower: folder.toLowerCase() }),
     ...(tag ? { tagLower: tag } : {}),
+    ...(dates.where.length === 0
+      ? {}
+      : { extra: { where: dates.where.join(' AND '), params: dates.params } }),
   };
   let page: { rows: SearchRow[]; total: number; more: boolean };
   let indexed: IndexedScopes | null = null;
@@ -74,7 +82,7 @@ export async function search(
   if (compiled.check === undefined) {
     const sql = searchSql(compiled, { ...scope, limit: limit + 1, ...(after ? { after } : {}) });
     const found = retried(ctx, rules, () => runSearch(db, query, sql, rules.visibility.key, limit));
-    if (compiled.where === '1' && folder === '' && !tag) matching = found.total;
+    if (compiled.where === '1' && folder === '' && !tag && dates.where.length === 0) matching = found.total;
     // The index judged these notes visible; the policy of this request has the last word on each.
     const rows = found.rows.filter((row) => visible(row.path));
     page = { rows, total: found.total - (found.rows.length - rows.length), more: found.more };
@@ -104,10 +112,9 @@ export async function search(
     });
   }
   await work.checkpoint();
-  const tags = tagsOfNotes(
-    db,
-    page.rows.map((row) => row.id),
-  );
+  const ids = page.rows.map((row) => row.id);
+  const tags = tagsOfNotes(db, ids);
+  const facts = noteFacts(db, ids);
   // SPEC 17.7: the score shown is Lucene's BM25 for one word or phrase, and recency for operator-only hits.
   const rankMatch = compiled.rankMatch;
   const scale = rankMatch === null || page.rows.length === 0 ? 1 : scoreScale(db, rankMatch, matching);
@@ -118,9 +125,18 @@ export async function search(
   for (const row of page.rows) {
     // Each hit reads its note for the excerpt.
     await work.checkpoint();
-    results.push(
-      hitOf(ctx, rules, row, shown(row), query, compiled.highlightTerms, tags.get(row.id) ?? [], indexed),
+    const hit = hitOf(
+      ctx,
+      rules,
+      row,
+      shown(row),
+      query,
+      compiled.highlightTerms,
+      tags.get(row.id) ?? [],
+      indexed,
     );
+    const known = facts.get(row.id);
+    results.push({ ...hit, words: known?.words ?? 0, created: iso(known?.created_ms ?? row.mtime_ms) });
   }
   const last = page.rows[page.rows.length - 1];
   return {
@@ -243,7 +259,7 @@ function hitOf(
   terms: string[],
   tags: string[],
   indexed: IndexedScopes | null,
-): SearchHit {
+): Omit<SearchHit, 'words' | 'created'> {
   const facts = factsOf(ctx, rules, row, tags, indexed);
   const explained = explainHit(query, facts);
   const { matched } = explained;

@@ -24,6 +24,10 @@ export interface NoteSummary {
   readonly title: string;
   readonly modified: string;
   readonly sizeBytes: number;
+  /** Words in the body as Obsidian counts them (SPEC 17.4). */
+  readonly words: number;
+  /** ISO 8601: frontmatter `created` when a date, else the file's birth time (SPEC 17.4). */
+  readonly created: string;
 }
 
 export interface NoteListPage {
@@ -89,6 +93,8 @@ export interface SearchHit {
   readonly score: number;
   readonly excerpt: string;
   readonly modified: string;
+  readonly words: number;
+  readonly created: string;
   /** Where the hit matched: `title`, `tags`, `body`, `file`, `path`, `property:KEY`, `task`, `line`, `block`, `section`. */
   readonly matched: string[];
   /** The lines where line:, block:, section: and task…: matched (1-based, inclusive), at most 20. */

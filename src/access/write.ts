@@ -75,7 +75,7 @@ export interface EditInput {
 }
 
 /** An edit's result: what every write answers, and what the operation reports besides. */
-export type EditResult = (WriteResult & EditReport) | StagedResult;
+export type EditResult = (WriteResult & EditReport) | (StagedResult & { readonly blockId?: string });
 
 export async function editNote(
   ctx: AccessContext,
@@ -121,7 +121,9 @@ export async function editNote(
       });
     }
   });
-  return 'staged' in result ? result : { ...result, ...report };
+  if (!('staged' in result)) return { ...result, ...report };
+  // A staged block id is the one the owner's approval writes: the agent may link to it already.
+  return report.blockId === undefined ? result : { ...result, blockId: report.blockId };
 }
 
 /**

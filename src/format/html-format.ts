@@ -41,6 +41,8 @@ const UNSUPPORTED: Readonly<Record<string, string>> = {
   remove_tags: PROPERTIES,
   update_task:
     'update_task needs a Markdown vault: an HTML note\'s task is a checkbox in its HTML. Tick it with edit_note "replace" (add or remove the checked attribute of its <input>)',
+  add_block_id:
+    'add_block_id needs a Markdown vault: a block id (^id) is Markdown, which an HTML note does not hold',
   prepend:
     'prepend needs a Markdown vault. Use edit_note "replace" on the stored HTML, or update_note to rewrite the note',
 };

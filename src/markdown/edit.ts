@@ -17,10 +17,11 @@
  *   that was there. An empty section is treated as by `append_to_section`.
  *
  * The frontmatter operations (`set_properties`, `add_tags`, `remove_tags`) are properties/edit.ts and
- * tags-edit.ts; `update_task` is task-edit.ts.
+ * tags-edit.ts; `update_task` is task-edit.ts; `add_block_id` is block-id.ts.
  */
 
 import { NotedError } from '../common/errors.js';
+import { addBlockId } from './block-id.js';
 import { parseFrontmatter, splitFrontmatter } from './frontmatter/frontmatter.js';
 import type { PropertyChanges } from './properties/edit.js';
 import { setProperties } from './properties/edit.js';
@@ -38,7 +39,8 @@ export type EditOperation =
   | { kind: 'set_properties'; properties: PropertyChanges }
   | { kind: 'add_tags'; tags: readonly string[] }
   | { kind: 'remove_tags'; tags: readonly string[] }
-  | { kind: 'update_task'; line: number; change: TaskChange };
+  | { kind: 'update_task'; line: number; change: TaskChange }
+  | { kind: 'add_block_id'; line: number; id?: string };
 
 /** What an edit needs from the vault besides the note: the property types Obsidian assigns. */
 export interface EditContext {
@@ -53,6 +55,9 @@ export interface EditReport {
   readonly inlineLeftTotal?: number;
   /** update_task: the task as it reads after the change. */
   readonly task?: TaskState;
+  /** add_block_id: the id given to the block (without `^`) and the line it is written on. */
+  readonly blockId?: string;
+  readonly blockIdLine?: number;
 }
 
 type LineBreak = '\n' | '\r\n';
@@ -111,6 +116,12 @@ export function applyEditWithReport(
       const updated = updateTask(text, op.line, op.change);
       next = updated.text;
       report = { task: updated.task };
+      break;
+    }
+    case 'add_block_id': {
+      const added = addBlockId(text, op.line, op.id);
+      next = added.text;
+      report = { blockId: added.id, blockIdLine: added.line };
       break;
     }
     default:

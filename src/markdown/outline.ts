@@ -6,8 +6,10 @@
  * Line numbers are 1-based and count the frontmatter's lines, like every other line number the tools
  * give.
  */
-import { splitFrontmatter } from './frontmatter/frontmatter.js';
+import { parseFrontmatter, splitFrontmatter } from './frontmatter/frontmatter.js';
 import { findHeadings, type Heading } from './headings.js';
+import { splitLines } from './lines.js';
+import { type OutlineTable, type OutlineTag, outlineTables, outlineTags } from './outline-parts.js';
 import { scanBody } from './scan.js';
 import { stripHeading } from './sections.js';
 import { countCharacters, countWords } from './word-count.js';
@@ -41,6 +43,13 @@ export interface NoteOutline {
   readonly tasks: { readonly open: number; readonly done: number };
 }
 
+/** The outline with its tags and tables (SPEC 17.4), and which of those lists stop at their bound. */
+export interface FullOutline extends NoteOutline {
+  readonly tags: OutlineTag[];
+  readonly tables: OutlineTable[];
+  readonly cut: { readonly tags: boolean; readonly tables: boolean };
+}
+
 /**
  * Obsidian's `stripHeadingForLink`: `:`, `#`, `|`, `^`, `\`, line breaks, `%%`, `[[` and `]]` become
  * spaces, runs of whitespace one space, trimmed. A link to the heading carries this after `#`.
@@ -57,11 +66,35 @@ export function headingAnchor(heading: string): string {
 
 const BLOCK_TEXT_CHARS = 200;
 
+const DELIMITER_HINT = /-[ \t:]*\||\|[ \t:]*-/;
+
+/** The outline of a note's whole stored text, with its tags and tables. */
+export function fullOutlineOf(text: string): FullOutline {
+  const fm = parseFrontmatter(text);
+  const lineOffset = fm.raw === '' ? 0 : fm.raw.split('\n').length - 1;
+  const scan = scanBody(fm.body, { lineOffset });
+  const tags = outlineTags(fm.raw, fm.data, scan.tags);
+  // Every delimiter row has a `-` next to a `|` (spaces and colons between): without one there is no
+  // table, and the body's lines need not be split again.
+  const tables = DELIMITER_HINT.test(fm.body)
+    ? outlineTables(splitLines(fm.body), lineOffset)
+    : { tables: [], cut: false };
+  return {
+    ...outlineFrom(text, fm.body, scan),
+    tags: tags.tags,
+    tables: tables.tables,
+    cut: { tags: tags.cut, tables: tables.cut },
+  };
+}
+
 /** The outline of a note's whole stored text. */
 export function outlineOf(text: string): NoteOutline {
   const { raw, body } = splitFrontmatter(text);
   const lineOffset = raw === '' ? 0 : raw.split('\n').length - 1;
-  const scan = scanBody(body, { lineOffset });
+  return outlineFrom(text, body, scanBody(body, { lineOffset }));
+}
+
+function outlineFrom(text: string, body: string, scan: ReturnType<typeof scanBody>): NoteOutline {
   const lines = text.split('\n');
   const open = scan.tasks.filter((t) => t.status === ' ').length;
   return {

@@ -129,3 +129,48 @@ export const scopeGuardFields = {
   exact_folder: exactFolderField,
   not_in_folders: notInFoldersField,
 };
+
+function timeBound(what: string, side: 'after' | 'before'): z.ZodOptional<z.ZodString> {
+  return z
+    .string()
+    .max(100)
+    .optional()
+    .describe(
+      side === 'after'
+        ? `Only notes ${what} at or after this ISO 8601 date or time, e.g. "2026-01-31" or "2026-01-31T09:30:00Z" (no offset: UTC)`
+        : `Only notes ${what} strictly before this ISO 8601 date or time ("2026-02-01" excludes February 1)`,
+    );
+}
+
+/** The time filters of list_notes, search_notes and export_notes (SPEC 17.4). */
+export const dateRangeFields = {
+  modified_after: timeBound('modified', 'after'),
+  modified_before: timeBound('modified', 'before'),
+  created_after: timeBound('created (frontmatter created when a date, else the file birth time)', 'after'),
+  created_before: timeBound('created', 'before'),
+};
+
+/** What list_notes and search_notes say of each note besides its name (SPEC 17.4). */
+export const noteFactsShape = {
+  words: z.number().describe("Words in the body, as Obsidian's word count counts them"),
+  created: z
+    .string()
+    .describe(
+      'When the note was created, ISO 8601: its frontmatter created when that is a date, else the file birth time',
+    ),
+};
+
+/** The time filters given in `args`, the absent ones left out. */
+export function dateArgs(args: {
+  modified_after?: string | undefined;
+  modified_before?: string | undefined;
+  created_after?: string | undefined;
+  created_before?: string | undefined;
+}): { modified_after?: string; modified_before?: string; created_after?: string; created_before?: string } {
+  const out: Record<string, string> = {};
+  for (const key of ['modified_after', 'modified_before', 'created_after', 'created_before'] as const) {
+    const value = args[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}

@@ -52,6 +52,8 @@ describe.each(FORMATS)('list_notes (%s vault)', (f) => {
       title: 'b.md',
       modified: new Date(Date.UTC(2025, 0, 1)).toISOString(),
       sizeBytes: Buffer.byteLength('# b.md\n'),
+      words: 2,
+      created: structured.notes[0].created,
       uri: 'obsidian://open?vault=vault&file=b',
     });
     expect(structured.notes[3].title).toBe('Has a title');

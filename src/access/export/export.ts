@@ -23,6 +23,7 @@ import { scanBody } from '../../markdown/scan.js';
 import { normalizeFolderName } from '../../vault/names.js';
 import type { StoredNote } from '../../vault/vault.js';
 import { type AccessContext, iso } from '../context.js';
+import { type DateRangeInput, dateRange, rangeKey } from '../date-range.js';
 import type { Rules } from '../rules/rules.js';
 import { type HtmlLinks, htmlDocument, htmlLinks, htmlNote } from './html.js';
 
@@ -46,7 +47,7 @@ const CHUNK = 200;
  */
 export const MAX_HTML_LINKS = 5_000;
 
-export interface ExportInput {
+export interface ExportInput extends DateRangeInput {
   readonly folder?: string;
   readonly tag?: string;
   readonly query?: string;
@@ -112,6 +113,7 @@ export async function exportNotes(
     );
   }
   const folder = input.folder === undefined ? '' : normalizeFolderName(input.folder);
+  const range = dateRange(input);
   const search = input.query === undefined ? undefined : compileSearch(parseSearchQuery(input.query));
   if (search?.check !== undefined) {
     // Such a query's SQL only narrows to candidates; exporting them would export more than it selects.
@@ -124,11 +126,18 @@ export async function exportNotes(
     folderLower: folder.toLowerCase(),
     ...(input.tag === undefined ? {} : { tagLower: checkTag(input.tag, 'tag') }),
     ...(search === undefined ? {} : { search }),
+    range,
     ...(rules.visible === undefined ? {} : { visible: rules.visible, visibilityKey: rules.visibility.key }),
   };
   const fingerprint = createHash('sha256')
     .update(
-      JSON.stringify([folder.toLowerCase(), selection.tagLower ?? null, input.query ?? null, input.format]),
+      JSON.stringify([
+        folder.toLowerCase(),
+        selection.tagLower ?? null,
+        input.query ?? null,
+        input.format,
+        rangeKey(range),
+      ]),
     )
     .digest('hex')
     .slice(0, 12);
@@ -138,7 +147,7 @@ export async function exportNotes(
     if (cursor.h !== fingerprint) {
       throw new NotedError(
         'validation_error',
-        'This cursor belongs to an export with other folder, tag, query or format. Pass the same arguments as the call that gave it, or leave cursor out to start again.',
+        'This cursor belongs to an export with other folder, tag, query, time filters or format. Pass the same arguments as the call that gave it, or leave cursor out to start again.',
       );
     }
     after = cursor.a;

@@ -4,7 +4,7 @@
  * time; bump SCHEMA_VERSION on any change and old indexes are rebuilt on start.
  */
 
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** `PRAGMA application_id` marks the file as ours ('NOTD'), so a foreign SQLite file is never reused. */
 export const APPLICATION_ID = 0x4e4f5444;
@@ -39,6 +39,10 @@ CREATE TABLE notes(
   birthtime_ms REAL NOT NULL,
   ino INTEGER NOT NULL,
   etag TEXT NOT NULL,
+  -- Obsidian's word count of the body (markdown/word-count.ts), and when the note was created: its
+  -- frontmatter \`created\` when that is a date, else the file's birth time (SPEC 17.4).
+  words INTEGER NOT NULL DEFAULT 0,
+  created_ms REAL NOT NULL DEFAULT 0,
   -- 1 when agents may see the note under the policy named by meta 'visibility' (visibility.ts): then,
   -- and only then, it has a row in notes_fts, so every full-text statistic is that of the visible vault.
   visible INTEGER NOT NULL

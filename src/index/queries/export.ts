@@ -9,6 +9,7 @@ import { escapeLike } from '../db/like.js';
 import type { CompiledSearch } from '../search/plan/compiled.js';
 import { registerSearchFunctions } from '../search/run/functions.js';
 import { hiddenNotesOut, type Visible } from '../store/visibility.js';
+import { type DateRange, dateRangeSql } from './date-range.js';
 import { visibleSql } from './notes.js';
 
 export interface ExportSelection {
@@ -19,6 +20,8 @@ export interface ExportSelection {
   readonly search?: CompiledSearch;
   readonly visible?: Visible;
   readonly visibilityKey?: string;
+  /** Only notes modified or created in this range. */
+  readonly range?: DateRange;
 }
 
 function conditions(db: Db, sel: ExportSelection): { where: string[]; params: unknown[] } {
@@ -47,6 +50,9 @@ function conditions(db: Db, sel: ExportSelection): { where: string[]; params: un
       params.push(sel.search.rankMatch);
     }
   }
+  const dates = dateRangeSql(sel.range);
+  where.push(...dates.where);
+  params.push(...dates.params);
   const hidden = visibleSql(db, sel.visible);
   if (hidden !== null) where.push(hidden);
   return { where, params };

@@ -7,6 +7,7 @@ import { decodeCursor, encodeCursor } from '../../common/cursor.js';
 import type { Db } from '../db/database.js';
 import { escapeLike } from '../db/like.js';
 import { hiddenNotesOut } from '../store/visibility.js';
+import { type DateRange, dateRangeSql } from './date-range.js';
 
 export interface NoteRow {
   readonly path: string;
@@ -14,7 +15,13 @@ export interface NoteRow {
   readonly mtime_ms: number;
   readonly size: number;
   readonly etag: string;
+  /** Obsidian's word count of the body. */
+  readonly words: number;
+  /** Frontmatter `created` when a date, else the file's birth time (store.ts). */
+  readonly created_ms: number;
 }
+
+const NOTE_COLUMNS = 'path, title, mtime_ms, size, etag, words, created_ms';
 
 /**
  * Makes `noted_visible(path)` available to SQL on this database, answering with `visible` (a JS
@@ -47,6 +54,8 @@ export interface ListOptions {
   readonly visible?: (path: string) => boolean;
   /** The key of the rules `visible` follows: hidden notes are then left out by the index's flag first. */
   readonly visibilityKey?: string;
+  /** Only notes modified or created in this range. */
+  readonly range?: DateRange;
 }
 
 interface Cursor {
@@ -76,12 +85,15 @@ export function listNotes(db: Db, options: ListOptions): { rows: NoteRow[]; next
   if (leftOut !== null) where.push(leftOut);
   const visible = visibleSql(db, options.visible);
   if (visible !== null) where.push(visible);
+  const range = dateRangeSql(options.range);
+  where.push(...range.where);
+  params.push(...range.params);
   if (options.cursor !== undefined) {
     const c = decodeCursor('notes', options.cursor, isCursor);
     where.push('(mtime_ms < ? OR (mtime_ms = ? AND path > ?))');
     params.push(c.m, c.m, c.p);
   }
-  const sql = `SELECT path, title, mtime_ms, size, etag FROM notes n ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+  const sql = `SELECT ${NOTE_COLUMNS} FROM notes n ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
     ORDER BY mtime_ms DESC, path LIMIT ?`;
   const rows = db.prepare<unknown[], NoteRow>(sql).all(...params, options.limit + 1);
   const more = rows.length > options.limit;
@@ -91,9 +103,7 @@ export function listNotes(db: Db, options: ListOptions): { rows: NoteRow[]; next
 }
 
 export function noteRow(db: Db, path: string): NoteRow | undefined {
-  return db
-    .prepare<[string], NoteRow>('SELECT path, title, mtime_ms, size, etag FROM notes WHERE path = ?')
-    .get(path);
+  return db.prepare<[string], NoteRow>(`SELECT ${NOTE_COLUMNS} FROM notes WHERE path = ?`).get(path);
 }
 
 /**
@@ -115,6 +125,22 @@ export function nameCandidates(db: Db, name: string): string[] {
     .all(file);
   if (!lower.includes('/')) return byFile.map((r) => r.path);
   return byFile.filter((r) => r.path_lower.endsWith(`/${lower}`)).map((r) => r.path);
+}
+
+/** Each note's word count and created time, by id: what a page of search hits shows of each. */
+export function noteFacts(
+  db: Db,
+  ids: readonly number[],
+): Map<number, { words: number; created_ms: number }> {
+  const out = new Map<number, { words: number; created_ms: number }>();
+  if (ids.length === 0) return out;
+  const rows = db
+    .prepare<number[], { id: number; words: number; created_ms: number }>(
+      `SELECT id, words, created_ms FROM notes WHERE id IN (${ids.map(() => '?').join(',')})`,
+    )
+    .all(...ids);
+  for (const r of rows) out.set(r.id, { words: r.words, created_ms: r.created_ms });
+  return out;
 }
 
 export function countNotes(db: Db): number {

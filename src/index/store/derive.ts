@@ -7,10 +7,12 @@
  * which limits a build, would otherwise do per row (folding names and task texts).
  */
 
+import { isoInstant } from '../../common/iso-time.js';
 import type { NoteFormat, NoteReading, ReadLink } from '../../format/note-format.js';
 import { foldName, linkKey } from '../../markdown/link-key.js';
 import { inferPropertyType, type PropertyType } from '../../markdown/properties/properties.js';
 import { normalizeTag, tagWithParents } from '../../markdown/tag-match.js';
+import { countWords } from '../../markdown/word-count.js';
 import { segmentCjk } from '../words/cjk.js';
 import { encodeLayout, layoutOf, layoutWords } from '../words/note-layout.js';
 
@@ -69,6 +71,10 @@ export interface DerivedNote {
    * how many words that layout counts in all; null for a format whose lines are not the file's (HTML).
    */
   readonly layout: { readonly bytes: Uint8Array; readonly words: number } | null;
+  /** Obsidian's word count of the body (the text an HTML note shows). */
+  readonly words: number;
+  /** The frontmatter `created` when it is an ISO date or time, in ms; else null (the file's birth time is used). */
+  readonly createdMs: number | null;
 }
 
 /** The index record of a note stored in `format`. */
@@ -102,7 +108,18 @@ export function deriveNote(name: string, text: string, format: NoteFormat): Deri
     ftsTags: segmentCjk(tags.join(' ')),
     ftsBody: segmentCjk(read.searchText),
     layout: format.name === 'markdown' ? layoutRecord(text) : null,
+    words: countWords(read.searchText),
+    createdMs: createdOf(read.properties),
   };
+}
+
+/** The `created` property (its key in any case, PROP-14) as an instant, when it is a date or a time. */
+function createdOf(data: NoteReading['properties']): number | null {
+  if (!data) return null;
+  for (const [key, value] of Object.entries(data)) {
+    if (key.toLowerCase() === 'created' && typeof value === 'string') return isoInstant(value);
+  }
+  return null;
 }
 
 function layoutRecord(text: string): DerivedNote['layout'] {

@@ -52,6 +52,17 @@ function foldedParts(pathLower: string): { folder: string; file: string } {
   return { folder: slash === -1 ? '' : pathLower.slice(0, slash), file: pathLower.slice(slash + 1) };
 }
 
+/**
+ * When the file was made: its birth time, or, on a file system that keeps none (0), the earlier of its
+ * change and modification times, as query_notes' `file.ctime` reads it (table/load.ts) — but never
+ * later than its modification: a file copied or synced with its time kept was born after it was last
+ * written, and a note is not created after it was modified.
+ */
+function birthTime(file: FileEntry): number {
+  const born = file.birthtimeMs > 0 ? file.birthtimeMs : file.ctimeMs;
+  return Math.min(born, file.mtimeMs);
+}
+
 /** The tables holding one row set per note, all keyed by `note_id`. */
 const NOTE_TABLES = [
   'note_tags',
@@ -114,12 +125,13 @@ export class IndexWriter {
       'SELECT size, mtime_ms, ino FROM attachments WHERE path = ?',
     );
     this.insertNote = db.prepare(
-      `INSERT INTO notes(path, path_lower, folder_lower, file_lower, title, size, mtime_ms, ctime_ms, birthtime_ms, ino, etag, visible)
-       VALUES (@path, @path_lower, @folder_lower, @file_lower, @title, @size, @mtime_ms, @ctime_ms, @birthtime_ms, @ino, @etag, @visible)`,
+      `INSERT INTO notes(path, path_lower, folder_lower, file_lower, title, size, mtime_ms, ctime_ms, birthtime_ms, ino, etag, words, created_ms, visible)
+       VALUES (@path, @path_lower, @folder_lower, @file_lower, @title, @size, @mtime_ms, @ctime_ms, @birthtime_ms, @ino, @etag, @words, @created_ms, @visible)`,
     );
     this.updateNote = db.prepare(
       `UPDATE notes SET title = @title, size = @size, mtime_ms = @mtime_ms, ctime_ms = @ctime_ms,
-       birthtime_ms = @birthtime_ms, ino = @ino, etag = @etag, visible = @visible WHERE id = @id`,
+       birthtime_ms = @birthtime_ms, ino = @ino, etag = @etag, words = @words, created_ms = @created_ms,
+       visible = @visible WHERE id = @id`,
     );
     this.hideNote = db.prepare('UPDATE notes SET visible = 0 WHERE id = ?');
     this.deleteNoteRow = db.prepare('DELETE FROM notes WHERE id = ?');
@@ -220,6 +232,8 @@ export class IndexWriter {
       birthtime_ms: file.birthtimeMs,
       ino: file.ino,
       etag,
+      words: derived.words,
+      created_ms: derived.createdMs ?? birthTime(file),
       visible: visible ? 1 : 0,
     };
     this.decided = true;

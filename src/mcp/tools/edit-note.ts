@@ -9,7 +9,7 @@ import { NotedError } from '../../common/errors.js';
 import type { EditOperation } from '../../markdown/edit.js';
 import { MAX_KEY_CHARS } from '../../markdown/frontmatter/splice.js';
 import { toolResult } from '../result.js';
-import { etagField, noteName, scopeGuardFields, WriteShape, writeOutput } from '../schemas.js';
+import { ErrorShape, etagField, noteName, StagedShape, scopeGuardFields, WriteShape } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { runWriteTool } from '../work.js';
 import { describeWrite } from './write-text.js';
@@ -38,9 +38,10 @@ export const inputSchema = z.object({
       'set_properties',
       'add_tags',
       'remove_tags',
+      'add_block_id',
     ])
     .describe(
-      'replace: old_text → new_text; replace_section: new content under a heading; append_to_section: add content at the end of a section; prepend: content at the top of the body (after the frontmatter); prepend_to_section: content right under a heading; set_properties: set or remove frontmatter properties; add_tags / remove_tags: change the frontmatter tags list',
+      'replace: old_text → new_text; replace_section: new content under a heading; append_to_section: add content at the end of a section; prepend: content at the top of the body (after the frontmatter); prepend_to_section: content right under a heading; set_properties: set or remove frontmatter properties; add_tags / remove_tags: change the frontmatter tags list; add_block_id: give the block holding line a ^id to link to',
     ),
   expected_etag: etagField
     .optional()
@@ -94,10 +95,32 @@ export const inputSchema = z.object({
     .max(MAX_TAGS)
     .optional()
     .describe('add_tags / remove_tags: tags, "#" optional, e.g. ["project/alpha", "review"]'),
+  line: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(
+      'add_block_id: a 1-based line of the block (frontmatter lines counted), as read_note or search_notes give lines',
+    ),
+  id: z
+    .string()
+    .max(100)
+    .optional()
+    .describe(
+      'add_block_id: the id to give, Latin letters, digits and dashes (e.g. "q3-goals"); omit for a fresh 6-character one',
+    ),
 });
 
-export const outputSchema = writeOutput(
+const blockIdField = z
+  .string()
+  .optional()
+  .describe('add_block_id: the id the block now has (without ^); link to it as [[note#^id]]');
+
+export const outputSchema = z.union([
   WriteShape.extend({
+    blockId: blockIdField,
+    blockIdLine: z.number().optional().describe('add_block_id: the 1-based line the ^id is written on'),
     inlineLeft: z
       .array(z.object({ tag: z.string(), line: z.number() }))
       .optional()
@@ -109,12 +132,19 @@ export const outputSchema = writeOutput(
       .optional()
       .describe('remove_tags: how many such inline tags there are, when more than inlineLeft lists'),
   }),
-);
+  StagedShape.extend({ blockId: blockIdField }),
+  ErrorShape,
+]);
 
 type Args = z.infer<typeof inputSchema>;
 
 function describeEdit(result: EditResult): string {
   const text = describeWrite('Edited', result);
+  if (result.blockId !== undefined) {
+    const at =
+      'blockIdLine' in result && result.blockIdLine !== undefined ? ` on line ${result.blockIdLine}` : '';
+    return `${text}\nBlock id ^${result.blockId}${at}: link to it as [[${('name' in result ? result.name : result.note).replace(/\.md$/i, '')}#^${result.blockId}]].`;
+  }
   if ('staged' in result || result.inlineLeft === undefined || result.inlineLeft.length === 0) return text;
   const total = result.inlineLeftTotal ?? result.inlineLeft.length;
   const listed = result.inlineLeft.map((t) => `${t.tag} (line ${t.line})`).join(', ');
@@ -143,6 +173,9 @@ function operationOf(args: Args): EditOperation {
     case 'remove_tags':
       if (args.tags === undefined) throw missing('tags');
       return { kind: args.operation, tags: args.tags };
+    case 'add_block_id':
+      if (args.line === undefined) throw missing('line (a line of the block, 1-based)');
+      return { kind: 'add_block_id', line: args.line, ...(args.id === undefined ? {} : { id: args.id }) };
     case 'prepend':
       if (args.content === undefined) throw missing('content');
       return { kind: 'prepend', content: args.content };
@@ -184,7 +217,7 @@ export function register({ server, access, session }: ToolDeps): void {
     {
       title: 'Edit part of a note',
       description:
-        "Changes part of a note and leaves every other byte as it was. Operations: replace (old_text must match exactly once, or set replace_all), replace_section (new text under a heading; sub-sections kept unless whole), append_to_section (add content at the end of a section, after a blank line), prepend (content at the top of the body, after the frontmatter), prepend_to_section (content right under a heading), set_properties (properties: set values, null removes; comments, order and quoting of the rest kept; the frontmatter is created when missing), add_tags / remove_tags (tags: the frontmatter tags list; remove_tags reports inline #tags it left as inlineLeft). Use these rather than replace on raw YAML; use update_task to tick a task. Requires expected_etag from read_note: if the note changed, nothing is written and the error gives the current text and etag so you can redo the edit. Prefer this over update_note for small changes. The vault owner's policy may make a folder read-only (refused with read_only) or staged (the change waits for the owner's approval: the result says staged: true and the note is unchanged).",
+        "Changes part of a note and leaves every other byte as it was. Operations: replace (old_text must match exactly once, or set replace_all), replace_section (new text under a heading; sub-sections kept unless whole), append_to_section (add content at the end of a section, after a blank line), prepend (content at the top of the body, after the frontmatter), prepend_to_section (content right under a heading), set_properties (properties: set values, null removes; comments, order and quoting of the rest kept; the frontmatter is created when missing), add_tags / remove_tags (tags: the frontmatter tags list; remove_tags reports inline #tags it left as inlineLeft), add_block_id (line, id optional: gives the paragraph, list item, table, quote or code block holding that line a ^id where Obsidian reads it and returns it as blockId, a fresh 6-character one unless id is given; refused if the block has one, naming it). Use these rather than replace on raw YAML; use update_task to tick a task. Requires expected_etag from read_note: if the note changed, nothing is written and the error gives the current text and etag so you can redo the edit. Prefer this over update_note for small changes. The vault owner's policy may make a folder read-only (refused with read_only) or staged (the change waits for the owner's approval: the result says staged: true and the note is unchanged).",
       inputSchema,
       outputSchema,
       annotations: {

@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { EXPORT_MAX_BYTES, EXPORT_MIN_BYTES } from '../../access/export/export.js';
 import { toolResult } from '../result.js';
-import { readOnlyTool, withErrors } from '../schemas.js';
+import { dateArgs, dateRangeFields, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 import { runReadTool } from '../work.js';
 
@@ -30,6 +30,7 @@ export const inputSchema = z.object({
     .describe(
       'Only notes matching this search_notes query (words, "phrases", -exclusions, OR, tag:, path:, file:)',
     ),
+  ...dateRangeFields,
   cursor: z
     .string()
     .max(2000)
@@ -83,7 +84,7 @@ export function register({ server, access, session }: ToolDeps): void {
     {
       title: 'Export notes',
       description:
-        'Reads many notes in one call: a whole folder, a tag, the matches of a search query, or the vault, by name, as json, one markdown document or one html document. Pages never split a note and stay under max_bytes; follow nextCursor (same arguments) until it is absent, and each note comes exactly once. total says how many the export selects. Use it to copy or summarize many notes, or to re-read after list_changes says reset; use read_note for one note and search_notes to find notes.',
+        'Reads many notes in one call: a whole folder, a tag, the matches of a search query, or the vault (each narrowed to a time range with modified_after/modified_before, created_after/created_before if you like), by name, as json, one markdown document or one html document. Pages never split a note and stay under max_bytes; follow nextCursor (same arguments) until it is absent, and each note comes exactly once. total says how many the export selects. Use it to copy or summarize many notes, or to re-read after list_changes says reset; use read_note for one note and search_notes to find notes.',
       inputSchema,
       outputSchema,
       annotations: { title: 'Export notes', ...readOnlyTool },
@@ -97,6 +98,7 @@ export function register({ server, access, session }: ToolDeps): void {
             ...(args.folder === undefined ? {} : { folder: args.folder }),
             ...(args.tag === undefined ? {} : { tag: args.tag }),
             ...(args.query === undefined ? {} : { query: args.query }),
+            ...dateArgs(args),
             ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
             ...(args.max_bytes === undefined ? {} : { maxBytes: args.max_bytes }),
           },

@@ -3,9 +3,10 @@
  * get_note_outline: a note's structure before reading it all (SPEC 12.3).
  */
 import * as z from 'zod';
-import { runTool, toolResult } from '../result.js';
+import { toolResult } from '../result.js';
 import { lineSpan, noteName, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
+import { runReadTool } from '../work.js';
 
 export const name = 'get_note_outline';
 
@@ -53,6 +54,53 @@ export const outputSchema = withErrors(
         backlinks: z.number().describe('Notes linking to it (get_backlinks lists them)'),
       })
       .describe('Links both ways, counted'),
+    tags: z
+      .array(
+        z.object({
+          tag: z.string().describe('The tag without #, as written'),
+          line: z.number().describe('1-based line (a frontmatter tag: its list item, or the tags: line)'),
+          source: z.enum(['frontmatter', 'inline']),
+        }),
+      )
+      .describe('Every tag, frontmatter first, then inline in document order (at most 1,000)'),
+    embeds: z
+      .array(
+        z.object({
+          target: z.string().describe('The link target as written, without #heading or #^block'),
+          line: z.number().describe('1-based line of the link'),
+          embed: z.boolean().describe('true for ![[…]] or ![](…), false for a plain link to an attachment'),
+          resolved: z
+            .string()
+            .nullable()
+            .describe('The vault path it opens now (as get_outgoing_links resolves), or null'),
+        }),
+      )
+      .describe(
+        'Embeds and links to attachments (files that are not notes), in document order (at most 1,000)',
+      ),
+    tables: z
+      .array(
+        z.object({
+          line: z.number().describe('1-based line of the header row'),
+          to: z.number().describe("1-based line of the table's last row"),
+          headers: z
+            .array(z.string())
+            .describe(
+              'The column names, the keys of each row (an empty header is "column N", a repeated one "x (2)")',
+            ),
+          rows: z
+            .array(z.record(z.string(), z.string()))
+            .describe('Each row as an object by header, cells trimmed, \\| read as |'),
+          truncated: z.literal(true).optional().describe('The table has more than the 1,000 rows given'),
+        }),
+      )
+      .describe('The Markdown pipe tables, as GFM and Obsidian read them (none inside code; at most 100)'),
+    cut: z
+      .array(z.enum(['tags', 'embeds', 'tables']))
+      .optional()
+      .describe(
+        'Lists that stop at their bound; read_note with a line range reads the rest where it is written',
+      ),
   }),
 );
 
@@ -62,14 +110,14 @@ export function register({ server, access, session }: ToolDeps): void {
     {
       title: 'Get a note outline',
       description:
-        "Shows a note's structure without its text: headings (level, line, and the anchor a [[note#heading]] link uses), ^id blocks with their lines, counts of words (as Obsidian counts them), characters, lines and tasks, and how many links go out and come in. Use it before reading a long note, then read only the part you need with read_note section or block. Use read_note for the text, get_outgoing_links / get_backlinks for the links themselves.",
+        "Shows a note's structure without its text: headings (level, line, and the anchor a [[note#heading]] link uses), ^id blocks with their lines, counts of words (as Obsidian counts them), characters, lines and tasks, how many links go out and come in, every tag with its line (frontmatter and inline), embeds and links to attachments with what they resolve to, and Markdown tables with their rows as objects by header (1,000 rows a table at most, truncated beyond). Use it before reading a long note, then read only the part you need with read_note section or block. Use read_note for the text, get_outgoing_links / get_backlinks for the links themselves.",
       inputSchema,
       outputSchema,
       annotations: { title: 'Get a note outline', ...readOnlyTool },
     },
-    (args) =>
-      runTool(false, () => {
-        const o = access.noteOutline(session, args.name);
+    (args, ctx) =>
+      runReadTool(ctx, name, async (work) => {
+        const o = await access.noteOutline(session, args.name, work);
         const parts = [
           `# Outline of ${o.name}`,
           `etag: ${o.etag} · ${o.words} words · ${o.characters} characters · ${o.lines} lines · tasks ${o.tasks.open} open, ${o.tasks.done} done · links ${o.links.outgoing} out, ${o.links.backlinks} notes in`,
@@ -84,7 +132,23 @@ export function register({ server, access, session }: ToolDeps): void {
             `Blocks:\n${o.blocks.map((b) => `- ^${b.id} (lines ${b.lines[0]}–${b.lines[1]}): ${b.text}`).join('\n')}`,
           );
         }
-        return toolResult(parts.join('\n\n'), { ...o }, ['headings', 'blocks']);
+        if (o.tags.length > 0) {
+          parts.push(
+            `Tags: ${o.tags.map((t) => `#${t.tag} (line ${t.line}${t.source === 'frontmatter' ? ', frontmatter' : ''})`).join(', ')}`,
+          );
+        }
+        if (o.embeds.length > 0) {
+          parts.push(
+            `Embeds and attachments:\n${o.embeds.map((e) => `- ${e.embed ? '![[' : '[['}${e.target}]] (line ${e.line}) → ${e.resolved ?? 'nothing (unresolved)'}`).join('\n')}`,
+          );
+        }
+        if (o.tables.length > 0) {
+          parts.push(
+            `Tables:\n${o.tables.map((t) => `- lines ${t.line}–${t.to}: ${t.headers.join(' | ')} (${t.rows.length} rows${t.truncated ? ' given, more in the note' : ''})`).join('\n')}`,
+          );
+        }
+        if (o.cut !== undefined) parts.push(`Cut at their bound: ${o.cut.join(', ')}.`);
+        return toolResult(parts.join('\n\n'), { ...o }, ['headings', 'blocks', 'tags', 'embeds', 'tables']);
       }),
   );
 }

@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { cursorField, limitField, moreText, pageFields } from '../paging.js';
 import { runTool, toolResult } from '../result.js';
-import { readOnlyTool, withErrors } from '../schemas.js';
+import { dateRangeFields, noteFactsShape, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'list_notes';
@@ -18,6 +18,7 @@ export const inputSchema = z.object({
     .describe(
       'Only notes in this folder and its sub-folders, e.g. "projects/alpha"; omit for the whole vault',
     ),
+  ...dateRangeFields,
   limit: limitField('notes', 50, 500),
   cursor: cursorField,
 });
@@ -30,6 +31,7 @@ export const outputSchema = withErrors(
         title: z.string(),
         modified: z.string(),
         sizeBytes: z.number(),
+        ...noteFactsShape,
         uri: z.string().describe('obsidian://open link that opens the note in Obsidian'),
       }),
     ),
@@ -43,7 +45,7 @@ export function register({ server, access, session }: ToolDeps): void {
     {
       title: 'List notes',
       description:
-        'Lists notes newest first (by modification time) with name, title, modified time and size. A folder includes its sub-folders. Pages with cursor. Use it to browse or to find recently changed notes; use search_notes to find notes by their content.',
+        'Lists notes newest first (by modification time) with name, title, modified and created times, size and word count. A folder includes its sub-folders; modified_after/modified_before and created_after/created_before keep a time range (ISO dates or times). Pages with cursor. Use it to browse or to find recently changed notes; use search_notes to find notes by their content.',
       inputSchema,
       outputSchema,
       annotations: { title: 'List notes', ...readOnlyTool },
@@ -52,7 +54,8 @@ export function register({ server, access, session }: ToolDeps): void {
       runTool(false, () => {
         const page = access.listNotes(session, args);
         const lines = page.notes.map(
-          (n) => `- ${n.name} — ${n.title} (modified ${n.modified}, ${n.sizeBytes} bytes)`,
+          (n) =>
+            `- ${n.name} — ${n.title} (modified ${n.modified}, created ${n.created}, ${n.words} words, ${n.sizeBytes} bytes)`,
         );
         const head =
           page.notes.length === 0

@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { cursorField, moreText, pageFields } from '../paging.js';
 import { toolResult } from '../result.js';
-import { readOnlyTool, withErrors } from '../schemas.js';
+import { dateArgs, dateRangeFields, noteFactsShape, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 import { runReadTool } from '../work.js';
 
@@ -32,6 +32,7 @@ export const inputSchema = z.object({
     .max(200)
     .optional()
     .describe('Only notes with this tag or a tag nested below it, e.g. "project"'),
+  ...dateRangeFields,
   cursor: cursorField,
 });
 
@@ -51,6 +52,7 @@ export const outputSchema = withErrors(
             'A passage with the matched words in **bold**: from the first matching line, block, section or task when there is one',
           ),
         modified: z.string(),
+        ...noteFactsShape,
         matched: z
           .array(z.string())
           .describe(
@@ -81,7 +83,7 @@ export function register({ server, access, session }: ToolDeps): void {
     {
       title: 'Search notes',
       description:
-        'Full-text search over titles, tags and bodies in Obsidian\'s search language, ranked by BM25 (a title match weighs 3×, a tag 2×, the body 1×), with an excerpt per hit, where it matched (matched) and, for line:/block:/section:/task…: queries, the line numbers (lines). Plain words must all match, as whole words, ignoring case and accents; "exact phrase"; -word excludes; a OR b; parentheses; /regex/ (RE2, no lookaround); file:, path:, content:, tag:#project (nested tags too); line:(a b), block:(a b), section:(a b) for terms together in one line, block or section; task:x, task-todo:x, task-done:x (task:"" any task); match-case:Word; [status], [status:draft OR final], [status:null], [due:<2025-01-01]. An unknown operator is refused with the ones that exist. Pages with cursor/nextCursor; total counts every match. A repeated term counts once; a query of many very common words, or a regex/line: query over too much text, can be refused as too_large (narrow it with words, path: or folder). Use read_note to open a hit (lines tell where); list_tasks for tasks across the vault; query_notes to filter and sort by properties.',
+        'Full-text search over titles, tags and bodies in Obsidian\'s search language, ranked by BM25 (a title match weighs 3×, a tag 2×, the body 1×), with an excerpt per hit, where it matched (matched) and, for line:/block:/section:/task…: queries, the line numbers (lines). Plain words must all match, as whole words, ignoring case and accents; "exact phrase"; -word excludes; a OR b; parentheses; /regex/ (RE2, no lookaround); file:, path:, content:, tag:#project (nested tags too); line:(a b), block:(a b), section:(a b) for terms together in one line, block or section; task:x, task-todo:x, task-done:x (task:"" any task); match-case:Word; [status], [status:draft OR final], [status:null], [due:<2025-01-01]. An unknown operator is refused with the ones that exist. modified_after/modified_before and created_after/created_before keep a time range (ISO dates or times). Each hit carries its modified and created times and word count. Pages with cursor/nextCursor; total counts every match. A repeated term counts once; a query of many very common words, or a regex/line: query over too much text, can be refused as too_large (narrow it with words, path: or folder). Use read_note to open a hit (lines tell where); list_tasks for tasks across the vault; query_notes to filter and sort by properties.',
       inputSchema,
       outputSchema,
       annotations: { title: 'Search notes', ...readOnlyTool },
@@ -95,6 +97,7 @@ export function register({ server, access, session }: ToolDeps): void {
             ...(args.max_results === undefined ? {} : { maxResults: args.max_results }),
             ...(args.folder === undefined ? {} : { folder: args.folder }),
             ...(args.tag === undefined ? {} : { tag: args.tag }),
+            ...dateArgs(args),
             ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
           },
           work,

@@ -13,9 +13,15 @@ interface Stored extends SearchPosition {
   readonly q: string;
 }
 
-export function searchFingerprint(query: string, folder: string, tag: string | undefined): string {
+export function searchFingerprint(
+  query: string,
+  folder: string,
+  tag: string | undefined,
+  /** The time filters, as `rangeKey` (access/date-range.ts) writes them. */
+  range: string,
+): string {
   return createHash('sha256')
-    .update(JSON.stringify([query, folder.toLowerCase(), tag ?? '']))
+    .update(JSON.stringify([query, folder.toLowerCase(), tag ?? '', range]))
     .digest('base64url')
     .slice(0, 16);
 }
@@ -44,7 +50,7 @@ export function decodeSearchCursor(cursor: string, fingerprint: string): SearchP
   if (at.q !== fingerprint) {
     throw new NotedError(
       'validation_error',
-      'This cursor belongs to another search: pass it with the same query, folder and tag as the search that gave it, or leave it out to start from the first page.',
+      'This cursor belongs to another search: pass it with the same query, folder, tag and time filters as the search that gave it, or leave it out to start from the first page.',
     );
   }
   return { s: at.s, m: at.m, p: at.p };
