@@ -60,8 +60,9 @@ it('a failure before anything was written is still committed: false', async () =
 it('a cancel that races a write: the write is made, and the client that cancelled is told so in a log message', async () => {
   vault = await openTestVault({});
   const v = vault;
-  const logs: { data?: { tool?: string; cancelled?: boolean; committed?: boolean; outcome?: { etag?: string } } }[] =
-    [];
+  const logs: {
+    data?: { tool?: string; cancelled?: boolean; committed?: boolean; outcome?: { etag?: string } };
+  }[] = [];
   v.client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params as never));
   // The gate's createNote held until the client's cancel has reached the server: the cancel then
   // arrives while the write is under way, as it would during a slow disk's write.

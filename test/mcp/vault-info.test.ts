@@ -92,7 +92,8 @@ it('counts folders in every letter case, and the same with a folder hidden (coun
   });
   vaults.push(hiding);
   // Twice: the first call may find the index's rows following no rules yet, the second finds them in line.
-  for (let i = 0; i < 2; i++) expect((await hiding.call('get_vault_info')).structured.counts).toEqual(expected);
+  for (let i = 0; i < 2; i++)
+    expect((await hiding.call('get_vault_info')).structured.counts).toEqual(expected);
 });
 
 it('says when the journal does not verify', async () => {
