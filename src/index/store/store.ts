@@ -126,8 +126,10 @@ export class IndexWriter {
        birthtime_ms = @birthtime_ms, ino = @ino, etag = @etag, visible = @visible WHERE id = @id`,
     );
     this.hideNote = db.prepare('UPDATE notes SET visible = 0 WHERE id = ?');
+    // By note_id alone: with `AND visible = 1` SQLite took the flag's index, a range of every visible
+    // row, for each note hidden (hiding 1,100 notes of a 10k vault took 2–3 s instead of 0.1–0.2).
     this.hideRows = FLAGGED_TABLES.map((table) =>
-      db.prepare(`UPDATE ${table} SET visible = 0 WHERE note_id = ? AND visible = 1`),
+      db.prepare(`UPDATE ${table} SET visible = 0 WHERE note_id = ?`),
     );
     this.deleteNoteRow = db.prepare('DELETE FROM notes WHERE id = ?');
     this.deleteRows = NOTE_TABLES.map((table) => db.prepare(`DELETE FROM ${table} WHERE note_id = ?`));
