@@ -11,11 +11,13 @@
  * over every row of its table (the number of notes, their average length, how many hold each word),
  * so a hidden note that had a row there would change the scores and order of visible ones, and the
  * time a word takes would show how many hidden notes hold it. A hidden note therefore has no full-text
- * row at all, and `notes.visible` is 0. Which notes those are follows from the policy, which the gate
- * reads on every request and which may change at any moment, while several server processes share the
- * one index file: so the index records, in `meta`, the key of the rules its rows follow
- * ({@link IndexVisibility}), and partition.ts brings the rows in line when a request comes with other
- * rules.
+ * row at all, and `notes.visible` is 0. The other tools' time has the same concern (issue 35 finding
+ * 5): the rows of its links, tags, tasks and aliases carry the flag too, first in the index each is
+ * looked up by ({@link visibleRows}), so a lookup for visible notes never reaches them. Which notes
+ * those are follows from the policy, which the gate reads on every request and which may change at any
+ * moment, while several server processes share the one index file: so the index records, in `meta`,
+ * the key of the rules its rows follow ({@link IndexVisibility}), and partition.ts brings the rows in
+ * line when a request comes with other rules.
  */
 
 import { type Db, reusedStatement } from '../db/database.js';
