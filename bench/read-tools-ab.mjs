@@ -57,8 +57,15 @@ async function open(label, serverPath) {
   mkdirSync(join(vault, '.noted'));
   const t = performance.now();
   const session = await startServer({ serverPath, vault, connectTimeoutMs: 1_800_000 });
-  // The first call waits for the cold build.
-  await call(session, 'list_notes', { limit: 1 }, 1_800_000);
+  // A call during a long cold build is answered busy, to be asked again.
+  for (;;) {
+    const res = await session.client.callTool(
+      { name: 'list_notes', arguments: { limit: 1 } },
+      { timeout: 1_800_000 },
+    );
+    if (res.structuredContent?.code !== 'busy') break;
+    await new Promise((done) => setTimeout(done, 2000));
+  }
   console.log(`${label}: ${serverPath}, index built in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   return { label, session, vault };
 }
