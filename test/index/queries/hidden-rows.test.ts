@@ -4,10 +4,15 @@
  * hold. Checked without timing: every statement a query runs is recorded with its arguments and
  * planned again (EXPLAIN QUERY PLAN), and each lookup of those tables must be a range whose first
  * column is the rows' `visible` flag, a range that holds none of the hidden notes' rows; and the
- * flags must follow the notes' as the rules change.
+ * flags must follow the notes' as the rules change. An index of the layout before is rebuilt.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Db } from '../../../src/index/db/database.js';
+import { type Db, openIndexDatabase } from '../../../src/index/db/database.js';
+import { APPLICATION_ID } from '../../../src/index/db/schema.js';
 import { exportCount, exportPaths } from '../../../src/index/queries/export.js';
 import { backlinks, linkingNoteIds, unresolvedLinkerIds } from '../../../src/index/queries/links.js';
 import { sortedTagCounts, taggedNotesPage } from '../../../src/index/queries/tags.js';
@@ -193,4 +198,31 @@ describe('hidden notes have no row in the ranges the reading tools read', () => 
     expect(taskPage(db, { text: 'zqtask', ...OPTIONS }, '2026-01-01').tasks).toEqual([]);
     expect(backlinks(db, 'pub/target.md')).toHaveLength(40);
   });
+});
+
+it('an index made before the flags (schema 5) is rebuilt when opened, its rows then flagged', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'noted-schema5-'));
+  try {
+    const file = path.join(dir, 'index.sqlite');
+    const old = new Database(file);
+    old.exec(
+      "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL); CREATE TABLE note_links(note_id INTEGER NOT NULL, ord INTEGER NOT NULL, key_lower TEXT NOT NULL, PRIMARY KEY(note_id, ord)) WITHOUT ROWID; INSERT INTO meta VALUES ('schema', 'five');",
+    );
+    old.pragma(`application_id = ${APPLICATION_ID}`);
+    old.pragma('user_version = 5');
+    old.close();
+    const opened = openIndexDatabase(file);
+    try {
+      expect(opened.rebuiltBecause).toMatch(/index schema 5, this server uses 6/);
+      const columns = (table: string) =>
+        (opened.db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as { name: string }[]).map(
+          (c) => c.name,
+        );
+      for (const table of FLAGGED_TABLES) expect(columns(table)).toContain('visible');
+    } finally {
+      opened.db.close();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
