@@ -20,6 +20,7 @@ import { isNoteFile } from '../../vault/walk.js';
 import { type AccessContext, iso } from '../context.js';
 import { type TextPage, textPage } from '../read.js';
 import type { Rules } from '../rules/rules.js';
+import { visibleOption } from '../rules/scope.js';
 import { mimeTypeOf, normalizeAttachmentName, readAttachment } from './attachments.js';
 
 export interface AttachmentInfo {
@@ -64,7 +65,7 @@ export function listAttachments(ctx: AccessContext, rules: Rules, query: Attachm
   if (!query.unused) {
     const rows = attachmentRows(db, scope, after, limit + 1);
     const page = rows.slice(0, limit);
-    const counts = linkingNoteCounts(db, page, rules.visible);
+    const counts = linkingNoteCounts(db, page, visibleOption(rules));
     const attachments = page.map((r) => info(r, counts.get(r.path) ?? 0));
     return withCursor(list, attachments, countAttachments(db, scope), rows.length > limit);
   }
@@ -76,7 +77,7 @@ export function listAttachments(ctx: AccessContext, rules: Rules, query: Attachm
   for (let from = ''; ; ) {
     const chunk = attachmentRows(db, scope, from, SCAN_CHUNK);
     if (chunk.length === 0) break;
-    const counts = linkingNoteCounts(db, chunk, rules.visible);
+    const counts = linkingNoteCounts(db, chunk, visibleOption(rules));
     for (const r of chunk) {
       if ((counts.get(r.path) ?? 0) > 0) continue;
       total++;

@@ -55,6 +55,9 @@ CREATE INDEX notes_path_lower ON notes(path_lower);
 CREATE INDEX notes_folder ON notes(folder_lower);
 -- An outside rename keeps the inode: a new path whose inode and etag an indexed note had is a move (feed.ts).
 CREATE INDEX notes_ino ON notes(ino);
+-- visible, on the rows of note_links, note_tag_prefixes, note_tasks and note_aliases: their note's flag,
+-- leading the index each tool looks them up by, so that a visible caller's lookup reads no hidden
+-- note's row at all (visibility.ts, issue 35 finding 5).
 CREATE TABLE note_tags(note_id INTEGER NOT NULL, tag TEXT NOT NULL, tag_lower TEXT NOT NULL);
 CREATE INDEX note_tags_note ON note_tags(note_id);
 CREATE INDEX note_tags_tag ON note_tags(tag_lower);
@@ -84,17 +87,19 @@ CREATE TABLE note_links(
   line INTEGER NOT NULL,
   property TEXT,
   key_lower TEXT NOT NULL,
+  visible INTEGER NOT NULL,
   PRIMARY KEY(note_id, ord)
 ) WITHOUT ROWID;
-CREATE INDEX note_links_key ON note_links(key_lower, linkpath);
+CREATE INDEX note_links_key ON note_links(visible, key_lower, linkpath);
 -- Each tag of a note and each of its parents, once per note (TAG-22): a nested query is one lookup.
 CREATE TABLE note_tag_prefixes(
   note_id INTEGER NOT NULL,
   tag_lower TEXT NOT NULL,
   tag TEXT NOT NULL,
+  visible INTEGER NOT NULL,
   PRIMARY KEY(note_id, tag_lower)
 ) WITHOUT ROWID;
-CREATE INDEX note_tag_prefixes_tag ON note_tag_prefixes(tag_lower, tag);
+CREATE INDEX note_tag_prefixes_tag ON note_tag_prefixes(visible, tag_lower, tag);
 CREATE TABLE note_tasks(
   note_id INTEGER NOT NULL,
   line INTEGER NOT NULL,
@@ -106,15 +111,17 @@ CREATE TABLE note_tasks(
   done INTEGER NOT NULL,
   -- The task's place among the note's tasks: an HTML note may hold several on one line.
   ord INTEGER NOT NULL,
+  visible INTEGER NOT NULL,
   PRIMARY KEY(note_id, line, ord)
 ) WITHOUT ROWID;
-CREATE INDEX note_tasks_due ON note_tasks(done, due);
+CREATE INDEX note_tasks_due ON note_tasks(visible, done, due);
 CREATE TABLE note_aliases(
   note_id INTEGER NOT NULL,
   alias_lower TEXT NOT NULL,
+  visible INTEGER NOT NULL,
   PRIMARY KEY(note_id, alias_lower)
 ) WITHOUT ROWID;
-CREATE INDEX note_aliases_alias ON note_aliases(alias_lower);
+CREATE INDEX note_aliases_alias ON note_aliases(visible, alias_lower);
 -- Clustered by key: query_notes reads one key across many notes in one range, without a lookup
 -- per row; the note_id index serves the per-note delete and small scopes.
 CREATE TABLE note_props(

@@ -8,7 +8,7 @@ import type { Db } from '../db/database.js';
 import { escapeLike } from '../db/like.js';
 import type { CompiledSearch } from '../search/plan/compiled.js';
 import { registerSearchFunctions } from '../search/run/functions.js';
-import { hiddenNotesOut, type Visible } from '../store/visibility.js';
+import { hiddenNotesOut, type Visible, visibleRows } from '../store/visibility.js';
 import { type DateRange, dateRangeSql } from './date-range.js';
 import { visibleSql } from './notes.js';
 
@@ -37,7 +37,9 @@ function conditions(db: Db, sel: ExportSelection): { where: string[]; params: un
     params.push(sel.folderLower, `${escapeLike(sel.folderLower)}/%`);
   }
   if (sel.tagLower !== undefined) {
-    where.push('n.id IN (SELECT note_id FROM note_tag_prefixes WHERE tag_lower = ?)');
+    where.push(
+      `n.id IN (SELECT note_id FROM note_tag_prefixes p WHERE ${visibleRows(db, sel, 'p')} AND p.tag_lower = ?)`,
+    );
     params.push(sel.tagLower);
   }
   if (sel.search !== undefined) {

@@ -16,7 +16,7 @@ import { fileNamesForKey, foldName, keysForFile, linkKey } from '../../markdown/
 import { createLinkResolver, type LinkResolver } from '../../markdown/resolve.js';
 import type { Db } from '../db/database.js';
 import { indexEnding } from '../store/index-format.js';
-import { hiddenNotesOut, type VisibilityOption, type Visible } from '../store/visibility.js';
+import { type VisibilityOption, visibleRows } from '../store/visibility.js';
 
 /** One link of a note (SPEC 10, get_outgoing_links), with where it points now. */
 export interface OutgoingLink {
@@ -92,7 +92,7 @@ export function outgoingLinks(
        FROM note_links WHERE note_id = ? ORDER BY ord`,
     )
     .all(note.id);
-  const targets = new LinkTargets(db, visible);
+  const targets = new LinkTargets(db, options);
   targets.prepare(rows.map((r) => ({ key: r.key_lower, linkpath: r.linkpath })));
   return rows.map((r) => ({
     raw: r.raw,
@@ -127,8 +127,12 @@ export function backlinks(db: Db, targetPath: string, options: VisibilityOption 
  * Ids of the notes with a link resolving to `targetPath`, the note itself excluded; null when the
  * target is not indexed or not visible. What query_notes' `has_link` tests.
  */
-export function linkingNoteIds(db: Db, targetPath: string, visible?: Visible): Set<number> | null {
-  const found = incomingLinks(db, targetPath, visible === undefined ? {} : { visible });
+export function linkingNoteIds(
+  db: Db,
+  targetPath: string,
+  options: VisibilityOption = {},
+): Set<number> | null {
+  const found = incomingLinks(db, targetPath, options);
   if (found === null) return null;
   return new Set(found.map((l) => l.note_id));
 }
@@ -138,19 +142,20 @@ export function linkingNoteIds(db: Db, targetPath: string, visible?: Visible): S
  * NFC, a trailing note ending ignored, as Obsidian keys unresolved links, LNK-24). Lets `has_link` ask
  * which notes point at a note that does not exist yet.
  */
-export function unresolvedLinkerIds(db: Db, linkText: string, visible?: Visible): Set<number> {
+export function unresolvedLinkerIds(db: Db, linkText: string, options: VisibilityOption = {}): Set<number> {
+  const visible = options.visible;
   const ending = indexEnding(db);
   const wanted = withoutEnding(foldName(linkText.trim()), ending);
   const key = linkKey(linkText.trim(), ending);
   const rows = db
     .prepare<[string], IncomingLink>(
       `SELECT l.note_id, n.path AS source, l.linkpath, l.key_lower, count(*) AS n
-       FROM note_links l JOIN notes n ON n.id = l.note_id WHERE l.key_lower = ?
+       FROM note_links l JOIN notes n ON n.id = l.note_id WHERE ${visibleRows(db, options, 'l')} AND l.key_lower = ?
        GROUP BY l.note_id, l.linkpath`,
     )
     .all(key)
     .filter((r) => withoutEnding(foldName(r.linkpath), ending) === wanted && (!visible || visible(r.source)));
-  const targets = new LinkTargets(db, visible);
+  const targets = new LinkTargets(db, options);
   targets.prepare(rows.map((r) => ({ key: r.key_lower, linkpath: r.linkpath })));
   const ids = new Set<number>();
   for (const r of rows) if (targets.resolve(r.key_lower, r.linkpath, r.source) === null) ids.add(r.note_id);
@@ -185,7 +190,7 @@ export function resolveLinkTargets(
 ): Map<string, string | null> {
   const ending = indexEnding(db);
   const links = [...new Set(linkpaths)].map((linkpath) => ({ key: linkKey(linkpath, ending), linkpath }));
-  const targets = new LinkTargets(db, options.visible);
+  const targets = new LinkTargets(db, options);
   targets.prepare(links);
   return new Map(links.map(({ key, linkpath }) => [linkpath, targets.resolve(key, linkpath, sourcePath)]));
 }
@@ -199,14 +204,14 @@ export function resolveLinkTargets(
 export function linkingNoteCounts(
   db: Db,
   targets: readonly { path: string; file_lower: string }[],
-  visible?: Visible,
+  options: VisibilityOption = {},
 ): Map<string, number> {
   const sources = new Map<string, Set<string>>(targets.map((t) => [t.path, new Set<string>()]));
   const ending = indexEnding(db);
   const keys = new Set(targets.flatMap((t) => keysForFile(t.file_lower, ending)));
   if (keys.size === 0) return new Map();
-  const rows = linksFiledUnder(db, keys, visible === undefined ? {} : { visible });
-  const resolved = new LinkTargets(db, visible);
+  const rows = linksFiledUnder(db, keys, options);
+  const resolved = new LinkTargets(db, options);
   resolved.prepare(rows.map((r) => ({ key: r.key_lower, linkpath: r.linkpath })));
   for (const r of rows) {
     const target = resolved.resolve(r.key_lower, r.linkpath, r.source);
@@ -245,7 +250,7 @@ function incomingLinks(db: Db, targetPath: string, options: VisibilityOption): I
     for (const a of aliases) keys.add(linkKey(a.alias_lower, ending));
   }
   const rows = linksFiledUnder(db, keys, options).filter((r) => r.source !== targetPath);
-  const targets = new LinkTargets(db, visible);
+  const targets = new LinkTargets(db, options);
   targets.prepare(rows.map((r) => ({ key: r.key_lower, linkpath: r.linkpath })));
   return rows.filter((r) => targets.resolve(r.key_lower, r.linkpath, r.source) === targetPath);
 }
@@ -257,13 +262,12 @@ function incomingLinks(db: Db, targetPath: string, options: VisibilityOption): I
  */
 function linksFiledUnder(db: Db, keys: ReadonlySet<string>, options: VisibilityOption): IncomingLink[] {
   const visible = options.visible;
-  // Hidden notes' links left out in the query itself: the time does not tell what they hold (issue 35).
-  const hidden = hiddenNotesOut(db, options);
+  // Hidden notes' links left out of the index range itself: the time does not tell what they hold (issue 35).
   return db
     .prepare<[string], IncomingLink>(
       `SELECT l.note_id, n.path AS source, l.linkpath, l.key_lower, count(*) AS n
        FROM note_links l JOIN notes n ON n.id = l.note_id
-       WHERE l.key_lower IN (SELECT value FROM json_each(?))${hidden === null ? '' : ` AND ${hidden}`}
+       WHERE ${visibleRows(db, options, 'l')} AND l.key_lower IN (SELECT value FROM json_each(?))
        GROUP BY l.note_id, l.linkpath`,
     )
     .all(JSON.stringify([...keys]))
@@ -280,7 +284,7 @@ export class LinkTargets {
 
   constructor(
     private readonly db: Db,
-    private readonly visible: Visible | undefined,
+    private readonly options: VisibilityOption,
   ) {}
 
   /** Fetches the candidates for every key among `links` in two queries. */
@@ -309,10 +313,10 @@ export class LinkTargets {
     const owners = this.db
       .prepare<[string], { path: string; alias_lower: string }>(
         `SELECT n.path, a.alias_lower FROM note_aliases a JOIN notes n ON n.id = a.note_id
-         WHERE a.alias_lower IN (SELECT value FROM json_each(?))`,
+         WHERE ${visibleRows(this.db, this.options, 'a')} AND a.alias_lower IN (SELECT value FROM json_each(?))`,
       )
       .all(JSON.stringify(aliasTexts));
-    const visible = this.visible;
+    const visible = this.options.visible;
     const filesByName = groupBy(visible ? files.filter((f) => visible(f.path)) : files, (f) => f.file_lower);
     const ownersByAlias = groupBy(
       visible ? owners.filter((o) => visible(o.path)) : owners,

@@ -9,7 +9,13 @@ import { decodeCursor, encodeCursor, positionOf } from '../../common/cursor.js';
 import { NotedError } from '../../common/errors.js';
 import { normalizeTag } from '../../markdown/tag-match.js';
 import type { Db } from '../db/database.js';
-import { hiddenNoteIds, hiddenNotesOut, type VisibilityOption } from '../store/visibility.js';
+import {
+  hiddenNoteIds,
+  hiddenNotesOut,
+  rowsFollow,
+  type VisibilityOption,
+  visibleRows,
+} from '../store/visibility.js';
 
 export interface TagCount {
   /** Without `#`, in its display casing. */
@@ -69,12 +75,16 @@ export interface SortedTagCount extends TagCount {
 
 /** Every tag, most used first, then by `lower` in code-unit order: listTags before its limit. */
 export function sortedTagCounts(db: Db, options: VisibilityOption = {}): SortedTagCount[] {
+  // Where the rows' flags follow the caller's rules, the visible rows are one range of the tag index,
+  // and hidden notes' tags are never read (issue 35 finding 5); otherwise they are taken off after.
+  const follow = rowsFollow(db, options);
   const casings = db
     .prepare<[], Casing>(
-      `SELECT tag_lower, tag, count(*) AS n, min(note_id) AS first FROM note_tag_prefixes GROUP BY tag_lower, tag`,
+      `SELECT tag_lower, tag, count(*) AS n, min(note_id) AS first FROM note_tag_prefixes
+       WHERE visible ${follow ? '= 1' : 'IN (0, 1)'} GROUP BY tag_lower, tag`,
     )
     .all();
-  const hidden = hiddenNoteIds(db, options.visible);
+  const hidden = follow ? [] : hiddenNoteIds(db, options.visible);
   const first = hidden.length === 0 ? (row: Casing) => row.first : subtractHidden(db, casings, hidden);
   const tags = new Map<string, { best: Casing; count: number }>();
   for (const row of casings) {
@@ -172,9 +182,7 @@ export function taggedNotesPage(
   const params: unknown[] = [lower];
   if (after !== null) params.push(after.m, after.m, after.p);
   const rows = db
-    .prepare<unknown[], TaggedRow>(
-      taggedNotesSql(db, lower, limit, after !== null, hiddenNotesOut(db, options)),
-    )
+    .prepare<unknown[], TaggedRow>(taggedNotesSql(db, lower, limit, after !== null, options))
     .iterate(...params);
   let more = false;
   for (const row of rows) {
@@ -203,28 +211,41 @@ export function taggedNotesPage(
  * Two ways to the newest notes of a tag. For a tag on many notes, walking all notes newest first
  * and keeping those with the tag stops after about `limit × notes / tagged` rows; for a rarer tag,
  * collecting its notes and sorting them is cheaper. The tag's note count (one index range) decides.
- * `after`: the statement also takes the cursor's time twice and path, and starts past them. `hidden`:
- * the condition leaving hidden notes out (visibility.ts), in the count that decides too, so that
- * neither the way nor the time depends on how many hidden notes carry the tag.
+ * `after`: the statement also takes the cursor's time twice and path, and starts past them. Hidden
+ * notes are left out by their flags (visibility.ts) in the count that decides too, so that neither
+ * the way nor the time depends on how many hidden notes carry the tag: the count and the collecting
+ * read only the visible range of the tag index, the walk only the visible notes' index.
  */
-function taggedNotesSql(db: Db, lower: string, limit: number, after: boolean, hidden: string | null): string {
+function taggedNotesSql(
+  db: Db,
+  lower: string,
+  limit: number,
+  after: boolean,
+  options: VisibilityOption,
+): string {
+  const rows = visibleRows(db, options, 'p');
   const tagged = db
     .prepare<[string], { n: number }>(
-      hidden === null
-        ? 'SELECT count(*) AS n FROM note_tag_prefixes WHERE tag_lower = ?'
-        : `SELECT count(*) AS n FROM note_tag_prefixes p JOIN notes n ON n.id = p.note_id WHERE p.tag_lower = ? AND ${hidden}`,
+      `SELECT count(*) AS n FROM note_tag_prefixes p WHERE ${rows} AND p.tag_lower = ?`,
     )
     .get(lower) as { n: number };
   const notes = (db.prepare('SELECT max(id) AS n FROM notes').get() as { n: number | null }).n ?? 0;
   // Walking reads about limit × notes / tagged rows, collecting reads and sorts `tagged` rows.
   const walkNewest = tagged.n > 0 && limit * notes < tagged.n * tagged.n;
-  const past = `${hidden === null ? '' : `AND ${hidden} `}${after ? 'AND (n.mtime_ms < ? OR (n.mtime_ms = ? AND n.path > ?))' : ''}`;
-  return walkNewest
-    ? `SELECT n.path, n.title, n.mtime_ms FROM notes n INDEXED BY notes_mtime
-       WHERE EXISTS (SELECT 1 FROM note_tag_prefixes p WHERE p.note_id = n.id AND p.tag_lower = ?) ${past}
-       ORDER BY n.mtime_ms DESC, n.path`
-    : `SELECT n.path, n.title, n.mtime_ms FROM note_tag_prefixes p JOIN notes n ON n.id = p.note_id
-       WHERE p.tag_lower = ? ${past} ORDER BY n.mtime_ms DESC, n.path`;
+  const past = after ? 'AND (n.mtime_ms < ? OR (n.mtime_ms = ? AND n.path > ?))' : '';
+  if (!walkNewest) {
+    return `SELECT n.path, n.title, n.mtime_ms FROM note_tag_prefixes p JOIN notes n ON n.id = p.note_id
+       WHERE ${rows} AND p.tag_lower = ? ${past} ORDER BY n.mtime_ms DESC, n.path`;
+  }
+  const hidden = hiddenNotesOut(db, options);
+  // With hidden notes out by flag, the walk goes down the visible notes' own index and never passes one.
+  const walk =
+    hidden === null
+      ? 'notes n INDEXED BY notes_mtime WHERE'
+      : `notes n INDEXED BY notes_visible_mtime WHERE ${hidden} AND`;
+  return `SELECT n.path, n.title, n.mtime_ms FROM ${walk}
+       EXISTS (SELECT 1 FROM note_tag_prefixes p WHERE p.note_id = n.id AND p.tag_lower = ?) ${past}
+       ORDER BY n.mtime_ms DESC, n.path`;
 }
 
 /**

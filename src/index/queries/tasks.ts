@@ -11,7 +11,7 @@ import { NotedError } from '../../common/errors.js';
 import { foldName } from '../../markdown/link-key.js';
 import { isCalendarDate } from '../../markdown/task-syntax.js';
 import type { Db } from '../db/database.js';
-import { hiddenNotesOut, type VisibilityOption } from '../store/visibility.js';
+import { type VisibilityOption, visibleRows } from '../store/visibility.js';
 import { checkTag } from './tags.js';
 
 export interface TaskFilters extends VisibilityOption {
@@ -108,15 +108,14 @@ export function taskPage(
   filters: TaskFilters & { readonly cursor?: string },
   today: string,
 ): TaskPage {
-  const plan = planTaskQuery(filters, today);
+  const plan = planTaskQuery(db, filters, today);
   const after = filters.cursor === undefined ? null : decodeCursor('tasks', filters.cursor, isTaskPosition);
   const out: TaskResult[] = [];
   let lastOrd = 0;
   if (plan.limit === 0) return { tasks: out, more: false };
   const visible = filters.visible;
-  // Hidden notes' tasks left out in the query itself: the time does not tell what they hold (issue 35).
-  const leftOut = hiddenNotesOut(db, filters);
-  const hidden = leftOut === null ? [] : [leftOut];
+  // Hidden notes' tasks left out of the index range itself: the time does not tell what they hold (issue 35).
+  const hidden = [visibleRows(db, filters, 't')];
   const phases: { where: string[]; params: unknown[]; order: string }[] = [];
   if (!filters.no_due && (after === null || after.d !== null)) {
     const past =
@@ -180,7 +179,7 @@ interface TaskPlan {
   readonly limit: number;
 }
 
-function planTaskQuery(filters: TaskFilters, today: string): TaskPlan {
+function planTaskQuery(db: Db, filters: TaskFilters, today: string): TaskPlan {
   const where: string[] = [];
   const params: unknown[] = [];
   const status = filters.status ?? 'open';
@@ -237,7 +236,9 @@ function planTaskQuery(filters: TaskFilters, today: string): TaskPlan {
     }
   }
   if (filters.tag !== undefined) {
-    where.push('t.note_id IN (SELECT note_id FROM note_tag_prefixes WHERE tag_lower = ?)');
+    where.push(
+      `t.note_id IN (SELECT note_id FROM note_tag_prefixes p WHERE ${visibleRows(db, filters, 'p')} AND p.tag_lower = ?)`,
+    );
     params.push(checkTag(filters.tag, 'tag'));
   }
   if (filters.text !== undefined && typeof filters.text !== 'string') refuse('text', 'must be a string.');

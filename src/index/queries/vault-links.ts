@@ -57,7 +57,7 @@ export async function vaultLinks(
     `SELECT l.note_id, l.line, l.raw, l.linkpath, l.key_lower, l.embed FROM note_links l
      WHERE l.note_id IN (SELECT value FROM json_each(?)) ORDER BY l.note_id, l.ord`,
   );
-  const targets = new LinkTargets(db, visible);
+  const targets = new LinkTargets(db, options);
   const unresolved: UnresolvedLink[] = [];
   const linked = new Set<string>();
   const notes: string[] = [];

@@ -1,9 +1,10 @@
 /**
  * @module
  * Brings the index in line with the rules of a request (visibility.ts): a note agents may no longer see
- * loses its full-text row, one they may now see gets it back, read again from its file (the table is
- * contentless, so its words are nowhere else). The first request after the policy changed pays for it:
- * deleting a row costs little, re-reading a note what indexing it costs.
+ * loses its full-text row and its other rows are flagged hidden, one they may now see gets it back,
+ * read again from its file (the table is contentless, so its words are nowhere else). The first request
+ * after the policy changed pays for it: hiding costs a delete and a few flag changes per note,
+ * re-reading a note what indexing it costs.
  *
  * Several processes share the index and each reads the policy for itself, so the work is written in
  * IMMEDIATE transactions that look again at what they change, and the rules' key is recorded only by

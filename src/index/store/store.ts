@@ -74,6 +74,9 @@ const NOTE_TABLES = [
   'note_layout',
 ];
 
+/** The tables whose rows carry their note's `visible` flag (schema.ts), changed with the note's. */
+const FLAGGED_TABLES = ['note_tag_prefixes', 'note_links', 'note_tasks', 'note_aliases'];
+
 /**
  * Prepared statements for writing one note, reused across a whole sync. `visibilityKey` names the rules
  * by which its caller decides which notes are visible (visibility.ts): a note written by other rules
@@ -98,6 +101,7 @@ export class IndexWriter {
   private readonly upsertAttachment;
   private readonly deleteAttachment;
   private readonly hideNote;
+  private readonly hideRows;
   private readonly totals;
   /** Whether the open transaction decided any note's visibility. */
   private decided = false;
@@ -134,21 +138,26 @@ export class IndexWriter {
        visible = @visible WHERE id = @id`,
     );
     this.hideNote = db.prepare('UPDATE notes SET visible = 0 WHERE id = ?');
+    // By note_id alone: with `AND visible = 1` SQLite took the flag's index, a range of every visible
+    // row, for each note hidden (hiding 1,100 notes of a 10k vault took 2–3 s instead of 0.1–0.2).
+    this.hideRows = FLAGGED_TABLES.map((table) =>
+      db.prepare(`UPDATE ${table} SET visible = 0 WHERE note_id = ?`),
+    );
     this.deleteNoteRow = db.prepare('DELETE FROM notes WHERE id = ?');
     this.deleteRows = NOTE_TABLES.map((table) => db.prepare(`DELETE FROM ${table} WHERE note_id = ?`));
     this.insertTag = db.prepare('INSERT INTO note_tags(note_id, tag, tag_lower) VALUES (?, ?, ?)');
     this.insertTagPrefix = db.prepare(
-      'INSERT INTO note_tag_prefixes(note_id, tag_lower, tag) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+      'INSERT INTO note_tag_prefixes(note_id, tag_lower, tag, visible) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
     );
     this.insertLink = db.prepare(
-      `INSERT INTO note_links(note_id, ord, kind, raw, linkpath, heading, block, alias, embed, line, property, key_lower)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO note_links(note_id, ord, kind, raw, linkpath, heading, block, alias, embed, line, property, key_lower, visible)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertTask = db.prepare(
-      'INSERT INTO note_tasks(note_id, line, status, text, text_fold, due, done, ord) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      'INSERT INTO note_tasks(note_id, line, status, text, text_fold, due, done, ord, visible) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
     );
     this.insertAlias = db.prepare(
-      'INSERT INTO note_aliases(note_id, alias_lower) VALUES (?, ?) ON CONFLICT DO NOTHING',
+      'INSERT INTO note_aliases(note_id, alias_lower, visible) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
     );
     this.insertProp = db.prepare(
       'INSERT INTO note_props(note_id, ord, key, key_lower, value_json, type) VALUES (?, ?, ?, ?, ?, ?)',
@@ -277,7 +286,7 @@ export class IndexWriter {
     }
     for (const tag of derived.tags) this.insertTag.run(id, tag, tag.toLowerCase());
     if (visible) this.insertFts.run(id, derived.ftsTitle, derived.ftsTags, derived.ftsBody);
-    this.putDerivedRows(id, derived);
+    this.putDerivedRows(id, derived, row.visible);
     if (derived.layout && (!visible || this.bodyWords(id) === derived.layout.words)) {
       this.insertLayout.run(id, derived.layout.bytes);
     }
@@ -295,12 +304,13 @@ export class IndexWriter {
   }
 
   /**
-   * Takes a note's full-text row out, as for a note agents may no longer see; its other rows stay.
-   * The caller records the rules it judged by (see visibility.ts).
+   * Takes a note's full-text row out, as for a note agents may no longer see; its other rows stay,
+   * flagged hidden with it. The caller records the rules it judged by (see visibility.ts).
    */
   hide(id: number): void {
     this.deleteFtsRow(id);
     this.hideNote.run(id);
+    for (const statement of this.hideRows) statement.run(id);
   }
 
   /**
@@ -311,8 +321,9 @@ export class IndexWriter {
     if (this.totals.removing(id)) this.deleteFts.run(id);
   }
 
-  private putDerivedRows(id: number, derived: DerivedNote): void {
-    for (const p of derived.tagPrefixes) this.insertTagPrefix.run(id, p.lower, p.tag);
+  /** `visible`: the note's flag (0 or 1), copied onto each row. */
+  private putDerivedRows(id: number, derived: DerivedNote, visible: number): void {
+    for (const p of derived.tagPrefixes) this.insertTagPrefix.run(id, p.lower, p.tag, visible);
     derived.links.forEach((l, ord) => {
       this.insertLink.run(
         id,
@@ -327,13 +338,24 @@ export class IndexWriter {
         l.line,
         l.property,
         l.key,
+        visible,
       );
     });
     // TSK-02: any status but a space is done.
     for (const [ord, t] of derived.tasks.entries()) {
-      this.insertTask.run(id, t.line, t.status, t.text, t.textFold, t.due, t.status === ' ' ? 0 : 1, ord);
+      this.insertTask.run(
+        id,
+        t.line,
+        t.status,
+        t.text,
+        t.textFold,
+        t.due,
+        t.status === ' ' ? 0 : 1,
+        ord,
+        visible,
+      );
     }
-    for (const alias of derived.aliases) this.insertAlias.run(id, alias);
+    for (const alias of derived.aliases) this.insertAlias.run(id, alias, visible);
     derived.properties.forEach((p, ord) => {
       this.insertProp.run(id, ord, p.key, p.keyLower, p.valueJson, p.type);
     });

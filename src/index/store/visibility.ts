@@ -11,11 +11,13 @@
  * over every row of its table (the number of notes, their average length, how many hold each word),
  * so a hidden note that had a row there would change the scores and order of visible ones, and the
  * time a word takes would show how many hidden notes hold it. A hidden note therefore has no full-text
- * row at all, and `notes.visible` is 0. Which notes those are follows from the policy, which the gate
- * reads on every request and which may change at any moment, while several server processes share the
- * one index file: so the index records, in `meta`, the key of the rules its rows follow
- * ({@link IndexVisibility}), and partition.ts brings the rows in line when a request comes with other
- * rules.
+ * row at all, and `notes.visible` is 0. The other tools' time has the same concern (issue 35 finding
+ * 5): the rows of its links, tags, tasks and aliases carry the flag too, first in the index each is
+ * looked up by ({@link visibleRows}), so a lookup for visible notes never reaches them. Which notes
+ * those are follows from the policy, which the gate reads on every request and which may change at any
+ * moment, while several server processes share the one index file: so the index records, in `meta`,
+ * the key of the rules its rows follow ({@link IndexVisibility}), and partition.ts brings the rows in
+ * line when a request comes with other rules.
  */
 
 import { type Db, reusedStatement } from '../db/database.js';
@@ -41,6 +43,25 @@ export interface VisibilityOption {
 export function hiddenNotesOut(db: Db, options: VisibilityOption, alias = 'n'): string | null {
   if (options.visible === undefined || options.visibilityKey === undefined) return null;
   return storedVisibility(db) === options.visibilityKey ? `${alias}.visible = 1` : null;
+}
+
+/**
+ * The SQL condition on the `visible` flag that the rows of note_links, note_tag_prefixes, note_tasks and
+ * note_aliases carry (their note's, schema.ts), over the alias `alias`. Their lookup indexes lead with
+ * the flag, so `= 1` reads the visible notes' rows alone: how long a lookup takes does not grow with
+ * what hidden notes hold, as no full-text row of theirs exists for search (issue 35 finding 5). That
+ * is the condition when the index's rows follow the caller's rules, and without a predicate when they
+ * follow EVERYTHING_VISIBLE (every flag is 1). Otherwise `IN (0, 1)`, which drops nothing (`visible`
+ * then judges every row) but keeps those indexes usable.
+ */
+export function visibleRows(db: Db, options: VisibilityOption, alias: string): string {
+  return rowsFollow(db, options) ? `${alias}.visible = 1` : `${alias}.visible IN (0, 1)`;
+}
+
+/** Whether every row's `visible` flag is what the caller's rules say of its note (see visibleRows). */
+export function rowsFollow(db: Db, options: VisibilityOption): boolean {
+  const key = options.visible === undefined ? EVERYTHING_VISIBLE.key : options.visibilityKey;
+  return key !== undefined && storedVisibility(db) === key;
 }
 
 /**

@@ -13,7 +13,7 @@ import type { Db } from '../db/database.js';
 import { linkingNoteIds, resolveLinkTarget, unresolvedLinkerIds } from '../queries/links.js';
 import { nameCandidates } from '../queries/notes.js';
 import { indexEnding } from '../store/index-format.js';
-import type { Visible } from '../store/visibility.js';
+import { type VisibilityOption, type Visible, visibleRows } from '../store/visibility.js';
 import type { FilterNode, QueryPlan } from './spec.js';
 
 export interface NoteInfo {
@@ -34,18 +34,20 @@ export interface AnswerSets {
 /** Below this many candidate notes, properties are fetched by note; above it, by key. */
 const BY_NOTE_LIMIT = 2000;
 
-export function answerSets(db: Db, filter: FilterNode, visible: Visible | undefined): AnswerSets {
+export function answerSets(db: Db, filter: FilterNode, options: VisibilityOption): AnswerSets {
   const sets: AnswerSets = { tags: new Map(), links: new Map() };
   const walk = (node: FilterNode): void => {
     if (node.type === 'all' || node.type === 'any') node.items.forEach(walk);
     else if (node.type === 'has_tag' && !sets.tags.has(node.tag)) {
       const ids = db
-        .prepare<[string], number>('SELECT note_id FROM note_tag_prefixes WHERE tag_lower = ?')
+        .prepare<[string], number>(
+          `SELECT note_id FROM note_tag_prefixes p WHERE ${visibleRows(db, options, 'p')} AND p.tag_lower = ?`,
+        )
         .pluck()
         .all(node.tag);
       sets.tags.set(node.tag, new Set(ids));
     } else if (node.type === 'has_link' && !sets.links.has(node.name)) {
-      sets.links.set(node.name, linkingIds(db, node.name, node.at, visible));
+      sets.links.set(node.name, linkingIds(db, node.name, node.at, options));
     }
   };
   walk(filter);
@@ -244,7 +246,8 @@ export function loadTags(db: Db, ids: ReadonlySet<number>): Map<number, string[]
  * read as a link written at the vault root would be (an attachment by name, an alias); and when it
  * reaches no file at all, the notes whose unresolved links name it.
  */
-function linkingIds(db: Db, name: string, at: string, visible: Visible | undefined): Set<number> {
+function linkingIds(db: Db, name: string, at: string, options: VisibilityOption): Set<number> {
+  const visible = options.visible;
   const ending = indexEnding(db);
   const withEnding = hasEnding(name, ending) ? name : `${name}${ending}`;
   const notes = nameCandidates(db, foldName(withEnding)).filter((p) => !visible || visible(p));
@@ -255,7 +258,7 @@ function linkingIds(db: Db, name: string, at: string, visible: Visible | undefin
       { candidates: notes },
     );
   }
-  const target = notes[0] ?? resolveLinkTarget(db, name, '', { visible });
-  if (target === null) return unresolvedLinkerIds(db, name, visible);
-  return linkingNoteIds(db, target, visible) ?? new Set();
+  const target = notes[0] ?? resolveLinkTarget(db, name, '', options);
+  if (target === null) return unresolvedLinkerIds(db, name, options);
+  return linkingNoteIds(db, target, options) ?? new Set();
 }

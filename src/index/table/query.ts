@@ -64,7 +64,7 @@ export interface QueryResult {
  */
 export function queryNotes(db: Db, q: unknown, ctx: QueryContext): QueryResult {
   const plan = planQuery(q, ctx.today);
-  const sets = answerSets(db, plan.filter, ctx.visible);
+  const sets = answerSets(db, plan.filter, ctx);
   // Properties the filters and the sort read are loaded for every candidate; those only shown as
   // columns, for the rows returned.
   const used = [...filterRefs(plan.filter), ...plan.sort.map((s) => s.property)];
