@@ -73,6 +73,25 @@ describe('cancelling a read through the gate', () => {
     expect(added).toEqual([1, 2, 3]);
     expect((await v.opened.access.exportNotes(ME, { format: 'json' })).count).toBe(20);
   });
+
+  it('a cancel that comes once every note is in the page still stops the export: its shaping has safe points', async () => {
+    v = await openTestVault(notes(20));
+    for (const format of ['json', 'markdown', 'html'] as const) {
+      const controller = new AbortController();
+      const work = createWork({
+        signal: controller.signal,
+        onProgress: (done) => {
+          if (done === 20) controller.abort('stopped by the test');
+        },
+      });
+      const err = await cancelledOrNull(v.opened.access.exportNotes(ME, { format }, work));
+      expect(isCancelled(err), `${format}: ${String(err)}`).toBe(true);
+    }
+    // Not cancelled, the html page is whole, its links between notes still in-page anchors.
+    const page = await v.opened.access.exportNotes(ME, { format: 'html' });
+    expect(page.count).toBe(20);
+    expect(page.document).toContain('<article id="note-');
+  });
 });
 
 describe('cancelling a read through a client', () => {

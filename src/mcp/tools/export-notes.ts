@@ -108,7 +108,16 @@ export function register({ server, access, session }: ToolDeps): void {
             ? [`${page.notes[0]?.name} is too large for one page and was cut short: read it with read_note.`]
             : []),
         ].join('\n');
-        const shown = page.document ?? page.notes.map((n) => JSON.stringify(n)).join('\n');
+        // Shaping an 8 MB page takes a while too: safe points between its notes, and before the result.
+        const lines: string[] = [];
+        if (page.document === undefined) {
+          for (const note of page.notes) {
+            lines.push(JSON.stringify(note));
+            await work.checkpoint();
+          }
+        }
+        const shown = page.document ?? lines.join('\n');
+        await work.checkpoint();
         return toolResult(`${head}\n\n${shown}`, { ...page }, ['document', 'notes']);
       }),
   );
