@@ -9,13 +9,14 @@
 import { NotedError } from '../../../common/errors.js';
 import { unobservedWork, type Work } from '../../../common/work.js';
 import { type Db, reusedStatement } from '../../db/database.js';
+import { readAverages } from '../../store/fts-totals.js';
 import { storedVisibility } from '../../store/visibility.js';
 import { type CandidateFacts, checkNeedsText, passes } from '../check/check.js';
 import type { QueryNode } from '../parse/query.js';
 import { regexWeight } from '../parse/regex.js';
 import type { Check, SqlPart } from '../plan/compiled.js';
 import type { SearchPosition, SearchSql } from '../plan/sql.js';
-import { checkSearchWork, searchWork } from '../plan/work.js';
+import { checkSearchWork } from '../plan/work.js';
 import { registerSearchFunctions } from './functions.js';
 import { compareToPosition, steppedPage } from './stepped.js';
 
@@ -52,8 +53,8 @@ export interface CandidateRow extends SearchRow {
  * know whether more follow). Null, with nothing read, when the index does not follow the rules named
  * `visibilityKey` (another process changed it since the caller brought it in line): the caller brings
  * it in line again and retries. Throws `too_large` for a query over its work bound, and Cancelled at
- * a safe point: a ranked query of more than `stepAbove` units of work (search/plan/work.ts) is stepped
- * through with safe points (search/run/stepped.ts) instead of run as one statement.
+ * a safe point: a ranked query over more than `stepFrom` notes is stepped through with safe points
+ * (search/run/stepped.ts) instead of run as one ordered statement.
  */
 export async function runSearch(
   db: Db,
@@ -62,14 +63,14 @@ export async function runSearch(
   visibilityKey: string,
   limit = Number.POSITIVE_INFINITY,
   work: Work = unobservedWork(),
-  stepAbove = STEP_ABOVE_WORK,
+  stepFrom = STEP_FROM_NOTES,
 ): Promise<SearchPage | null> {
   registerSearchFunctions(db);
   const inLine = (on: Db) => storedVisibility(on) === visibilityKey;
   const found = db.transaction((): { rows: SearchRow[]; total: number } | null | 'step' => {
     if (!inLine(db)) return null;
     checkSearchWork(db, query);
-    if (sql.stepped !== undefined && searchWork(db, query).work > stepAbove) return 'step';
+    if (sql.stepped !== undefined && (readAverages(db)?.rows ?? 0) > stepFrom) return 'step';
     return onePiece(db, sql);
   })();
   const page =
@@ -91,11 +92,12 @@ export async function runSearch(
 }
 
 /**
- * The work (search/plan/work.ts) past which a ranked search is stepped through: at the 2–6 ns a unit
- * measured there, a few milliseconds. Below it the one ordered statement is over sooner than a reader
- * is opened.
+ * The notes (with a full-text row) past which a ranked search is stepped through. Below it a word in
+ * every note is ranked in a few milliseconds, sooner than a reader is opened. The notes, not the
+ * query's own work, decide: counting a common word's occurrences (search/plan/work.ts) reads its
+ * every position, about a second at 100,000 notes each time the index has changed.
  */
-export const STEP_ABOVE_WORK = 250_000;
+export const STEP_FROM_NOTES = 2_000;
 
 function onePieceIn(
   db: Db,

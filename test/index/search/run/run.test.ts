@@ -102,14 +102,14 @@ describe("runSearch stepped through (issue 36.4): the ordered statement's pages,
   }
 
   /** Every page of a search, following the last row of each as the next one's start. */
-  async function allPages(v: IndexedVault, query: string, opts: { folderLower?: string }, stepAbove: number) {
+  async function allPages(v: IndexedVault, query: string, opts: { folderLower?: string }, stepFrom: number) {
     const node = parseSearchQuery(query);
     const compiled = compileSearch(node);
     const pages: unknown[] = [];
     let after: SearchPosition | undefined;
     for (;;) {
       const sql = searchSql(compiled, { ...opts, limit: 41, ...(after ? { after } : {}) });
-      const page = (await runSearch(v.db, node, sql, 'all', 40, undefined, stepAbove))!;
+      const page = (await runSearch(v.db, node, sql, 'all', 40, undefined, stepFrom))!;
       pages.push(page);
       const last = page.rows[page.rows.length - 1];
       if (!page.more || last === undefined) return pages;
