@@ -8,11 +8,21 @@
 import Database from 'better-sqlite3';
 import type { Db } from './database.js';
 
-/** A new reader of `db`'s file, to be closed by the caller; null for an index held in memory. */
+/**
+ * A new reader of `db`'s file, to be closed by the caller. Null for an index held in memory, or when
+ * the file cannot be opened again (out of file handles): the caller then reads on `db` in one piece,
+ * as before there were readers.
+ */
 export function openReader(db: Db): Db | null {
   if (db.memory) return null;
-  const reader = new Database(db.name, { readonly: true, fileMustExist: true, timeout: 15_000 });
-  reader.pragma('cache_size = -8000');
-  reader.pragma('temp_store = MEMORY');
-  return reader;
+  let reader: Db | undefined;
+  try {
+    reader = new Database(db.name, { readonly: true, fileMustExist: true, timeout: 15_000 });
+    reader.pragma('cache_size = -8000');
+    reader.pragma('temp_store = MEMORY');
+    return reader;
+  } catch {
+    reader?.close();
+    return null;
+  }
 }
