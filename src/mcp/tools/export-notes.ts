@@ -118,7 +118,11 @@ export function register({ server, access, session }: ToolDeps): void {
         }
         const shown = page.document ?? lines.join('\n');
         await work.checkpoint();
-        return toolResult(`${head}\n\n${shown}`, { ...page }, ['document', 'notes']);
+        const result = toolResult(`${head}\n\n${shown}`, { ...page }, ['document', 'notes']);
+        // Measuring an 8 MB result takes a few hundred ms in one piece: a cancel that came meanwhile
+        // is read here, before the SDK serializes and sends the page.
+        await work.checkpoint();
+        return result;
       }),
   );
 }
