@@ -81,7 +81,9 @@ export async function search(
   let matching: number | undefined;
   if (compiled.check === undefined) {
     const sql = searchSql(compiled, { ...scope, limit: limit + 1, ...(after ? { after } : {}) });
-    const found = retried(ctx, rules, () => runSearch(db, query, sql, rules.visibility.key, limit));
+    const found = await retriedAsync(ctx, rules, () =>
+      runSearch(db, query, sql, rules.visibility.key, limit, work),
+    );
     if (compiled.where === '1' && folder === '' && !tag && dates.where.length === 0) matching = found.total;
     // The index judged these notes visible; the policy of this request has the last word on each.
     const rows = found.rows.filter((row) => visible(row.path));
@@ -153,6 +155,20 @@ function retried<T>(ctx: AccessContext, rules: Rules, run: () => T | null): T {
     ctx.index.useVisibility(rules.visibility);
     found = run();
   }
+  return foundOrBusy(found);
+}
+
+/** {@link retried} for a run with safe points. */
+async function retriedAsync<T>(ctx: AccessContext, rules: Rules, run: () => Promise<T | null>): Promise<T> {
+  let found = await run();
+  for (let attempt = 1; found === null && attempt < SEARCH_ATTEMPTS; attempt++) {
+    ctx.index.useVisibility(rules.visibility);
+    found = await run();
+  }
+  return foundOrBusy(found);
+}
+
+function foundOrBusy<T>(found: T | null): T {
   if (found === null) {
     throw new NotedError(
       'busy',

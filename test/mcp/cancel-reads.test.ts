@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentSession } from '../../src/access/types.js';
-import { createWork, isCancelled } from '../../src/common/work.js';
+import { createWork, isCancelled, type Work } from '../../src/common/work.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { openTestVault, type TestVault, type VaultFiles, within } from '../helpers/vault.js';
 
@@ -57,6 +57,71 @@ describe('cancelling a read through the gate', () => {
     expect((await v.opened.access.search(ME, { query: 'line:(gamma line)' })).total).toBe(20);
   });
 
+  it('a plain-word search over more than 2,000 notes stops part way through its matches when cancelled, and pages them all when not', async () => {
+    const files: VaultFiles = {};
+    for (let i = 0; i < 2_100; i++) {
+      const n = String(i).padStart(4, '0');
+      files[`w/n${n}.md`] = `${'word '.repeat((i % 9) + 1)}note ${n}\n`;
+    }
+    v = await openTestVault(files);
+    const controller = new AbortController();
+    const inner = createWork({ signal: controller.signal });
+    let safePoints = 0;
+    const work: Work = {
+      report: () => undefined,
+      get cancelled() {
+        return inner.cancelled;
+      },
+      // The first safe point is before the index is read; the cancel comes at the second, inside
+      // the steps through the 2,100 matches (one every 256 rows).
+      checkpoint: () => {
+        if (++safePoints === 2) controller.abort('stopped by the test');
+        return inner.checkpoint();
+      },
+    };
+    const err = await cancelledOrNull(v.opened.access.search(ME, { query: 'word' }, work));
+    expect(isCancelled(err), String(err)).toBe(true);
+    expect(safePoints).toBe(2);
+    // Not cancelled, its safe points: one before the index is read, one every 256 matches, one
+    // after, and one per hit of the page (each reads its note for the excerpt).
+    let counted = 0;
+    const counting = createWork();
+    const hits = await v.opened.access.search(
+      ME,
+      { query: 'word', maxResults: 10 },
+      {
+        report: () => undefined,
+        cancelled: false,
+        checkpoint: () => {
+          counted++;
+          return counting.checkpoint();
+        },
+      },
+    );
+    expect(hits.results.length).toBe(10);
+    expect(counted).toBe(1 + Math.floor(2_100 / 256) + 1 + 10);
+    // Not cancelled: every note once, pages in order of score, the cursor going on where a page ended.
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let last = Number.POSITIVE_INFINITY;
+    do {
+      const page = await v.opened.access.search(ME, {
+        query: 'word',
+        maxResults: 500,
+        ...(cursor ? { cursor } : {}),
+      });
+      expect(page.total).toBe(2_100);
+      for (const hit of page.results) {
+        expect(hit.score).toBeLessThanOrEqual(last);
+        last = hit.score;
+        seen.push(hit.name);
+      }
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    expect(seen.length).toBe(2_100);
+    expect(new Set(seen).size).toBe(2_100);
+  });
+
   it('a cancelled export stops before the next note: no page, and no note read after the stop', async () => {
     v = await openTestVault(notes(20));
     const controller = new AbortController();
@@ -72,6 +137,25 @@ describe('cancelling a read through the gate', () => {
     expect(isCancelled(err), String(err)).toBe(true);
     expect(added).toEqual([1, 2, 3]);
     expect((await v.opened.access.exportNotes(ME, { format: 'json' })).count).toBe(20);
+  });
+
+  it('a cancel that comes once every note is in the page still stops the export: its shaping has safe points', async () => {
+    v = await openTestVault(notes(20));
+    for (const format of ['json', 'markdown', 'html'] as const) {
+      const controller = new AbortController();
+      const work = createWork({
+        signal: controller.signal,
+        onProgress: (done) => {
+          if (done === 20) controller.abort('stopped by the test');
+        },
+      });
+      const err = await cancelledOrNull(v.opened.access.exportNotes(ME, { format }, work));
+      expect(isCancelled(err), `${format}: ${String(err)}`).toBe(true);
+    }
+    // Not cancelled, the html page is whole, its links between notes still in-page anchors.
+    const page = await v.opened.access.exportNotes(ME, { format: 'html' });
+    expect(page.count).toBe(20);
+    expect(page.document).toContain('<article id="note-');
   });
 });
 

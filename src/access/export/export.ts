@@ -205,7 +205,9 @@ export async function exportNotes(
       work.report(builder.count(), total, `exporting notes: ${builder.count()} in this page`);
     }
   }
-  const page = builder.finish();
+  // The page is shaped with safe points too: an 8 MB html page's links are finished note by note.
+  await work.checkpoint();
+  const page = await builder.finish(work);
   return {
     format: input.format,
     ...page,
@@ -234,7 +236,7 @@ interface PageBuilder {
   cut(stored: StoredNote, budget: number, keep: number, whole?: Entry): Entry;
   add(entry: Entry): void;
   count(): number;
-  finish(): { notes: ExportedNote[]; document?: string };
+  finish(work: Work): Promise<{ notes: ExportedNote[]; document?: string }>;
 }
 
 function pageBuilder(ctx: AccessContext, rules: Rules, format: ExportFormat): PageBuilder {
@@ -285,17 +287,16 @@ function pageBuilder(ctx: AccessContext, rules: Rules, format: ExportFormat): Pa
       links?.inPage(entry.note.name);
     },
     count: () => entries.length,
-    finish: () => {
+    finish: async (work) => {
       const notes = entries.map((e) => e.note);
       if (format === 'json') return { notes };
       if (format === 'markdown') return { notes, document: entries.map((e) => e.part).join('') };
-      return {
-        notes,
-        document: htmlDocument(
-          entries.map((e) => e.part),
-          links as HtmlLinks,
-        ),
-      };
+      const articles: string[] = [];
+      for (const entry of entries) {
+        articles.push((links as HtmlLinks).finish(entry.part));
+        await work.checkpoint();
+      }
+      return { notes, document: htmlDocument(articles) };
     },
   };
 }

@@ -40,7 +40,7 @@ export interface HtmlLinks {
   hrefFor(source: string, link: RenderedLink): string | null;
   /** Notes the page holds: links to them stay in-page anchors. */
   inPage(name: string): void;
-  /** Links to notes outside the page become their resource address. */
+  /** Links to notes outside the page become their resource address: in each article once the page is full. */
   finish(html: string): string;
 }
 
@@ -120,7 +120,7 @@ export function htmlNote(stored: StoredNote, text: string, links: HtmlLinks, sto
   return `<article id="${anchor}" data-note="${escapeHtml(stored.name)}" data-etag="${escapeHtml(stored.etag)}">\n<header><h1 class="note-name">${escapeHtml(stored.name)}</h1></header>\n${properties}${body}</article>\n`;
 }
 
-/** The page's standalone document. */
-export function htmlDocument(articles: readonly string[], links: HtmlLinks): string {
-  return `<!DOCTYPE html>\n<html>\n<head>\n<meta charset="utf-8">\n<title>Noted export</title>\n</head>\n<body>\n${links.finish(articles.join(''))}</body>\n</html>\n`;
+/** The page's standalone document, of its articles once {@link HtmlLinks.finish} has been through each. */
+export function htmlDocument(articles: readonly string[]): string {
+  return `<!DOCTYPE html>\n<html>\n<head>\n<meta charset="utf-8">\n<title>Noted export</title>\n</head>\n<body>\n${articles.join('')}</body>\n</html>\n`;
 }

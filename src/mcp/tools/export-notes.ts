@@ -110,8 +110,21 @@ export function register({ server, access, session }: ToolDeps): void {
             ? [`${page.notes[0]?.name} is too large for one page and was cut short: read it with read_note.`]
             : []),
         ].join('\n');
-        const shown = page.document ?? page.notes.map((n) => JSON.stringify(n)).join('\n');
-        return toolResult(`${head}\n\n${shown}`, { ...page }, ['document', 'notes']);
+        // Shaping an 8 MB page takes a while too: safe points between its notes, and before the result.
+        const lines: string[] = [];
+        if (page.document === undefined) {
+          for (const note of page.notes) {
+            lines.push(JSON.stringify(note));
+            await work.checkpoint();
+          }
+        }
+        const shown = page.document ?? lines.join('\n');
+        await work.checkpoint();
+        const result = toolResult(`${head}\n\n${shown}`, { ...page }, ['document', 'notes']);
+        // Measuring an 8 MB result takes a few hundred ms in one piece: a cancel that came meanwhile
+        // is read here, before the SDK serializes and sends the page.
+        await work.checkpoint();
+        return result;
       }),
   );
 }

@@ -45,6 +45,11 @@ export interface SearchSql {
    * this statement gives the page instead. search/run/run.ts does this.
    */
   exact?: { sql: string; params: unknown[]; looked: number };
+  /**
+   * Ranked queries: every match `{ id, score }` in no order, for a caller that steps through them
+   * and keeps the page itself (search/run/stepped.ts), with the page's size and start.
+   */
+  stepped?: { sql: string; params: unknown[]; limit: number; after?: SearchPosition };
 }
 
 /**
@@ -89,6 +94,14 @@ export function searchSql(compiled: CompiledSearch, opts: SearchSqlOptions): Sea
     const from = 'FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid';
     const cond = ['notes_fts MATCH ?', ...filters].join(' AND ');
     const pageCond = ['notes_fts MATCH ?', ...pageFilters].join(' AND ');
+    const stepped = {
+      sql:
+        `SELECT notes_fts.rowid AS id, -${BM25} AS score ` +
+        (filters.length > 0 ? `${from} WHERE ${cond}` : 'FROM notes_fts WHERE notes_fts MATCH ?'),
+      params: [compiled.rankMatch, ...filterParams],
+      limit: opts.limit,
+      ...(opts.after ? { after: opts.after } : {}),
+    };
     const joined = {
       sql:
         `SELECT n.id AS id, n.path AS path, n.title AS title, n.mtime_ms AS mtime_ms, -${BM25} AS score ` +
@@ -103,6 +116,7 @@ export function searchSql(compiled: CompiledSearch, opts: SearchSqlOptions): Sea
             ? `SELECT COUNT(*) AS total ${from} WHERE ${cond}`
             : 'SELECT COUNT(*) AS total FROM notes_fts WHERE notes_fts MATCH ?',
         countParams: [compiled.rankMatch, ...filterParams],
+        stepped,
       };
     }
     // Nothing to filter: FTS5 ranks and cuts on its own, and only those rows are joined. Measured on
@@ -120,6 +134,7 @@ export function searchSql(compiled: CompiledSearch, opts: SearchSqlOptions): Sea
       countSql: 'SELECT COUNT(*) AS total FROM notes_fts WHERE notes_fts MATCH ?',
       countParams: [compiled.rankMatch],
       exact: { ...joined, looked },
+      stepped,
     };
   }
   const cond = [...filters, 'n.visible = 1'].join(' AND ');

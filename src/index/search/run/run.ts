@@ -9,6 +9,7 @@
 import { NotedError } from '../../../common/errors.js';
 import { unobservedWork, type Work } from '../../../common/work.js';
 import { type Db, reusedStatement } from '../../db/database.js';
+import { readAverages } from '../../store/fts-totals.js';
 import { storedVisibility } from '../../store/visibility.js';
 import { type CandidateFacts, checkNeedsText, passes } from '../check/check.js';
 import type { QueryNode } from '../parse/query.js';
@@ -17,6 +18,7 @@ import type { Check, SqlPart } from '../plan/compiled.js';
 import type { SearchPosition, SearchSql } from '../plan/sql.js';
 import { checkSearchWork } from '../plan/work.js';
 import { registerSearchFunctions } from './functions.js';
+import { compareToPosition, steppedPage } from './stepped.js';
 
 export interface SearchRow {
   readonly id: number;
@@ -50,40 +52,73 @@ export interface CandidateRow extends SearchRow {
  * The page and total of a search whose SQL is exact (`sql` asks for one row more than the page, to
  * know whether more follow). Null, with nothing read, when the index does not follow the rules named
  * `visibilityKey` (another process changed it since the caller brought it in line): the caller brings
- * it in line again and retries. Throws `too_large` for a query over its work bound.
+ * it in line again and retries. Throws `too_large` for a query over its work bound, and Cancelled at
+ * a safe point: a ranked query over more than `stepFrom` notes is stepped through with safe points
+ * (search/run/stepped.ts) instead of run as one ordered statement.
  */
-export function runSearch(
+export async function runSearch(
   db: Db,
   query: QueryNode,
   sql: SearchSql,
   visibilityKey: string,
   limit = Number.POSITIVE_INFINITY,
-): SearchPage | null {
+  work: Work = unobservedWork(),
+  stepFrom = STEP_FROM_NOTES,
+): Promise<SearchPage | null> {
   registerSearchFunctions(db);
-  return db.transaction((): SearchPage | null => {
-    if (storedVisibility(db) !== visibilityKey) return null;
+  const inLine = (on: Db) => storedVisibility(on) === visibilityKey;
+  const found = db.transaction((): { rows: SearchRow[]; total: number } | null | 'step' => {
+    if (!inLine(db)) return null;
     checkSearchWork(db, query);
-    let rows = reusedStatement<unknown[], FastRow>(db, sql.sql).all(...sql.params);
-    const last = rows[rows.length - 1];
-    if (sql.exact && last !== undefined && last.fetched === sql.exact.looked && last.score === last.edge) {
-      // The page ends inside a run of equal scores that went on past what the fast statement looked at.
-      rows = reusedStatement<unknown[], FastRow>(db, sql.exact.sql).all(...sql.exact.params);
-    }
-    const total = reusedStatement<unknown[], { total: number }>(db, sql.countSql).get(
-      ...sql.countParams,
-    )!.total;
-    return {
-      rows: rows.slice(0, limit).map((r) => ({
-        id: r.id,
-        path: r.path,
-        title: r.title,
-        mtime_ms: r.mtime_ms,
-        score: r.score,
-      })),
-      total,
-      more: rows.length > limit,
-    };
+    if (sql.stepped !== undefined && (readAverages(db)?.rows ?? 0) > stepFrom) return 'step';
+    return onePiece(db, sql);
   })();
+  const page =
+    found === 'step'
+      ? ((await steppedPage(db, sql.stepped!, inLine, work)) ?? onePieceIn(db, sql, inLine))
+      : found;
+  if (page === null) return null;
+  return {
+    rows: page.rows.slice(0, limit).map((r) => ({
+      id: r.id,
+      path: r.path,
+      title: r.title,
+      mtime_ms: r.mtime_ms,
+      score: r.score,
+    })),
+    total: page.total,
+    more: page.rows.length > limit,
+  };
+}
+
+/**
+ * The notes (with a full-text row) past which a ranked search is stepped through. Below it a word in
+ * every note is ranked in a few milliseconds, sooner than a reader is opened. The notes, not the
+ * query's own work, decide: counting a common word's occurrences (search/plan/work.ts) reads its
+ * every position, about a second at 100,000 notes each time the index has changed.
+ */
+export const STEP_FROM_NOTES = 2_000;
+
+function onePieceIn(
+  db: Db,
+  sql: SearchSql,
+  inLine: (on: Db) => boolean,
+): { rows: SearchRow[]; total: number } | null {
+  return db.transaction(() => (inLine(db) ? onePiece(db, sql) : null))();
+}
+
+/** The page and total of the ordered statements, in the caller's transaction. */
+function onePiece(db: Db, sql: SearchSql): { rows: FastRow[]; total: number } {
+  let rows = reusedStatement<unknown[], FastRow>(db, sql.sql).all(...sql.params);
+  const last = rows[rows.length - 1];
+  if (sql.exact && last !== undefined && last.fetched === sql.exact.looked && last.score === last.edge) {
+    // The page ends inside a run of equal scores that went on past what the fast statement looked at.
+    rows = reusedStatement<unknown[], FastRow>(db, sql.exact.sql).all(...sql.exact.params);
+  }
+  const total = reusedStatement<unknown[], { total: number }>(db, sql.countSql).get(
+    ...sql.countParams,
+  )!.total;
+  return { rows, total };
 }
 
 /**
@@ -185,7 +220,7 @@ export async function checkCandidates(
     if (passes(check, row, factsOf(row))) passed.push(row);
     await work.checkpoint();
   }
-  const start = page.after === undefined ? 0 : passed.findIndex((r) => comparePosition(r, page.after!) > 0);
+  const start = page.after === undefined ? 0 : passed.findIndex((r) => compareToPosition(r, page.after!) > 0);
   const from = start === -1 ? passed.length : start;
   const rows = passed.slice(from, from + page.limit);
   return { rows, total: passed.length, more: from + rows.length < passed.length };
@@ -227,14 +262,4 @@ function weighTerms(node: QueryNode): number {
     default:
       return 1;
   }
-}
-
-/**
- * Where `row` sorts against `position`: negative before, positive after. Scores descending, times
- * descending, paths by their UTF-8 bytes, as SQLite orders them.
- */
-export function comparePosition(row: SearchRow, position: SearchPosition): number {
-  if (row.score !== position.s) return row.score > position.s ? -1 : 1;
-  if (row.mtime_ms !== position.m) return row.mtime_ms > position.m ? -1 : 1;
-  return Buffer.compare(Buffer.from(row.path), Buffer.from(position.p));
 }

@@ -87,35 +87,40 @@ describe('a query without its repeats matches the same notes', () => {
     ),
   })).q;
 
-  const matches = (node: QueryNode): string[] => {
-    const page = runSearch(vault.db, node, searchSql(compileSearch(node), { limit: 50 }), 'all');
+  const matches = async (node: QueryNode): Promise<string[]> => {
+    const page = await runSearch(vault.db, node, searchSql(compileSearch(node), { limit: 50 }), 'all');
     return page!.rows.map((r) => r.path).sort();
   };
 
-  it('holds for generated queries with repeats', () => {
-    fc.assert(
-      fc.property(query, (q) => {
+  it('holds for generated queries with repeats', async () => {
+    await fc.assert(
+      fc.asyncProperty(query, async (q) => {
         let parsed: QueryNode;
         try {
           parsed = parseSearchQuery(q);
         } catch {
           return; // only exclusions: refused either way
         }
-        expect(matches(dedupeQuery(parsed)), q).toEqual(matches(parsed));
+        expect(await matches(dedupeQuery(parsed)), q).toEqual(await matches(parsed));
       }),
       { numRuns: 300, seed: 25 },
     );
   });
 
-  it('ranks a repeated word as that word once', () => {
-    const once = runSearch(
+  it('ranks a repeated word as that word once', async () => {
+    const once = await runSearch(
       vault.db,
       word('apple'),
       searchSql(compileSearch(word('apple')), { limit: 50 }),
       'all',
     );
     const repeated = deduped('apple apple OR APPLE');
-    const again = runSearch(vault.db, repeated, searchSql(compileSearch(repeated), { limit: 50 }), 'all');
+    const again = await runSearch(
+      vault.db,
+      repeated,
+      searchSql(compileSearch(repeated), { limit: 50 }),
+      'all',
+    );
     expect(again).toEqual(once);
     expect(once!.rows.length).toBeGreaterThan(3);
   });

@@ -7,9 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NotedError } from '../../../../src/common/errors.js';
+import { createWork, isCancelled, type Work } from '../../../../src/common/work.js';
 import type { CandidateFacts } from '../../../../src/index/search/check/check.js';
 import { parseSearchQuery } from '../../../../src/index/search/parse/query.js';
 import { compileSearch } from '../../../../src/index/search/plan/compile.js';
+import type { SearchPosition } from '../../../../src/index/search/plan/sql.js';
 import { candidateSql, searchSql } from '../../../../src/index/search/plan/sql.js';
 import {
   type CandidateRow,
@@ -17,7 +19,8 @@ import {
   runCandidates,
   runSearch,
 } from '../../../../src/index/search/run/run.js';
-import { setStoredVisibility } from '../../../../src/index/store/visibility.js';
+import { EVERYTHING_VISIBLE, setStoredVisibility } from '../../../../src/index/store/visibility.js';
+import { syncPaths } from '../../../../src/index/sync/sync-paths.js';
 import { NoteRegions } from '../../../../src/index/words/regions.js';
 import { type IndexedVault, indexedVault } from '../../indexed-vault.js';
 
@@ -48,13 +51,13 @@ function tiedVault(): IndexedVault {
 }
 
 describe('runSearch', () => {
-  it('pages a run of equal scores newest first even where it goes on past what the fast statement looks at', () => {
+  it('pages a run of equal scores newest first even where it goes on past what the fast statement looks at', async () => {
     const v = tiedVault();
-    const all = search(v, 'words', 50)!;
+    const all = (await search(v, 'words', 50))!;
     const expected = [...all.rows].sort((a, b) => b.mtime_ms - a.mtime_ms || (a.path < b.path ? -1 : 1));
     expect(all.rows.map((r) => r.path)).toEqual(expected.map((r) => r.path));
     for (const limit of [1, 3, 7, 20]) {
-      const page = search(v, 'words', limit)!;
+      const page = (await search(v, 'words', limit))!;
       expect(
         page.rows.map((r) => r.path),
         `limit ${limit}`,
@@ -63,13 +66,99 @@ describe('runSearch', () => {
     }
   });
 
-  it('reads nothing from an index that follows other visibility rules, so the caller can bring it in line', () => {
+  it('reads nothing from an index that follows other visibility rules, so the caller can bring it in line', async () => {
     const v = indexedVault({ 'a.md': 'words' });
     vaults.push(v);
-    expect(search(v, 'words', 5)?.total).toBe(1);
-    expect(search(v, 'words', 5, 'other rules')).toBeNull();
+    expect((await search(v, 'words', 5))?.total).toBe(1);
+    expect(await search(v, 'words', 5, 'other rules')).toBeNull();
     setStoredVisibility(v.db, '');
-    expect(search(v, 'words', 5)).toBeNull();
+    expect(await search(v, 'words', 5)).toBeNull();
+  });
+});
+
+describe("runSearch stepped through (issue 36.4): the ordered statement's pages, with safe points", () => {
+  /** 700 notes: scores spread and tied, times tied and unrelated to names, two folders. */
+  function spreadVault(): IndexedVault {
+    const files: Record<string, string> = {};
+    const names: string[] = [];
+    for (let i = 0; i < 700; i++) {
+      const name = `${i % 3 === 0 ? 'a' : 'b'}/n${String(i).padStart(3, '0')}.md`;
+      names.push(name);
+      files[name] =
+        `${'alpha '.repeat((i % 7) + 1)}${'filler words '.repeat(i % 5)}${i % 4 === 0 ? 'beta' : ''}\n`;
+    }
+    const v = indexedVault(files);
+    vaults.push(v);
+    // Some notes get the same text and one of three times that have nothing to do with their names
+    // (the rest were written in order): ties of score, then of time, ordered by path.
+    const tied = names.filter((_, i) => i % 17 === 0);
+    tied.forEach((name, i) => {
+      const t = new Date(1_700_000_000_000 + ((i * 37) % 3) * 60_000);
+      fs.writeFileSync(path.join(v.dir, name), 'alpha alpha filler words\n');
+      fs.utimesSync(path.join(v.dir, name), t, t);
+    });
+    syncPaths(v.db, v.dir, tied, { visibility: EVERYTHING_VISIBLE });
+    return v;
+  }
+
+  /** Every page of a search, following the last row of each as the next one's start. */
+  async function allPages(v: IndexedVault, query: string, opts: { folderLower?: string }, stepFrom: number) {
+    const node = parseSearchQuery(query);
+    const compiled = compileSearch(node);
+    const pages: unknown[] = [];
+    let after: SearchPosition | undefined;
+    for (;;) {
+      const sql = searchSql(compiled, { ...opts, limit: 41, ...(after ? { after } : {}) });
+      const page = (await runSearch(v.db, node, sql, 'all', 40, undefined, stepFrom))!;
+      pages.push(page);
+      const last = page.rows[page.rows.length - 1];
+      if (!page.more || last === undefined) return pages;
+      after = { s: last.score, m: last.mtime_ms, p: last.path };
+    }
+  }
+
+  it('gives the same pages, scores, totals and page starts as the one statement', async () => {
+    const v = spreadVault();
+    for (const [query, opts] of [
+      ['alpha', {}],
+      ['alpha -beta', {}],
+      ['alpha OR beta', {}],
+      ['alpha', { folderLower: 'a' }],
+    ] as const) {
+      const one = await allPages(v, query, opts, Number.POSITIVE_INFINITY);
+      const stepped = await allPages(v, query, opts, 0);
+      expect(one.length, query).toBeGreaterThan(3);
+      expect(stepped, `${query} ${JSON.stringify(opts)}`).toEqual(one);
+    }
+  });
+
+  it('stops at a safe point part way when cancelled, and says so', async () => {
+    const v = spreadVault();
+    const node = parseSearchQuery('alpha');
+    const controller = new AbortController();
+    const inner = createWork({ signal: controller.signal });
+    let safePoints = 0;
+    const work: Work = {
+      report: () => undefined,
+      get cancelled() {
+        return inner.cancelled;
+      },
+      checkpoint: () => {
+        safePoints++;
+        controller.abort('stopped by the test');
+        return inner.checkpoint();
+      },
+    };
+    const sql = searchSql(compileSearch(node), { limit: 11 });
+    const err = await runSearch(v.db, node, sql, 'all', 10, work, 0).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(isCancelled(err), String(err)).toBe(true);
+    // 700 matches, a safe point every 256: it stopped at the first, not after stepping through them all.
+    expect(safePoints).toBe(1);
+    // Not cancelled, the same search answers: the reader it stopped on was let go.
+    expect((await runSearch(v.db, node, sql, 'all', 10, undefined, 0))?.total).toBe(700);
   });
 });
 

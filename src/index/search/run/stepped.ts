@@ -1,0 +1,125 @@
+/**
+ * @module
+ * A ranked search stepped row by row (issue 36.4, SPEC 3.3a). SQLite's FTS5 ranks every match before
+ * it gives the first row of a statement ordered by BM25, so for a word in most of 100,000 notes one
+ * statement held the thread (and every other client) for its whole time, and a cancel was read only
+ * after it. Here the matches come unordered, each with its score, from one statement on a reader of
+ * its own (index/db/reader.ts) in one read transaction; the page is kept as they come, and every few
+ * hundred rows is a safe point: other requests are answered, and a cancel stops the search.
+ *
+ * The page and the total are the ordered statements' own: the same scores (bm25() of the same rows in
+ * the same snapshot), the same order (best score, newest, path by its bytes, as SQLite sorts), the same
+ * start after a cursor, and the total is the rows stepped through.
+ */
+import type { Work } from '../../../common/work.js';
+import type { Db } from '../../db/database.js';
+import { openReader } from '../../db/reader.js';
+import type { SearchPosition, SearchSql } from '../plan/sql.js';
+import { registerSearchFunctions } from './functions.js';
+
+export interface SteppedRow {
+  readonly id: number;
+  readonly path: string;
+  readonly title: string;
+  readonly mtime_ms: number;
+  readonly score: number;
+}
+
+/** Rows stepped between two safe points: a few hundred BM25 scores, well under a millisecond. */
+const ROWS_PER_STEP = 256;
+
+/**
+ * The best `stepped.limit` matches after `stepped.after`, in result order, and how many match in all.
+ * `open` runs first in the reader's transaction: false when the index does not follow the caller's
+ * rules (the answer is then null). Undefined when the index has no file to open a reader on (one
+ * held in memory): the caller runs the ordered statement. Throws Cancelled at a safe point.
+ */
+export async function steppedPage(
+  db: Db,
+  stepped: NonNullable<SearchSql['stepped']>,
+  open: (reader: Db) => boolean,
+  work: Work,
+): Promise<{ rows: SteppedRow[]; total: number } | null | undefined> {
+  const reader = openReader(db);
+  if (reader === null) return undefined;
+  try {
+    registerSearchFunctions(reader);
+    reader.exec('BEGIN');
+    try {
+      if (!open(reader)) return null;
+      const kept = new TopScores(stepped.limit, stepped.after);
+      let total = 0;
+      for (const row of reader
+        .prepare<unknown[], { id: number; score: number }>(stepped.sql)
+        .iterate(...stepped.params)) {
+        total++;
+        kept.offer(row.id, row.score);
+        if (total % ROWS_PER_STEP === 0) await work.checkpoint();
+      }
+      return { rows: kept.page(reader), total };
+    } finally {
+      reader.exec('COMMIT');
+    }
+  } finally {
+    reader.close();
+  }
+}
+
+/**
+ * The matches that may still be in the page, by score: every one scoring at least the `limit`-th best
+ * (ties at that score are kept, for the time and path to order) and after the page's start.
+ */
+class TopScores {
+  private kept: { id: number; score: number }[] = [];
+  /** The `limit`-th best score seen of those surely after the start: a match scoring less cannot be in the page. */
+  private floor = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly limit: number,
+    private readonly after: SearchPosition | undefined,
+  ) {}
+
+  offer(id: number, score: number): void {
+    // A better score than the start's sorts before the page; an equal one is settled by time and path.
+    if (this.after !== undefined && score > this.after.s) return;
+    if (score < this.floor) return;
+    this.kept.push({ id, score });
+    if (this.kept.length >= 4 * this.limit + 256) this.prune();
+  }
+
+  private prune(): void {
+    const sure = this.kept
+      .filter((k) => this.after === undefined || k.score < this.after.s)
+      .map((k) => k.score)
+      .sort((a, b) => b - a);
+    if (sure.length < this.limit) return;
+    this.floor = sure[this.limit - 1]!;
+    this.kept = this.kept.filter((k) => k.score >= this.floor);
+  }
+
+  /** The page: the kept matches with their names and times, ordered, from after the start. */
+  page(reader: Db): SteppedRow[] {
+    const score = new Map(this.kept.map((k) => [k.id, k.score]));
+    const rows = reader
+      .prepare<[string], Omit<SteppedRow, 'score'>>(
+        'SELECT id, path, title, mtime_ms FROM notes WHERE id IN (SELECT value FROM json_each(?))',
+      )
+      .all(JSON.stringify([...score.keys()]))
+      .map((r) => ({ ...r, score: score.get(r.id)! }));
+    const after = this.after;
+    return rows
+      .filter((r) => after === undefined || compareToPosition(r, after) > 0)
+      .sort((a, b) => compareToPosition(a, { s: b.score, m: b.mtime_ms, p: b.path }))
+      .slice(0, this.limit);
+  }
+}
+
+/**
+ * Where `row` sorts against `position`: negative before, positive after. Scores descending, times
+ * descending, paths by their UTF-8 bytes, as SQLite orders them.
+ */
+export function compareToPosition(row: SteppedRow, position: SearchPosition): number {
+  if (row.score !== position.s) return row.score > position.s ? -1 : 1;
+  if (row.mtime_ms !== position.m) return row.mtime_ms > position.m ? -1 : 1;
+  return Buffer.compare(Buffer.from(row.path), Buffer.from(position.p));
+}
