@@ -76,14 +76,21 @@ export async function closeClients(clients) {
  * What the vault offers to ask about: every note name (paged `list_notes`), the folders they are in,
  * and the tags (`list_tags`). Read through the server, so it works for any vault.
  */
-export async function surveyVault(client, { hot = [] } = {}) {
+export async function surveyVault(client, { hot = [], indexWaitMs = 600_000 } = {}) {
   const names = [];
   let cursor;
+  // A server answers before its index is built; a tool then waits up to 30 s and answers `busy`,
+  // which on a starved machine a 10k-note build outlasts: ask again until the index is there.
+  const deadline = performance.now() + indexWaitMs;
   do {
-    const res = await client.callTool({
-      name: 'list_notes',
-      arguments: { limit: 500, ...(cursor ? { cursor } : {}) },
-    });
+    let res;
+    for (;;) {
+      res = await client.callTool({
+        name: 'list_notes',
+        arguments: { limit: 500, ...(cursor ? { cursor } : {}) },
+      });
+      if (res.structuredContent?.code !== 'busy' || performance.now() > deadline) break;
+    }
     if (res.isError) throw new Error(`list_notes failed: ${JSON.stringify(res.structuredContent)}`);
     for (const n of res.structuredContent.notes) names.push(n.name);
     cursor = res.structuredContent.nextCursor ?? undefined;
