@@ -72,7 +72,10 @@ export function connectClients(options: {
   prefix?: string;
 }): Promise<LoadClient[]>;
 export function closeClients(clients: readonly LoadClient[]): Promise<string[]>;
-export function surveyVault(client: Client, options?: { hot?: string[]; indexWaitMs?: number }): Promise<Survey>;
+export function surveyVault(
+  client: Client,
+  options?: { hot?: string[]; indexWaitMs?: number },
+): Promise<Survey>;
 export function createWorkload(options: {
   survey: Survey;
   seed: number;
