@@ -45,6 +45,12 @@ export interface SearchSql {
    * this statement gives the page instead. search/run/run.ts does this.
    */
   exact?: { sql: string; params: unknown[]; looked: number };
+  /**
+   * Set when the page is the ranking of `rankMatch` alone (no condition but the cursor): the page may
+   * then come from the best rows kept of an earlier ranking of the same text (search/run/top-rows.ts),
+   * with `countSql` and `sql` as the fallback.
+   */
+  top?: { rankMatch: string; limit: number; after?: SearchPosition };
 }
 
 /**
@@ -52,7 +58,7 @@ export interface SearchSql {
  * configured `rank` column runs the same function through a slower path (40 ms against 22 ms for a
  * word in half of 100k notes).
  */
-const BM25 = 'bm25(notes_fts, 3.0, 2.0, 1.0)';
+export const BM25 = 'bm25(notes_fts, 3.0, 2.0, 1.0)';
 
 /**
  * The full search statement and its count. Ranked queries drive from `notes_fts MATCH ?` joined to
@@ -95,9 +101,20 @@ export function searchSql(compiled: CompiledSearch, opts: SearchSqlOptions): Sea
         `${from} WHERE ${pageCond} ORDER BY ${BM25}, n.mtime_ms DESC, n.path LIMIT ?`,
       params: [compiled.rankMatch, ...pageParams, opts.limit],
     };
+    const top =
+      filters.length === 0
+        ? {
+            top: {
+              rankMatch: compiled.rankMatch,
+              limit: opts.limit,
+              ...(opts.after ? { after: opts.after } : {}),
+            },
+          }
+        : {};
     if (pageFilters.length > 0) {
       return {
         ...joined,
+        ...top,
         countSql:
           filters.length > 0
             ? `SELECT COUNT(*) AS total ${from} WHERE ${cond}`
@@ -120,6 +137,7 @@ export function searchSql(compiled: CompiledSearch, opts: SearchSqlOptions): Sea
       countSql: 'SELECT COUNT(*) AS total FROM notes_fts WHERE notes_fts MATCH ?',
       countParams: [compiled.rankMatch],
       exact: { ...joined, looked },
+      ...top,
     };
   }
   const cond = [...filters, 'n.visible = 1'].join(' AND ');

@@ -17,6 +17,8 @@ import type { Check, SqlPart } from '../plan/compiled.js';
 import type { SearchPosition, SearchSql } from '../plan/sql.js';
 import { checkSearchWork } from '../plan/work.js';
 import { registerSearchFunctions } from './functions.js';
+import { comparePosition } from './order.js';
+import { topRows } from './top-rows.js';
 
 export interface SearchRow {
   readonly id: number;
@@ -60,18 +62,24 @@ export function runSearch(
   limit = Number.POSITIVE_INFINITY,
 ): SearchPage | null {
   registerSearchFunctions(db);
+  // A write of this connection's own may be open around the search (see topRows).
+  const writing = db.inTransaction;
   return db.transaction((): SearchPage | null => {
     if (storedVisibility(db) !== visibilityKey) return null;
     checkSearchWork(db, query);
-    let rows = reusedStatement<unknown[], FastRow>(db, sql.sql).all(...sql.params);
-    const last = rows[rows.length - 1];
-    if (sql.exact && last !== undefined && last.fetched === sql.exact.looked && last.score === last.edge) {
-      // The page ends inside a run of equal scores that went on past what the fast statement looked at.
-      rows = reusedStatement<unknown[], FastRow>(db, sql.exact.sql).all(...sql.exact.params);
+    const count = () =>
+      reusedStatement<unknown[], { total: number }>(db, sql.countSql).get(...sql.countParams)!.total;
+    const kept = sql.top ? topRows(db, sql.top, count, writing) : null;
+    let rows: FastRow[] | null = kept?.rows ?? null;
+    if (rows === null) {
+      rows = reusedStatement<unknown[], FastRow>(db, sql.sql).all(...sql.params);
+      const last = rows[rows.length - 1];
+      if (sql.exact && last !== undefined && last.fetched === sql.exact.looked && last.score === last.edge) {
+        // The page ends inside a run of equal scores that went on past what the fast statement looked at.
+        rows = reusedStatement<unknown[], FastRow>(db, sql.exact.sql).all(...sql.exact.params);
+      }
     }
-    const total = reusedStatement<unknown[], { total: number }>(db, sql.countSql).get(
-      ...sql.countParams,
-    )!.total;
+    const total = kept?.total ?? count();
     return {
       rows: rows.slice(0, limit).map((r) => ({
         id: r.id,
@@ -227,14 +235,4 @@ function weighTerms(node: QueryNode): number {
     default:
       return 1;
   }
-}
-
-/**
- * Where `row` sorts against `position`: negative before, positive after. Scores descending, times
- * descending, paths by their UTF-8 bytes, as SQLite orders them.
- */
-export function comparePosition(row: SearchRow, position: SearchPosition): number {
-  if (row.score !== position.s) return row.score > position.s ? -1 : 1;
-  if (row.mtime_ms !== position.m) return row.mtime_ms > position.m ? -1 : 1;
-  return Buffer.compare(Buffer.from(row.path), Buffer.from(position.p));
 }
