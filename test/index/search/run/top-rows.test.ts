@@ -20,8 +20,10 @@ import {
   ftsStamp,
   KEPT_FROM,
   KEPT_ROWS,
+  keptRankings,
   topRows,
 } from '../../../../src/index/search/run/top-rows.js';
+import { EVERYTHING_VISIBLE } from '../../../../src/index/store/visibility.js';
 import { syncPaths } from '../../../../src/index/sync/sync-paths.js';
 import { type IndexedVault, indexedVault } from '../../indexed-vault.js';
 
@@ -143,6 +145,40 @@ const RANKED_ALONE = [
   'common -zebra',
 ];
 
+describe('pages from kept rows after the average length and the idf change', () => {
+  it('let long notes left out overtake the short ones kept, as the full ranking does', () => {
+    // `needle` is in every one of 2,200 notes (idf at FTS5's floor); 2,100 short notes lead it, and
+    // 100 long ones holding it 20 times are left out. 5,000 notes without it then make it rare (its
+    // idf 840,000 times larger) and the average length about 5 times larger: bm25() weighs length
+    // against the average, and the long notes now lead.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 2_100; i++) files[`short/s${i}.md`] = `needle ${'pebble '.repeat(i % 20)}\n`;
+    const long = `${'needle '.repeat(20)}${'gravel '.repeat(980)}\n`;
+    for (let i = 0; i < 100; i++) files[`long/l${i}.md`] = long;
+    const w = indexedVault(files);
+    try {
+      const first = (kept: boolean) => {
+        const node = parseSearchQuery('needle');
+        const sql = searchSql(compileSearch(node), { limit: 11 });
+        if (!kept) delete sql.top;
+        return runSearch(w.db, node, sql, 'all', 10) as SearchPage;
+      };
+      expect(first(true).rows[0]?.path.startsWith('short/')).toBe(true);
+      const ranked = keptRankings();
+      const fillers = Array.from({ length: 5_000 }, (_, i) => `filler/f${i}.md`);
+      fs.mkdirSync(path.join(w.dir, 'filler'));
+      for (const f of fillers) fs.writeFileSync(path.join(w.dir, f), `${'sand '.repeat(400)}\n`);
+      syncPaths(w.db, w.dir, fillers, { visibility: EVERYTHING_VISIBLE });
+      expect(first(false).rows[0]?.path.startsWith('long/')).toBe(true);
+      expect(first(true)).toEqual(first(false));
+      // Scored again from the kept rows, which could not settle the page: it was ranked by SQL.
+      expect(keptRankings()).toBe(ranked);
+    } finally {
+      w.close();
+    }
+  }, 120_000);
+});
+
 describe('pages from kept rows', () => {
   it('match the full ranking page by page, through ties and past the rows kept', () => {
     for (const query of RANKED_ALONE) {
@@ -219,15 +255,34 @@ describe('pages from kept rows', () => {
   it('follow every write: a new best note, an edit with the same word counts, a removal', () => {
     forgetKeptRows(v.db);
     expectSamePages('common', 10, 2);
+    expectSamePages('common usual', 10, 2);
+    const ranked = keptRankings();
     v.write('f0/new-best.md', '# common common common\n\ncommon common\n');
     expect(page('common', 10, undefined, true).rows[0]?.path).toBe('f0/new-best.md');
+    // One word: its kept rows and the new row scored again, nothing ranked anew. Two: ranked anew.
+    expect(keptRankings()).toBe(ranked);
+    page('common usual', 10, undefined, true);
+    expect(keptRankings()).toBe(ranked + 1);
     expectSamePages('common', 10, 2);
+    expectSamePages('common usual', 10, 2);
     // Same number of words in each column: FTS5's totals stay as they were, its structure does not.
     v.write('f0/new-best.md', '# common common lamp\n\ncommon common\n');
     expectSamePages('common', 10, 2);
     v.remove('f0/new-best.md');
     expectSamePages('common', 10, 2);
     expect(page('common', 10, undefined, true).rows.some((r) => r.path === 'f0/new-best.md')).toBe(false);
+  });
+
+  it('rank anew once the log of rows written no longer reaches back to them', () => {
+    forgetKeptRows(v.db);
+    expectSamePages('common', 10, 2);
+    v.write('f2/logged.md', '# common common common common\n');
+    v.db.prepare('DELETE FROM fts_added').run();
+    const ranked = keptRankings();
+    expect(page('common', 10, undefined, true).rows[0]?.path).toBe('f2/logged.md');
+    expect(keptRankings()).toBe(ranked + 1);
+    expectSamePages('common', 10, 3);
+    v.remove('f2/logged.md');
   });
 
   it('are told apart by the stamp of the full-text index after each kind of write', () => {
