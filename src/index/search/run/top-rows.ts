@@ -28,7 +28,10 @@ import { fts5Idf } from './score.js';
 export const KEPT_ROWS = 500;
 /** Texts matching fewer notes than this are ranked by SQL each time: scoring them costs little. */
 export const KEPT_FROM = 2_000;
-/** How many texts each connection keeps (the least recently used goes first): about 8 KB each. */
+/**
+ * How many texts each connection keeps (the least recently used goes first): about 8 KB each, up to
+ * 320 KB for one that writes have grown to {@link MAX_RESCORED} rows.
+ */
 const KEPT_TEXTS = 64;
 
 /** The averages record (FTS5_AVERAGES_ROWID) and the structure record (FTS5_STRUCTURE_ROWID). */
