@@ -4,7 +4,9 @@
  * time; bump SCHEMA_VERSION on any change and old indexes are rebuilt on start.
  */
 
-export const SCHEMA_VERSION = 6;
+// 7: the columns of issue 32 (words, created_ms, uid), issue 35's visible flags on the derived rows and
+// issue 34's log of full-text rows, which were each a schema 6 of their own while built.
+export const SCHEMA_VERSION = 7;
 
 /** `PRAGMA application_id` marks the file as ours ('NOTD'), so a foreign SQLite file is never reused. */
 export const APPLICATION_ID = 0x4e4f5444;
@@ -166,6 +168,9 @@ CREATE TABLE change_claims(
   at_ms REAL NOT NULL
 );
 CREATE INDEX change_claims_path ON change_claims(path);
+-- The notes whose full-text rows were written last, in order (store/fts-added.ts): a ranking kept
+-- from before (search/run/top-rows.ts) scores them again, knowing every other row is as it was.
+CREATE TABLE fts_added(seq INTEGER PRIMARY KEY AUTOINCREMENT, note_id INTEGER NOT NULL);
 CREATE VIRTUAL TABLE notes_fts USING fts5(
   title, tags, body,
   content='', contentless_delete=1,

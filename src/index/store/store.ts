@@ -7,6 +7,7 @@ import type { FileEntry } from '../../vault/walk.js';
 import type { Db } from '../db/database.js';
 import { FeedRecorder } from '../feed/recorder.js';
 import type { DerivedNote } from './derive.js';
+import { FtsAddedLog } from './fts-added.js';
 import { FtsTotals, readVarints } from './fts-totals.js';
 import { EVERYTHING_VISIBLE, markVisibilityStale } from './visibility.js';
 
@@ -98,6 +99,7 @@ export class IndexWriter {
   private readonly selectDocSize;
   private readonly deleteFts;
   private readonly insertFts;
+  private readonly ftsAdded;
   private readonly upsertAttachment;
   private readonly deleteAttachment;
   private readonly hideNote;
@@ -118,6 +120,7 @@ export class IndexWriter {
     private readonly onChange: ChangeListener = () => undefined,
   ) {
     this.totals = new FtsTotals(db);
+    this.ftsAdded = new FtsAddedLog(db);
     this.feed = new FeedRecorder(db);
     this.selectId = db.prepare<[string], { id: number; etag: string }>(
       'SELECT id, etag FROM notes WHERE path = ?',
@@ -285,7 +288,10 @@ export class IndexWriter {
       this.onChange({ path: file.name, kind: 'added', etag });
     }
     for (const tag of derived.tags) this.insertTag.run(id, tag, tag.toLowerCase());
-    if (visible) this.insertFts.run(id, derived.ftsTitle, derived.ftsTags, derived.ftsBody);
+    if (visible) {
+      this.insertFts.run(id, derived.ftsTitle, derived.ftsTags, derived.ftsBody);
+      this.ftsAdded.added(id);
+    }
     this.putDerivedRows(id, derived, row.visible);
     if (derived.layout && (!visible || this.bodyWords(id) === derived.layout.words)) {
       this.insertLayout.run(id, derived.layout.bytes);

@@ -213,7 +213,7 @@ it('an index made before the flags (schema 5) is rebuilt when opened, its rows t
     old.close();
     const opened = openIndexDatabase(file);
     try {
-      expect(opened.rebuiltBecause).toMatch(/index schema 5, this server uses 6/);
+      expect(opened.rebuiltBecause).toMatch(/index schema 5, this server uses 7/);
       const columns = (table: string) =>
         (opened.db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as { name: string }[]).map(
           (c) => c.name,

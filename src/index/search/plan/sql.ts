@@ -50,6 +50,12 @@ export interface SearchSql {
    * and keeps the page itself (search/run/stepped.ts), with the page's size and start.
    */
   stepped?: { sql: string; params: unknown[]; limit: number; after?: SearchPosition };
+  /**
+   * Set when the page is the ranking of `rankMatch` alone (no condition but the cursor): the page may
+   * then come from the best rows kept of an earlier ranking of the same text (search/run/top-rows.ts),
+   * with `countSql` and `sql` as the fallback.
+   */
+  top?: { rankMatch: string; limit: number; after?: SearchPosition };
 }
 
 /**
@@ -57,7 +63,7 @@ export interface SearchSql {
  * configured `rank` column runs the same function through a slower path (40 ms against 22 ms for a
  * word in half of 100k notes).
  */
-const BM25 = 'bm25(notes_fts, 3.0, 2.0, 1.0)';
+export const BM25 = 'bm25(notes_fts, 3.0, 2.0, 1.0)';
 
 /**
  * The full search statement and its count. Ranked queries drive from `notes_fts MATCH ?` joined to
@@ -108,9 +114,20 @@ export function searchSql(compiled: CompiledSearch, opts: SearchSqlOptions): Sea
         `${from} WHERE ${pageCond} ORDER BY ${BM25}, n.mtime_ms DESC, n.path LIMIT ?`,
       params: [compiled.rankMatch, ...pageParams, opts.limit],
     };
+    const top =
+      filters.length === 0
+        ? {
+            top: {
+              rankMatch: compiled.rankMatch,
+              limit: opts.limit,
+              ...(opts.after ? { after: opts.after } : {}),
+            },
+          }
+        : {};
     if (pageFilters.length > 0) {
       return {
         ...joined,
+        ...top,
         countSql:
           filters.length > 0
             ? `SELECT COUNT(*) AS total ${from} WHERE ${cond}`
@@ -135,6 +152,7 @@ export function searchSql(compiled: CompiledSearch, opts: SearchSqlOptions): Sea
       countParams: [compiled.rankMatch],
       exact: { ...joined, looked },
       stepped,
+      ...top,
     };
   }
   const cond = [...filters, 'n.visible = 1'].join(' AND ');

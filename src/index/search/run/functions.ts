@@ -24,7 +24,10 @@ function spec<T>(json: unknown): T {
   return parsed as T;
 }
 
-/** Makes `noted_value(spec, value_json)` and `noted_text(spec, text)` available on this connection. */
+/**
+ * Makes `noted_value(spec, value_json)`, `noted_text(spec, text)` and the aggregate
+ * `noted_scores(id, score)` available on this connection.
+ */
 export function registerSearchFunctions(db: Db): void {
   if (registered.has(db)) return;
   db.function('noted_value', { deterministic: true }, (s: unknown, json: unknown) =>
@@ -33,5 +36,16 @@ export function registerSearchFunctions(db: Db): void {
   db.function('noted_text', { deterministic: true }, (s: unknown, text: unknown) =>
     typeof text === 'string' && textMatches(spec<QueryNode>(s), text) ? 1 : 0,
   );
+  // Rows and scores of the rows that pass the aggregate's FILTER, as JSON (doubles survive it
+  // exactly), so one pass over a text's matches counts them all and scores a few (top-rows.ts).
+  db.aggregate('noted_scores', {
+    varargs: true,
+    start: () => [] as number[],
+    step: (acc: number[], ...row: unknown[]) => {
+      acc.push(Number(row[0]), Number(row[1]));
+      return acc;
+    },
+    result: (acc: number[]) => JSON.stringify(acc),
+  });
   registered.add(db);
 }

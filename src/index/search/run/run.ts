@@ -18,7 +18,9 @@ import type { Check, SqlPart } from '../plan/compiled.js';
 import type { SearchPosition, SearchSql } from '../plan/sql.js';
 import { checkSearchWork } from '../plan/work.js';
 import { registerSearchFunctions } from './functions.js';
-import { compareToPosition, steppedPage } from './stepped.js';
+import { comparePosition } from './order.js';
+import { steppedPage } from './stepped.js';
+import { KEPT_ROWS, keepRanking, topRows } from './top-rows.js';
 
 export interface SearchRow {
   readonly id: number;
@@ -67,15 +69,30 @@ export async function runSearch(
 ): Promise<SearchPage | null> {
   registerSearchFunctions(db);
   const inLine = (on: Db) => storedVisibility(on) === visibilityKey;
+  // A write of this connection's own may be open around the search (see topRows).
+  const writing = db.inTransaction;
   const found = db.transaction((): { rows: SearchRow[]; total: number } | null | 'step' => {
     if (!inLine(db)) return null;
     checkSearchWork(db, query);
-    if (sql.stepped !== undefined && (readAverages(db)?.rows ?? 0) > stepFrom) return 'step';
-    return onePiece(db, sql);
+    const step = sql.stepped !== undefined && (readAverages(db)?.rows ?? 0) > stepFrom;
+    // Kept rows settle most pages without scoring; a text ranked anew is stepped through when the
+    // vault is large (and kept from that pass), ranked here when it is not.
+    return step ? (keptPage(db, sql, writing, false) ?? 'step') : ordered(db, sql, writing);
   })();
+  const top = sql.top;
+  // The first page of a text ranked alone, stepped through: its best rows are kept for later searches.
+  const keep =
+    top !== undefined && top.after === undefined && !writing
+      ? {
+          rows: KEPT_ROWS + 1,
+          done: (reader: Db, best: { id: number; score: number }[], total: number) =>
+            keepRanking(db, reader, top.rankMatch, best, total),
+        }
+      : undefined;
   const page =
     found === 'step'
-      ? ((await steppedPage(db, sql.stepped!, inLine, work)) ?? onePieceIn(db, sql, inLine))
+      ? ((await steppedPage(db, sql.stepped!, inLine, work, keep)) ??
+        db.transaction(() => (inLine(db) ? ordered(db, sql, writing) : null))())
       : found;
   if (page === null) return null;
   return {
@@ -99,12 +116,26 @@ export async function runSearch(
  */
 export const STEP_FROM_NOTES = 2_000;
 
-function onePieceIn(
+/** The page from kept rows, or the ordered statements' (ranking and keeping the text when it may). */
+function ordered(db: Db, sql: SearchSql, writing: boolean): { rows: SearchRow[]; total: number } {
+  return keptPage(db, sql, writing, true) ?? onePiece(db, sql);
+}
+
+/**
+ * The page from the rows kept of the text (search/run/top-rows.ts), ranking it to keep when `rank`;
+ * null when they cannot settle it (or the search is not of a text ranked alone).
+ */
+function keptPage(
   db: Db,
   sql: SearchSql,
-  inLine: (on: Db) => boolean,
+  writing: boolean,
+  rank: boolean,
 ): { rows: SearchRow[]; total: number } | null {
-  return db.transaction(() => (inLine(db) ? onePiece(db, sql) : null))();
+  if (sql.top === undefined) return null;
+  const count = () =>
+    reusedStatement<unknown[], { total: number }>(db, sql.countSql).get(...sql.countParams)!.total;
+  const kept = topRows(db, sql.top, count, writing, rank);
+  return kept.rows === null ? null : { rows: kept.rows, total: kept.total };
 }
 
 /** The page and total of the ordered statements, in the caller's transaction. */
@@ -220,7 +251,7 @@ export async function checkCandidates(
     if (passes(check, row, factsOf(row))) passed.push(row);
     await work.checkpoint();
   }
-  const start = page.after === undefined ? 0 : passed.findIndex((r) => compareToPosition(r, page.after!) > 0);
+  const start = page.after === undefined ? 0 : passed.findIndex((r) => comparePosition(r, page.after!) > 0);
   const from = start === -1 ? passed.length : start;
   const rows = passed.slice(from, from + page.limit);
   return { rows, total: passed.length, more: from + rows.length < passed.length };

@@ -10,6 +10,7 @@
  * Only what is shown changes: the order and the page cursors keep the index's own score.
  */
 import type { Db } from '../../db/database.js';
+import { readAverages } from '../../store/fts-totals.js';
 
 /** FTS5's idf for a phrase in `n` of `total` rows, clamped as bm25() clamps it. */
 export function fts5Idf(total: number, n: number): number {
@@ -31,8 +32,10 @@ const ONE_PHRASE = /^(?:\{[^}]*\}\s*:\s*)?"(?:[^"]|"")*"\*?$/;
  */
 export function scoreScale(db: Db, rankMatch: string, matching?: number): number {
   if (!ONE_PHRASE.test(rankMatch.trim())) return 1;
-  // Only visible notes have a full-text row (visibility.ts): N is theirs, as bm25() counts it.
-  const total = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM notes WHERE visible = 1').get()!.n;
+  // N as bm25() counts it: the rows of the full-text index (only visible notes have one, visibility.ts),
+  // from its averages record, which fts-totals.ts keeps equal to them. Counting the visible notes
+  // instead walked an index of every note at each search (1.1 ms at 100k notes, 11 at a million).
+  const total = readAverages(db)?.rows ?? 0;
   // `matching`: the search already counted the phrase's notes (no other condition): not counted twice.
   const n =
     matching ??

@@ -16,6 +16,7 @@ import type { Db } from '../../db/database.js';
 import { openReader } from '../../db/reader.js';
 import type { SearchPosition, SearchSql } from '../plan/sql.js';
 import { registerSearchFunctions } from './functions.js';
+import { comparePosition, compareRows } from './order.js';
 
 export interface SteppedRow {
   readonly id: number;
@@ -23,6 +24,15 @@ export interface SteppedRow {
   readonly title: string;
   readonly mtime_ms: number;
   readonly score: number;
+}
+
+/**
+ * Asks a pass from the start (no cursor) to hand its `rows` best matches by score, best first, with
+ * the total, to `done` inside its read transaction (search/run/top-rows.ts keeps them).
+ */
+export interface StepKeep {
+  readonly rows: number;
+  done(reader: Db, best: { id: number; score: number }[], total: number): void;
 }
 
 /** Rows stepped between two safe points: a few hundred BM25 scores, well under a millisecond. */
@@ -39,6 +49,7 @@ export async function steppedPage(
   stepped: NonNullable<SearchSql['stepped']>,
   open: (reader: Db) => boolean,
   work: Work,
+  keep?: StepKeep,
 ): Promise<{ rows: SteppedRow[]; total: number } | null | undefined> {
   const reader = openReader(db);
   if (reader === null) return undefined;
@@ -47,7 +58,7 @@ export async function steppedPage(
     reader.exec('BEGIN');
     try {
       if (!open(reader)) return null;
-      const kept = new TopScores(stepped.limit, stepped.after);
+      const kept = new TopScores(Math.max(stepped.limit, keep?.rows ?? 0), stepped.after);
       let total = 0;
       for (const row of reader
         .prepare<unknown[], { id: number; score: number }>(stepped.sql)
@@ -56,7 +67,9 @@ export async function steppedPage(
         kept.offer(row.id, row.score);
         if (total % ROWS_PER_STEP === 0) await work.checkpoint();
       }
-      return { rows: kept.page(reader), total };
+      // Still in the pass's snapshot, so what is kept is scored against the index it was read from.
+      keep?.done(reader, kept.best(keep.rows), total);
+      return { rows: kept.page(reader).slice(0, stepped.limit), total };
     } finally {
       reader.exec('COMMIT');
     }
@@ -108,18 +121,13 @@ class TopScores {
       .map((r) => ({ ...r, score: score.get(r.id)! }));
     const after = this.after;
     return rows
-      .filter((r) => after === undefined || compareToPosition(r, after) > 0)
-      .sort((a, b) => compareToPosition(a, { s: b.score, m: b.mtime_ms, p: b.path }))
+      .filter((r) => after === undefined || comparePosition(r, after) > 0)
+      .sort(compareRows)
       .slice(0, this.limit);
   }
-}
 
-/**
- * Where `row` sorts against `position`: negative before, positive after. Scores descending, times
- * descending, paths by their UTF-8 bytes, as SQLite orders them.
- */
-export function compareToPosition(row: SteppedRow, position: SearchPosition): number {
-  if (row.score !== position.s) return row.score > position.s ? -1 : 1;
-  if (row.mtime_ms !== position.m) return row.mtime_ms > position.m ? -1 : 1;
-  return Buffer.compare(Buffer.from(row.path), Buffer.from(position.p));
+  /** The `n` best kept matches by score alone, best first (ties in no particular order). */
+  best(n: number): { id: number; score: number }[] {
+    return [...this.kept].sort((a, b) => b.score - a.score).slice(0, n);
+  }
 }
