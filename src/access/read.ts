@@ -9,6 +9,7 @@ import { findBlock, lineRange, outlineOf } from '../markdown/outline.js';
 import { findSection, formatHeading } from '../markdown/sections.js';
 import { normalizeFolderName } from '../vault/names.js';
 import { type AccessContext, iso } from './context.js';
+import { idField } from './note-ids.js';
 import { obsidianUri } from './obsidian-uri.js';
 import { notFound, resolveExisting } from './resolve.js';
 import type { Rules } from './rules/rules.js';
@@ -31,6 +32,7 @@ export function listNotes(
   return {
     notes: page.rows.map((r) => ({
       name: r.path,
+      ...idField(ctx, r.path),
       title: r.title,
       modified: iso(r.mtime_ms),
       sizeBytes: r.size,
@@ -85,6 +87,7 @@ export function readNote(
   return {
     schemaVersion: 2,
     name,
+    ...idField(ctx, name),
     format: format.name,
     frontmatter: fm.frontmatter,
     // A part is not the note: no raw block that could be put back together with it into a "whole" note.

@@ -19,6 +19,8 @@ export interface AgentSession {
 
 export interface NoteSummary {
   readonly name: string;
+  /** The note's id (SPEC 17.3): it names the note through moves; absent only while it is not indexed yet. */
+  readonly id?: string;
   /** The obsidian://open link that opens the note in Obsidian (SPEC 17.4). */
   readonly uri?: string;
   readonly title: string;
@@ -36,6 +38,8 @@ export interface NoteListPage {
 export interface NoteContent {
   readonly schemaVersion: 2;
   readonly name: string;
+  /** The note's id (SPEC 17.3): it names the note through moves; absent only while it is not indexed yet. */
+  readonly id?: string;
   /** The vault's note format (SPEC 11.2): an HTML note has no frontmatter and its body is the HTML. */
   readonly format: 'markdown' | 'html';
   readonly frontmatter: Record<string, JsonValue> | null;
@@ -74,6 +78,8 @@ export interface NoteContent {
 
 export interface WriteResult {
   readonly name: string;
+  /** The note's id (SPEC 17.3): it names the note through moves; absent only while it is not indexed yet. */
+  readonly id?: string;
   readonly etag: string;
   readonly modified: string;
   readonly created?: boolean;
@@ -83,6 +89,8 @@ export interface WriteResult {
 
 export interface SearchHit {
   readonly name: string;
+  /** The note's id (SPEC 17.3): it names the note through moves; absent only while it is not indexed yet. */
+  readonly id?: string;
   /** The obsidian://open link that opens the note in Obsidian (SPEC 17.4). */
   readonly uri: string;
   readonly title: string;

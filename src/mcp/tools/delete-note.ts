@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { etagField, noteName, scopeGuardFields, writeOutput } from '../schemas.js';
+import { etagField, noteRefArguments, scopeGuardFields, writeOutput } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { describeStaged } from './write-text.js';
 
@@ -12,7 +12,7 @@ export const name = 'delete_note';
 
 export const inputSchema = z.object({
   ...scopeGuardFields,
-  name: noteName,
+  ...noteRefArguments,
   expected_etag: etagField.optional(),
   copied_to: z
     .string()
@@ -50,7 +50,7 @@ export function register({ server, access, session }: ToolDeps): void {
     (args) =>
       runTool(true, async () => {
         const result = await access.deleteNote(scoped(session, args), {
-          name: args.name,
+          name: access.noteName(session, args),
           ...(args.expected_etag === undefined ? {} : { expectedEtag: args.expected_etag }),
           ...(args.copied_to === undefined ? {} : { copiedTo: args.copied_to }),
         });

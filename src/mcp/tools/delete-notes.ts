@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { toolResult } from '../result.js';
-import { etagField, noteName, scopeGuardFields, withErrors } from '../schemas.js';
+import { etagField, noteRefArguments, scopeGuardFields, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { runLongTool } from '../work.js';
 
@@ -13,7 +13,7 @@ export const name = 'delete_notes';
 export const inputSchema = z.object({
   ...scopeGuardFields,
   items: z
-    .array(z.object({ name: noteName, expected_etag: etagField.optional() }))
+    .array(z.object({ ...noteRefArguments, expected_etag: etagField.optional() }))
     .min(1)
     .max(200)
     .describe('The notes to delete, in this order (at most 200)'),
@@ -64,7 +64,7 @@ export function register({ server, access, session }: ToolDeps): void {
         const r = await access.deleteNotes(
           scoped(session, args),
           args.items.map((i) => ({
-            name: i.name,
+            name: access.noteName(session, i),
             ...(i.expected_etag === undefined ? {} : { expectedEtag: i.expected_etag }),
           })),
           work,

@@ -9,7 +9,7 @@ import { NotedError } from '../../common/errors.js';
 import type { EditOperation } from '../../markdown/edit.js';
 import { MAX_KEY_CHARS } from '../../markdown/frontmatter/splice.js';
 import { runTool, toolResult } from '../result.js';
-import { etagField, noteName, scopeGuardFields, WriteShape, writeOutput } from '../schemas.js';
+import { etagField, noteRefArguments, scopeGuardFields, WriteShape, writeOutput } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { describeWrite } from './write-text.js';
 
@@ -26,7 +26,7 @@ const propertyValue = z
 
 export const inputSchema = z.object({
   ...scopeGuardFields,
-  name: noteName,
+  ...noteRefArguments,
   operation: z
     .enum([
       'replace',
@@ -197,7 +197,7 @@ export function register({ server, access, session }: ToolDeps): void {
     (args) =>
       runTool(true, async () => {
         const result = await access.editNote(scoped(session, args), {
-          name: args.name,
+          name: access.noteName(session, args),
           operation: operationOf(args),
           ...(args.expected_etag === undefined ? {} : { expectedEtag: args.expected_etag }),
           ...(args.expected_modified === undefined ? {} : { expectedModified: args.expected_modified }),

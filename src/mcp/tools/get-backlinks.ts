@@ -6,13 +6,13 @@ import * as z from 'zod';
 import { BACKLINKS_PAGE } from '../../access/links/links.js';
 import { cursorField, limitField, moreText, pageFields } from '../paging.js';
 import { runTool, toolResult } from '../result.js';
-import { noteName, readOnlyTool, withErrors } from '../schemas.js';
+import { noteRefArguments, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'get_backlinks';
 
 export const inputSchema = z.object({
-  name: noteName,
+  ...noteRefArguments,
   limit: limitField('linking notes', BACKLINKS_PAGE, 5000),
   cursor: cursorField,
 });
@@ -48,7 +48,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(false, () => {
-        const found = access.backlinks(session, args.name, {
+        const found = access.backlinks(session, access.noteName(session, args), {
           ...(args.limit === undefined ? {} : { limit: args.limit }),
           ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
         });

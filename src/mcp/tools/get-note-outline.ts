@@ -4,13 +4,13 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { lineSpan, noteName, readOnlyTool, withErrors } from '../schemas.js';
+import { lineSpan, noteRefArguments, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'get_note_outline';
 
 export const inputSchema = z.object({
-  name: noteName,
+  ...noteRefArguments,
 });
 
 export const outputSchema = withErrors(
@@ -69,7 +69,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(false, () => {
-        const o = access.noteOutline(session, args.name);
+        const o = access.noteOutline(session, access.noteName(session, args));
         const parts = [
           `# Outline of ${o.name}`,
           `etag: ${o.etag} · ${o.words} words · ${o.characters} characters · ${o.lines} lines · tasks ${o.tasks.open} open, ${o.tasks.done} done · links ${o.links.outgoing} out, ${o.links.backlinks} notes in`,

@@ -4,13 +4,13 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { lineSpan, noteName, readOnlyTool, withErrors } from '../schemas.js';
+import { lineSpan, noteRefArguments, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'get_outgoing_links';
 
 export const inputSchema = z.object({
-  name: noteName,
+  ...noteRefArguments,
 });
 
 export const outputSchema = withErrors(
@@ -62,7 +62,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(false, () => {
-        const found = access.outgoingLinks(session, args.name);
+        const found = access.outgoingLinks(session, access.noteName(session, args));
         const count = found.links.length;
         const head =
           count === 0

@@ -4,13 +4,13 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { noteName, readOnlyTool, withErrors } from '../schemas.js';
+import { noteRefArguments, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'get_properties';
 
 export const inputSchema = z.object({
-  name: noteName,
+  ...noteRefArguments,
 });
 
 const PROPERTY_TYPES = ['text', 'list', 'number', 'checkbox', 'date', 'datetime'] as const;
@@ -46,7 +46,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(false, () => {
-        const found = access.getProperties(session, args.name);
+        const found = access.getProperties(session, access.noteName(session, args));
         const keys = Object.keys(found.properties);
         const parts = [`# ${found.name}`];
         if (found.frontmatterError !== undefined) {

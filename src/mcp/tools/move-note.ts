@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { toolResult } from '../result.js';
-import { etagField, noteName, scopeGuardFields, withErrors } from '../schemas.js';
+import { etagField, noteRefArguments, scopeGuardFields, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { runLongTool } from '../work.js';
 import { describeLinks, dryRunField, MoveNoteShape, updateLinksField } from './move-shape.js';
@@ -13,7 +13,7 @@ export const name = 'move_note';
 
 export const inputSchema = z.object({
   ...scopeGuardFields,
-  name: noteName,
+  ...noteRefArguments,
   new_name: z
     .string()
     .min(1)
@@ -49,7 +49,7 @@ export function register({ server, access, session }: ToolDeps): void {
         const r = await access.moveNote(
           scoped(session, args),
           {
-            name: args.name,
+            name: access.noteName(session, args),
             newName: args.new_name,
             ...(args.update_links === undefined ? {} : { updateLinks: args.update_links }),
             ...(args.dry_run === undefined ? {} : { dryRun: args.dry_run }),

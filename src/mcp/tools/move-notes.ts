@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { toolResult } from '../result.js';
-import { etagField, noteName, scopeGuardFields, withErrors } from '../schemas.js';
+import { etagField, noteRefArguments, scopeGuardFields, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { runLongTool } from '../work.js';
 import { dryRunField, linkFields, updateLinksField } from './move-shape.js';
@@ -16,7 +16,7 @@ export const inputSchema = z.object({
   items: z
     .array(
       z.object({
-        name: noteName,
+        ...noteRefArguments,
         new_name: z.string().min(1).max(4096).describe('The new vault-relative path (.md optional)'),
         expected_etag: etagField.optional(),
       }),
@@ -75,7 +75,7 @@ export function register({ server, access, session }: ToolDeps): void {
           scoped(session, args),
           {
             items: args.items.map((i) => ({
-              name: i.name,
+              name: access.noteName(session, i),
               newName: i.new_name,
               ...(i.expected_etag === undefined ? {} : { expectedEtag: i.expected_etag }),
             })),

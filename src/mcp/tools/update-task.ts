@@ -5,14 +5,22 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { etagField, noteName, scopeGuardFields, WriteShape, writeOutput } from '../schemas.js';
+import {
+  etagField,
+  noteIdArgument,
+  noteName,
+  scopeGuardFields,
+  WriteShape,
+  writeOutput,
+} from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { describeWrite } from './write-text.js';
 
 export const name = 'update_task';
 
 export const inputSchema = z.object({
-  name: noteName.describe('The note holding the task: the note list_tasks gave'),
+  name: noteName.describe('The note holding the task: the note list_tasks gave').optional(),
+  id: noteIdArgument.optional(),
   line: z
     .number()
     .int()
@@ -86,7 +94,7 @@ export function register({ server, access, session }: ToolDeps): void {
     (args) =>
       runTool(true, async () => {
         const result = await access.updateTask(scoped(session, args), {
-          name: args.name,
+          name: access.noteName(session, args),
           line: args.line,
           expectedEtag: args.expected_etag,
           ...(args.done === undefined ? {} : { done: args.done }),
