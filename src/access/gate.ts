@@ -24,7 +24,7 @@ import { listLinks } from './links/vault-links.js';
 import { deleteNotes, moveNotes } from './moves/batch.js';
 import { moveFolder } from './moves/folder-move.js';
 import { moveNote } from './moves/move.js';
-import { type NoteRef, nameOfRef } from './note-ids.js';
+import { idOf, type NoteRef, nameOfRef } from './note-ids.js';
 import { noteOutline } from './outline.js';
 import { noteText, promptFingerprint, promptNotes } from './prompts.js';
 import { getProperties } from './properties.js';
@@ -149,6 +149,14 @@ export class VaultAccess {
    */
   noteName(session: AgentSession, ref: NoteRef, what?: string): string {
     return nameOfRef(this.ctx, () => this.rules(session), ref, what);
+  }
+
+  /**
+   * The id of the note at `path` (SPEC 17.3), for a result that already names that path (so the
+   * agent may see it); undefined when no note is indexed there.
+   */
+  idOf(path: string): string | undefined {
+    return idOf(this.ctx, path);
   }
 
   listNotes(session: AgentSession, ...args: Rest<typeof listNotes>) {

@@ -28,6 +28,7 @@ import { recencyScore, scoreScale } from '../index/search/run/score.js';
 import { NoteRegions } from '../index/words/regions.js';
 import { normalizeFolderName } from '../vault/names.js';
 import { type AccessContext, iso } from './context.js';
+import { idField } from './note-ids.js';
 import { obsidianUri } from './obsidian-uri.js';
 import type { Rules } from './rules/rules.js';
 import type { SearchHit, SearchResult } from './types.js';
@@ -261,6 +262,7 @@ function hitOf(
   const excerptText = place?.text ?? task?.text ?? body;
   return {
     name: row.path,
+    ...idField(ctx, row.path),
     uri: obsidianUri(ctx.vault.root, row.path),
     title: row.title,
     score: Number(score.toPrecision(4)),

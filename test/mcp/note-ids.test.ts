@@ -60,6 +60,51 @@ describe('note ids', () => {
     expect(fs.readFileSync(path.join(v.dir, 'b.md'), 'utf8')).toBe('beta two\n');
   });
 
+  it('every result that names a note gives its id', async () => {
+    const v = await open({
+      'a.md': '---\ntags: [t]\n---\nalpha [[b]]\n- [ ] task one\n',
+      'b.md': 'beta\n',
+    });
+    const a = await idOf(v, 'a');
+    const b = await idOf(v, 'b');
+    const cursor = (await v.call('list_changes', {})).structured.nextCursor;
+    const hits = await v.call('search_notes', { query: 'alpha' });
+    expect(hits.structured.results.map((h: { id: string }) => h.id)).toEqual([a]);
+    const tagged = await v.call('list_by_tag', { tag: 't' });
+    expect(tagged.structured.notes[0]).toMatchObject({ name: 'a.md', id: a });
+    const back = await v.call('get_backlinks', { id: b });
+    expect(back.structured).toMatchObject({ name: 'b.md', id: b, backlinks: [{ name: 'a.md', id: a }] });
+    const out = await v.call('get_outgoing_links', { id: a });
+    expect(out.structured).toMatchObject({ name: 'a.md', id: a, links: [{ target: 'b.md', targetId: b }] });
+    const props = await v.call('get_properties', { id: a });
+    expect(props.structured).toMatchObject({ name: 'a.md', id: a });
+    const tasks = await v.call('list_tasks', {});
+    expect(tasks.structured.tasks[0]).toMatchObject({ note: 'a.md', noteId: a });
+    const ticked = await v.call('update_task', {
+      id: tasks.structured.tasks[0].noteId,
+      line: tasks.structured.tasks[0].line,
+      done: true,
+      expected_etag: tasks.structured.tasks[0].etag,
+    });
+    expect(ticked.isError, ticked.text).toBe(false);
+    expect(ticked.structured).toMatchObject({ name: 'a.md', id: a });
+    const created = await v.call('create_note', { name: 'c', content: 'gamma\n' });
+    expect(created.structured.id).toMatch(/^n/);
+    const plan = await v.call('move_note', { id: b, new_name: 'b2', dry_run: true });
+    expect(plan.structured).toMatchObject({ dryRun: true, id: b });
+    const moved = await v.call('move_note', { id: b, new_name: 'b2' });
+    expect(moved.structured).toMatchObject({ name: 'b.md', newName: 'b2.md', id: b });
+    const batch = await v.call('move_notes', { items: [{ id: b, new_name: 'b3' }] });
+    expect(batch.structured.results[0]).toMatchObject({ newName: 'b3.md', id: b });
+    const changes = await v.call('list_changes', { cursor });
+    const entries = changes.structured.changes as { kind: string; name: string; id?: string }[];
+    expect(entries.filter((c) => c.kind === 'moved').map((c) => [c.name, c.id])).toEqual([
+      ['b2.md', undefined],
+      ['b3.md', b],
+    ]);
+    expect(entries.find((c) => c.name === 'c.md')?.id).toBe(created.structured.id);
+  });
+
   it('the id survives move_note, move_folder and a restart', async () => {
     const v = await open({ 'a.md': 'alpha\n', 'dir/c.md': 'gamma\n', 'dir/d.md': 'delta\n' });
     const a = await idOf(v, 'a');

@@ -3,8 +3,9 @@
  * get_note_outline: a note's structure before reading it all (SPEC 12.3).
  */
 import * as z from 'zod';
+import { withId } from '../note-ids.js';
 import { runTool, toolResult } from '../result.js';
-import { lineSpan, noteRefArguments, readOnlyTool, withErrors } from '../schemas.js';
+import { lineSpan, noteIdField, noteRefArguments, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'get_note_outline';
@@ -16,6 +17,7 @@ export const inputSchema = z.object({
 export const outputSchema = withErrors(
   z.object({
     name: z.string().describe('Canonical name of the note, with .md'),
+    id: noteIdField.optional(),
     etag: z.string().describe("The whole note's etag, as read_note gives it"),
     headings: z
       .array(
@@ -84,7 +86,7 @@ export function register({ server, access, session }: ToolDeps): void {
             `Blocks:\n${o.blocks.map((b) => `- ^${b.id} (lines ${b.lines[0]}–${b.lines[1]}): ${b.text}`).join('\n')}`,
           );
         }
-        return toolResult(parts.join('\n\n'), { ...o }, ['headings', 'blocks']);
+        return toolResult(parts.join('\n\n'), { ...withId(access, o) }, ['headings', 'blocks']);
       }),
   );
 }

@@ -3,6 +3,7 @@
  * move_note: move or rename a note, keeping every link to it working.
  */
 import * as z from 'zod';
+import { withId } from '../note-ids.js';
 import { toolResult } from '../result.js';
 import { etagField, noteRefArguments, scopeGuardFields, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
@@ -60,7 +61,11 @@ export function register({ server, access, session }: ToolDeps): void {
         const head = r.dryRun
           ? `Dry run: ${r.name} would move to ${r.newName}. Nothing was changed.`
           : `Moved ${r.name} to ${r.newName} (etag ${r.etag}; journal group ${r.group}).`;
-        return toolResult(`${head}\n${describeLinks(r)}`, { ...r }, ['changes']);
+        return toolResult(
+          `${head}\n${describeLinks(r)}`,
+          { ...withId(access, r, r.dryRun ? 'name' : 'newName') },
+          ['changes'],
+        );
       }),
   );
 }

@@ -3,8 +3,9 @@
  * move_notes: several moves in one call, each reported on its own; not a transaction.
  */
 import * as z from 'zod';
+import { withId } from '../note-ids.js';
 import { toolResult } from '../result.js';
-import { etagField, noteRefArguments, scopeGuardFields, withErrors } from '../schemas.js';
+import { etagField, noteIdField, noteRefArguments, scopeGuardFields, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { runLongTool } from '../work.js';
 import { dryRunField, linkFields, updateLinksField } from './move-shape.js';
@@ -29,7 +30,13 @@ export const inputSchema = z.object({
 });
 
 const ItemShape = z.union([
-  z.object({ name: z.string(), newName: z.string(), etag: z.string().optional(), ...linkFields }),
+  z.object({
+    name: z.string(),
+    newName: z.string(),
+    id: noteIdField.optional().describe("The note's id: the same before and after the move"),
+    etag: z.string().optional(),
+    ...linkFields,
+  }),
   z.object({
     name: z.string(),
     committed: z.literal(false),
@@ -90,7 +97,17 @@ export function register({ server, access, session }: ToolDeps): void {
             : `- ${item.name} → ${item.newName}: ${item.dryRun ? 'would move' : 'moved'}, ${item.changesTotal} link(s) ${item.dryRun ? 'would change' : 'changed'}${item.notUpdated.length > 0 ? `, ${item.notUpdated.length} note(s) not updated` : ''}${item.staged.length > 0 ? `, ${item.staged.length} rewrite(s) staged` : ''}`,
         );
         const head = `${r.committedCount} of ${r.results.length} moved, ${r.refusedCount} refused (not a transaction: what was done stays done${r.group === undefined ? '' : `; journal group ${r.group}`}).`;
-        return toolResult([head, ...lines].join('\n'), { ...r, transaction: false }, ['results']);
+        return toolResult(
+          [head, ...lines].join('\n'),
+          {
+            ...r,
+            results: r.results.map((item) =>
+              'code' in item ? item : withId(access, item, item.dryRun ? 'name' : 'newName'),
+            ),
+            transaction: false,
+          },
+          ['results'],
+        );
       }),
   );
 }

@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import type { LinkChange, NotUpdated } from '../../access/moves/apply.js';
 import type { NowResolved } from '../../access/moves/plan.js';
+import { noteIdField } from '../schemas.js';
 
 export const updateLinksField = z
   .boolean()
@@ -63,6 +64,7 @@ export const linkFields = {
 export const MoveNoteShape = z.object({
   name: z.string().describe('The old name'),
   newName: z.string().describe('The new name'),
+  id: noteIdField.optional().describe("The note's id: the same before and after the move"),
   etag: z.string().optional().describe('The moved note’s etag at its new name'),
   ...linkFields,
 });
