@@ -2,8 +2,8 @@
  * @module
  * Notes' ids (SPEC 17.3): short, opaque strings an agent can hold on to while a note moves.
  *
- * An id is `n`, the note's stable key (`notes.uid`, or the row id a new note keeps) in base 36, and a
- * four-character tag: an HMAC of the key under a secret made with the index. The key follows the note
+ * An id is `n`, the note's stable key (`notes.uid`, or the row id a new note keeps) scrambled and in
+ * base 36, and a four-character tag: an HMAC of the key under a secret made with the index. The key follows the note
  * through every move the feed pairs (feed/recorder.ts) and lives in the index file, so it survives
  * restarts; an index rebuilt from nothing makes a new secret and counts keys from 1 again, so an id
  * from before fails the tag (in all but about one case in 1.7 million) instead of naming some other
@@ -45,17 +45,46 @@ function tagOf(secret: Buffer, key: number): string {
   return (mac.readUInt32BE(0) % TAG_RANGE).toString(36).padStart(TAG_CHARS, '0');
 }
 
+/**
+ * Keys are counted, and a count would tell an agent how many notes were made between two it can see,
+ * hidden ones among them (SPEC 4): the key is shown scrambled, by a keyed permutation of 40-bit
+ * numbers (a four-round Feistel network), so ids say nothing of order or gaps.
+ */
+const HALF_BITS = 20;
+const HALF = 2 ** HALF_BITS;
+
+function round(secret: Buffer, n: number, half: number): number {
+  return createHmac('sha256', secret).update(`${n}:${half}`).digest().readUInt32BE(0) % HALF;
+}
+
+function scramble(secret: Buffer, key: number, backwards: boolean): number {
+  let left = Math.floor(key / HALF);
+  let right = key % HALF;
+  if (!backwards) {
+    for (let n = 0; n < 4; n++) [left, right] = [right, left ^ round(secret, n, right)];
+  } else {
+    for (let n = 3; n >= 0; n--) [left, right] = [right ^ round(secret, n, left), left];
+  }
+  return left * HALF + right;
+}
+
 /** The id of the note with stable key `key`. */
 export function formatNoteId(db: Db, key: number): string {
-  return `n${key.toString(36)}${tagOf(secretOf(db), key)}`;
+  const secret = secretOf(db);
+  // Keys past 2^40 (a trillion notes made) are shown as they are.
+  const shown = key < HALF * HALF ? scramble(secret, key, false) : key;
+  return `n${shown.toString(36)}${tagOf(secret, key)}`;
 }
 
 /** The stable key an id names in this index, or null when it is not one of this index's ids. */
 export function keyOfNoteId(db: Db, id: string): number | null {
   if (!NOTE_ID_PATTERN.test(id)) return null;
-  const key = Number.parseInt(id.slice(1, -TAG_CHARS), 36);
-  if (!Number.isSafeInteger(key) || key < 1) return null;
-  return tagOf(secretOf(db), key) === id.slice(-TAG_CHARS) ? key : null;
+  const shown = Number.parseInt(id.slice(1, -TAG_CHARS), 36);
+  if (!Number.isSafeInteger(shown)) return null;
+  const secret = secretOf(db);
+  const key = shown < HALF * HALF ? scramble(secret, shown, true) : shown;
+  if (key < 1) return null;
+  return tagOf(secret, key) === id.slice(-TAG_CHARS) ? key : null;
 }
 
 /** The path of the indexed note with this id, or null (unknown, from another index, or deleted). */
