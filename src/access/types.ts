@@ -112,11 +112,15 @@ export interface SearchResult {
 
 export interface DeleteResult {
   readonly name: string;
+  /** The note's id (SPEC 17.3), as it was before the deletion. */
+  readonly id?: string;
   readonly trashId: string;
 }
 
 export interface RestoreResult {
   readonly name: string;
+  /** The restored note's id (SPEC 17.3): a new one, as for any note the index meets anew. */
+  readonly id?: string;
   readonly etag: string;
   readonly trashId: string;
   /**

@@ -72,9 +72,9 @@ describe.each(FORMATS)('get_backlinks (%s vault)', (f) => {
       'Artificial Intelligence.md': '---\naliases: [AI]\n---\n',
       'src.md': '[[AI]] [[Artificial Intelligence|AI]]\n',
     });
-    expect((await v.call('get_backlinks', { name: 'Artificial Intelligence' })).structured.backlinks).toMatchObject(
-      [{ name: 'src.md', count: 2 }],
-    );
+    expect(
+      (await v.call('get_backlinks', { name: 'Artificial Intelligence' })).structured.backlinks,
+    ).toMatchObject([{ name: 'src.md', count: 2 }]);
   });
 
   it('follows writes made through the tools', async () => {

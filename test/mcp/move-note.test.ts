@@ -61,9 +61,9 @@ describe('move_note', () => {
     expect(targets.filter((t: string | null) => t !== 'other.md')).toEqual(
       Array(9).fill('projects/2025/Road Map.md'),
     );
-    expect((await v.call('get_backlinks', { name: 'projects/2025/Road Map' })).structured.backlinks).toMatchObject([
-      { name: 'a/links.md', count: 9 },
-    ]);
+    expect(
+      (await v.call('get_backlinks', { name: 'projects/2025/Road Map' })).structured.backlinks,
+    ).toMatchObject([{ name: 'a/links.md', count: 9 }]);
   });
 
   it('dry_run returns the plan and changes nothing', async () => {

@@ -23,6 +23,7 @@ import { scanBody } from '../../markdown/scan.js';
 import { normalizeFolderName } from '../../vault/names.js';
 import type { StoredNote } from '../../vault/vault.js';
 import { type AccessContext, iso } from '../context.js';
+import { idField } from '../note-ids.js';
 import type { Rules } from '../rules/rules.js';
 import { type HtmlLinks, htmlDocument, htmlLinks, htmlNote } from './html.js';
 
@@ -58,6 +59,8 @@ export interface ExportInput {
 /** One exported note: its identity always; its frontmatter and body in the json format. */
 export interface ExportedNote {
   readonly name: string;
+  /** The note's id (SPEC 17.3); absent only while it is not indexed yet. */
+  readonly id?: string;
   readonly etag: string;
   readonly modified: string;
   readonly frontmatter?: Record<string, JsonValue> | null;
@@ -235,6 +238,7 @@ function pageBuilder(ctx: AccessContext, rules: Rules, format: ExportFormat): Pa
   const noteFormat = formatOf(ctx.vault);
   const identity = (stored: StoredNote) => ({
     name: stored.name,
+    ...idField(ctx, stored.name),
     etag: stored.etag,
     modified: iso(stored.mtimeMs),
   });

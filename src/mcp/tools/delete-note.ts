@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { runTool, toolResult } from '../result.js';
-import { etagField, noteRefArguments, scopeGuardFields, writeOutput } from '../schemas.js';
+import { etagField, noteIdField, noteRefArguments, scopeGuardFields, writeOutput } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { describeStaged } from './write-text.js';
 
@@ -26,6 +26,7 @@ export const inputSchema = z.object({
 export const outputSchema = writeOutput(
   z.object({
     name: z.string(),
+    id: noteIdField.optional().describe("The deleted note's id (it names nothing once the note is gone)"),
     trashId: z.string().describe('The deletion id list_trash shows; pass it to restore_note as id'),
   }),
 );

@@ -3,7 +3,7 @@
  * move_note: move or rename a note, keeping every link to it working.
  */
 import * as z from 'zod';
-import { withId } from '../note-ids.js';
+import { nowResolvedWithIds, withId } from '../note-ids.js';
 import { toolResult } from '../result.js';
 import { etagField, noteRefArguments, scopeGuardFields, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
@@ -63,7 +63,12 @@ export function register({ server, access, session }: ToolDeps): void {
           : `Moved ${r.name} to ${r.newName} (etag ${r.etag}; journal group ${r.group}).`;
         return toolResult(
           `${head}\n${describeLinks(r)}`,
-          { ...withId(access, r, r.dryRun ? 'name' : 'newName') },
+          {
+            ...withId(access, r, r.dryRun ? 'name' : 'newName'),
+            nowResolved: nowResolvedWithIds(access, r.nowResolved, (p) =>
+              !r.dryRun && p === r.name ? r.newName : p,
+            ),
+          },
           ['changes'],
         );
       }),

@@ -3,7 +3,7 @@
  * move_notes: several moves in one call, each reported on its own; not a transaction.
  */
 import * as z from 'zod';
-import { withId } from '../note-ids.js';
+import { nowResolvedWithIds, withId } from '../note-ids.js';
 import { toolResult } from '../result.js';
 import { etagField, noteIdField, noteRefArguments, scopeGuardFields, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
@@ -38,7 +38,8 @@ const ItemShape = z.union([
     ...linkFields,
   }),
   z.object({
-    name: z.string(),
+    name: z.string().optional().describe('The note; absent only when the item gave an id that names no note'),
+    id: noteIdField.optional().describe('The id the item gave'),
     committed: z.literal(false),
     code: z.string().describe('Why this item was refused (an error code)'),
     message: z.string(),
@@ -82,7 +83,9 @@ export function register({ server, access, session }: ToolDeps): void {
           scoped(session, args),
           {
             items: args.items.map((i) => ({
-              name: access.noteName(session, i),
+              // An id is resolved when the item's turn comes: one naming no note refuses that item alone.
+              ...(i.name === undefined ? {} : { name: i.name }),
+              ...(i.id === undefined ? {} : { id: i.id }),
               newName: i.new_name,
               ...(i.expected_etag === undefined ? {} : { expectedEtag: i.expected_etag }),
             })),
@@ -93,7 +96,7 @@ export function register({ server, access, session }: ToolDeps): void {
         );
         const lines = r.results.map((item) =>
           'code' in item
-            ? `- ${item.name}: refused (${item.code}) ${item.message}`
+            ? `- ${item.name ?? item.id}: refused (${item.code}) ${item.message}`
             : `- ${item.name} → ${item.newName}: ${item.dryRun ? 'would move' : 'moved'}, ${item.changesTotal} link(s) ${item.dryRun ? 'would change' : 'changed'}${item.notUpdated.length > 0 ? `, ${item.notUpdated.length} note(s) not updated` : ''}${item.staged.length > 0 ? `, ${item.staged.length} rewrite(s) staged` : ''}`,
         );
         const head = `${r.committedCount} of ${r.results.length} moved, ${r.refusedCount} refused (not a transaction: what was done stays done${r.group === undefined ? '' : `; journal group ${r.group}`}).`;
@@ -101,9 +104,21 @@ export function register({ server, access, session }: ToolDeps): void {
           [head, ...lines].join('\n'),
           {
             ...r,
-            results: r.results.map((item) =>
-              'code' in item ? item : withId(access, item, item.dryRun ? 'name' : 'newName'),
-            ),
+            results: r.results.map((item, i) => {
+              if ('code' in item) return item;
+              // A note named as it was before this item's move, followed through the moves after it.
+              const at = (path: string) => {
+                let now = path;
+                for (const later of r.results.slice(i)) {
+                  if (!('code' in later) && !later.dryRun && later.name === now) now = later.newName;
+                }
+                return now;
+              };
+              return {
+                ...withId(access, item, item.dryRun ? 'name' : 'newName'),
+                nowResolved: nowResolvedWithIds(access, item.nowResolved, at),
+              };
+            }),
             transaction: false,
           },
           ['results'],

@@ -36,9 +36,11 @@ const NotUpdatedShape = z.object({
 
 const NowResolvedShape = z.object({
   note: z.string(),
+  noteId: noteIdField.optional().describe('The id of the note holding the link'),
   line: z.number(),
   raw: z.string(),
   target: z.string().describe('What the link finds now'),
+  targetId: noteIdField.optional().describe('The id of the note the link finds now'),
 });
 
 /** Fields every move result carries about links. */
