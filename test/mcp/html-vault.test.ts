@@ -300,7 +300,7 @@ describe('an HTML vault is detected and every tool works on it (SPEC 11)', () =>
     await v.call('move_note', { name: 'Risks', new_name: 'archive/Risks' });
     expect(readBytes(v.dir, 'projects/Plan.html')?.toString()).toContain('[[Risks]]');
     expect((await v.call('get_backlinks', { name: 'archive/Risks' })).structured.backlinks).toEqual([
-      { name: 'projects/Plan.html', count: 1 },
+      { name: 'projects/Plan.html', id: AN_ID, count: 1 },
     ]);
   });
 

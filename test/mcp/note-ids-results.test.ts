@@ -156,14 +156,19 @@ describe('ids in every result that names a note', () => {
     const b = await idOf(v, 'b');
     const deleted = await v.call('delete_notes', { items: [{ id: a }] });
     expect(deleted.structured.results[0].committed).toBe(true);
-    // a's id names nothing now; b's is given with a name too; the last one is fine.
-    const r = await v.call('delete_notes', {
-      items: [{ id: a }, { name: 'b', id: b }, { id: 'nzzzzzzzz' }, { id: b }],
-    });
+    // An item giving both name and id, or neither, is a mistaken call: refused whole, nothing done.
+    for (const item of [{ name: 'b', id: b }, {}]) {
+      const wrong = await v.call('delete_notes', { items: [{ id: b }, item] });
+      expect(wrong.structured.code).toBe('validation_error');
+      expect(wrong.structured.message).toContain('items[1]');
+      expect(wrong.structured.message).toContain('Nothing was done');
+    }
+    expect((await v.call('read_note', { id: b })).structured.name).toBe('b.md');
+    // a's id names nothing now, nor does the third; the others are fine.
+    const r = await v.call('delete_notes', { items: [{ id: a }, { id: 'nzzzzzzzz' }, { id: b }] });
     expect(r.isError, r.text).toBe(false);
     expect(r.structured.results).toMatchObject([
       { id: a, committed: false, code: 'not_found' },
-      { name: 'b', id: b, committed: false, code: 'validation_error' },
       { id: 'nzzzzzzzz', committed: false, code: 'not_found' },
       { name: 'b.md', id: b, committed: true },
     ]);

@@ -340,7 +340,7 @@ describe('a hidden note answers exactly like a missing one (SPEC 4)', () => {
       ['open/readme.txt', 0],
     ]);
     const backlinksOfA = await hidden.call('get_backlinks', { name: 'open/a' });
-    expect(backlinksOfA.structured.backlinks).toEqual([{ name: 'open/b.md', count: 1 }]);
+    expect(backlinksOfA.structured.backlinks).toEqual([{ name: 'open/b.md', id: AN_ID, count: 1 }]);
     const linksOfA = await hidden.call('get_outgoing_links', { name: 'open/a' });
     expect(
       linksOfA.structured.links.map((l: { raw: string; target: string | null }) => [l.raw, l.target]),
@@ -352,7 +352,7 @@ describe('a hidden note answers exactly like a missing one (SPEC 4)', () => {
     const tasks = await hidden.call('list_tasks', { status: 'all' });
     expect(tasks.structured.tasks.map((t: { note: string }) => t.note)).toEqual(['open/a.md']);
     const linkers = await hidden.call('query_notes', { filters: [{ op: 'has_link', value: 'secret' }] });
-    expect(linkers.structured.rows).toEqual([{ name: 'open/a.md' }]);
+    expect(linkers.structured.rows).toEqual([{ name: 'open/a.md', $id: AN_ID }]);
     expect((await hidden.call('get_properties', { name: 'Plan' })).structured.properties).toEqual({
       status: 'open plan',
     });

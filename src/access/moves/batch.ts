@@ -103,6 +103,22 @@ async function runBatch<I extends { name: string }, T extends { committed: boole
 }
 
 /**
+ * Each item names its note by name or by id, exactly one: a batch with an item that gives neither or
+ * both is refused whole, before anything is done, as a misspelt argument is.
+ */
+function requireOneRefEach(items: readonly NoteRef[]): void {
+  for (const [i, item] of items.entries()) {
+    if ((item.name === undefined) !== (item.id === undefined)) continue;
+    throw new NotedError(
+      'validation_error',
+      item.name === undefined
+        ? `items[${i}] says no note: pass name (its path, e.g. "inbox/idea") or id (as a result gave it, e.g. "n1f3k2a"). Nothing was done.`
+        : `items[${i}] gives both name "${item.name}" and id "${item.id}": pass only one. Nothing was done.`,
+    );
+  }
+}
+
+/**
  * A batch limited by `in_folder` is refused whole, before any item is done, when one of its notes
  * resolves outside the folder or one of its destinations lies outside (SPEC 12.5). A name that does
  * not resolve is left for its item to report; every item is checked again when it runs.
@@ -148,6 +164,7 @@ export function moveNotes(
   input: { items: readonly ByRef<MoveNoteInput>[]; updateLinks?: boolean; dryRun?: boolean },
   work: Work = unobservedWork(),
 ): Promise<BatchResult<MoveResult>> {
+  requireOneRefEach(input.items);
   requireBatchInScope(
     ctx,
     rules,
@@ -190,6 +207,7 @@ export function deleteNotes(
   items: readonly (NoteRef & { expectedEtag?: string })[],
   work: Work = unobservedWork(),
 ): Promise<BatchResult<DeleteItemResult>> {
+  requireOneRefEach(items);
   requireBatchInScope(ctx, rules, items);
   const group = newGroupId(ctx.now());
   return runBatch<{ name: string; expectedEtag?: string }, DeleteItemResult>(
