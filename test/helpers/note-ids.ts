@@ -7,9 +7,9 @@
  * leaks.
  */
 
-/** The fields that carry a note's id in results (`$id`: query_notes rows, beside their columns). */
 import { expect } from 'vitest';
 
+/** The fields that carry a note's id in results (`$id`: query_notes rows, beside their columns). */
 const ID_FIELD = /"(id|\$id|noteId|targetId|sourceId)":"(n[0-9a-z]{5,15})"/g;
 
 export class IdLabels {
