@@ -7,6 +7,9 @@
  * - table by table: every row of every index table of the live index file against the rebuilt one,
  *   with note ids replaced by note paths, and the full-text index compared term by term and column by
  *   column (which notes match, and their BM25 scores).
+ * The notes' ids for agents (SPEC 17.3) are each index's own: a rebuilt index makes new ones, and a
+ * live one's keys carry the moves it saw. So answers compare ids by where they stand (labelled in
+ * order of appearance), and the tables leave out the keys (`notes.uid`) and the ids' secret.
  */
 import Database from 'better-sqlite3';
 
@@ -34,12 +37,16 @@ export function indexContent(file) {
     const tables = {};
     const sorted = (rows) => rows.map((r) => JSON.stringify(r)).sort();
     // The change feed's state (its id, start, retention) is the index's history, not derived from the files.
-    tables.meta = sorted(db.prepare("SELECT * FROM meta WHERE key NOT LIKE 'feed\\_%' ESCAPE '\\'").all());
+    tables.meta = sorted(
+      db
+        .prepare("SELECT * FROM meta WHERE key NOT LIKE 'feed\\_%' ESCAPE '\\' AND key != 'note_id_secret'")
+        .all(),
+    );
     tables.notes = sorted(
       db
         .prepare('SELECT * FROM notes')
         .all()
-        .map(({ id: _id, ...rest }) => rest),
+        .map(({ id: _id, uid: _uid, ...rest }) => rest),
     );
     tables.attachments = sorted(db.prepare('SELECT * FROM attachments').all());
     for (const table of NOTE_TABLES) {
@@ -180,7 +187,21 @@ export async function indexAnswers(call, { notes, tokens }) {
     }
     answers[`search_notes ${query}`] = r;
   }
-  return answers;
+  return labelIds(answers);
+}
+
+/** The fields of results that hold a note's id (SPEC 17.3); `$id` is query_notes' beside its columns. */
+const ID_FIELD = /"(id|\$id|noteId|targetId|sourceId)":"(n[0-9a-z]{5,15})"/g;
+
+/** `answers` with each note id replaced by a label, in the order the ids first appear. */
+function labelIds(answers) {
+  let json = JSON.stringify(answers);
+  const labels = new Map();
+  for (const [, , id] of json.matchAll(ID_FIELD)) {
+    if (!labels.has(id)) labels.set(id, `<id ${labels.size + 1}>`);
+  }
+  for (const [id, label] of labels) json = json.replaceAll(id, label);
+  return JSON.parse(json);
 }
 
 /** The questions whose answers differ, with both answers. */

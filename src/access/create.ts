@@ -11,6 +11,7 @@ import { baseNameOf, normalizeNoteName } from '../vault/names.js';
 import { baseFileName, checkBaseText } from './bases/base-files.js';
 import { type AccessContext, iso, type Writer } from './context.js';
 import { textFromTemplate } from './daily/templates.js';
+import { idField } from './note-ids.js';
 import { recordThenMake } from './recorded-write.js';
 import { existingCaseVariant, requireFree } from './resolve.js';
 import { stage, writableAccess } from './rules/permission.js';
@@ -123,7 +124,7 @@ export async function createWithText(
     );
   }
   ctx.index.touched([name]);
-  return { name, etag: written.etag, modified: iso(written.mtimeMs), created: true };
+  return { name, ...idField(ctx, name), etag: written.etag, modified: iso(written.mtimeMs), created: true };
 }
 
 /** A `.base` file (SPEC 16.3): its text as given, refused unless it parses. */

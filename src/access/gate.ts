@@ -24,6 +24,7 @@ import { listLinks } from './links/vault-links.js';
 import { deleteNotes, moveNotes } from './moves/batch.js';
 import { moveFolder } from './moves/folder-move.js';
 import { moveNote } from './moves/move.js';
+import { idOf, type NoteRef, nameOfRef } from './note-ids.js';
 import { noteOutline } from './outline.js';
 import { noteText, promptFingerprint, promptNotes } from './prompts.js';
 import { getProperties } from './properties.js';
@@ -140,6 +141,22 @@ export class VaultAccess {
    */
   waitForIndex(work: Work, maxWaitMs?: number): Promise<void> {
     return waitForIndex(this.ctx.index, work, maxWaitMs);
+  }
+
+  /**
+   * The name of the note a call gives by `name` or by `id` (SPEC 17.3), resolved here once: the call
+   * then goes on with it exactly as with a typed name. `what` names the note in errors.
+   */
+  noteName(session: AgentSession, ref: NoteRef, what?: string): string {
+    return nameOfRef(this.ctx, () => this.rules(session), ref, what);
+  }
+
+  /**
+   * The id of the note at `path` (SPEC 17.3), for a result that already names that path (so the
+   * agent may see it); undefined when no note is indexed there.
+   */
+  idOf(path: string): string | undefined {
+    return idOf(this.ctx, path);
   }
 
   listNotes(session: AgentSession, ...args: Rest<typeof listNotes>) {

@@ -10,6 +10,7 @@ import { findSection, formatHeading } from '../markdown/sections.js';
 import { normalizeFolderName } from '../vault/names.js';
 import { type AccessContext, iso } from './context.js';
 import { type DateRangeInput, dateRange } from './date-range.js';
+import { idField } from './note-ids.js';
 import { obsidianUri } from './obsidian-uri.js';
 import { notFound, resolveExisting } from './resolve.js';
 import type { Rules } from './rules/rules.js';
@@ -34,6 +35,7 @@ export function listNotes(
   return {
     notes: page.rows.map((r) => ({
       name: r.path,
+      ...idField(ctx, r.path),
       title: r.title,
       modified: iso(r.mtime_ms),
       sizeBytes: r.size,
@@ -90,6 +92,7 @@ export function readNote(
   return {
     schemaVersion: 2,
     name,
+    ...idField(ctx, name),
     format: format.name,
     frontmatter: fm.frontmatter,
     // A part is not the note: no raw block that could be put back together with it into a "whole" note.

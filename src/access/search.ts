@@ -31,6 +31,7 @@ import { NoteRegions } from '../index/words/regions.js';
 import { normalizeFolderName } from '../vault/names.js';
 import { type AccessContext, iso } from './context.js';
 import { type DateRangeInput, dateRange, rangeKey } from './date-range.js';
+import { idField } from './note-ids.js';
 import { obsidianUri } from './obsidian-uri.js';
 import type { Rules } from './rules/rules.js';
 import type { SearchHit, SearchResult } from './types.js';
@@ -293,6 +294,7 @@ function hitOf(
   const excerptText = place?.text ?? task?.text ?? body;
   return {
     name: row.path,
+    ...idField(ctx, row.path),
     uri: obsidianUri(ctx.vault.root, row.path),
     title: row.title,
     score: Number(score.toPrecision(4)),

@@ -24,6 +24,7 @@ import {
 } from '../vault/trash.js';
 import { type AccessContext, MAX_NOTE_BYTES, type Writer } from './context.js';
 import { requireCopied } from './copied-to.js';
+import { idField } from './note-ids.js';
 import { recordThenMake } from './recorded-write.js';
 import { existingCaseVariant, notFound, resolveExisting } from './resolve.js';
 import { stage, writableAccess } from './rules/permission.js';
@@ -41,6 +42,8 @@ export async function deleteNote(
 ): Promise<DeleteResult | StagedResult> {
   const name = resolveExisting(ctx, rules, input.name);
   const access = writableAccess(rules, name, 'deleted');
+  // Taken before the note leaves the index: the result names the note the agent may have held by id.
+  const id = idField(ctx, name);
   const trashId = await ctx.vault.withNoteLock(name, () => {
     const stored = ctx.vault.read(name, rules.sight);
     if (stored === null) throw notFound(name);
@@ -64,7 +67,7 @@ export async function deleteNote(
   });
   if (typeof trashId !== 'string') return trashId;
   ctx.index.touched([name]);
-  return { name, trashId };
+  return { name, ...id, trashId };
 }
 
 /**
@@ -147,7 +150,8 @@ export async function restoreNote(
   ctx.index.touched([item.name]);
   const stored = ctx.vault.read(item.name, rules.sight);
   if (stored === null) throw notFound(item.name);
-  const result = { name: item.name, etag: stored.etag, trashId: item.id };
+  // A restored note is a new note to the index: it gets a new id (SPEC 17.3).
+  const result = { name: item.name, ...idField(ctx, item.name), etag: stored.etag, trashId: item.id };
   return item.deletedAs === undefined || losses === null
     ? result
     : { ...result, deletedAs: item.deletedAs, losses };

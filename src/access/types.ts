@@ -19,6 +19,8 @@ export interface AgentSession {
 
 export interface NoteSummary {
   readonly name: string;
+  /** The note's id (SPEC 17.3): it names the note through moves; absent only while it is not indexed yet. */
+  readonly id?: string;
   /** The obsidian://open link that opens the note in Obsidian (SPEC 17.4). */
   readonly uri?: string;
   readonly title: string;
@@ -40,6 +42,8 @@ export interface NoteListPage {
 export interface NoteContent {
   readonly schemaVersion: 2;
   readonly name: string;
+  /** The note's id (SPEC 17.3): it names the note through moves; absent only while it is not indexed yet. */
+  readonly id?: string;
   /** The vault's note format (SPEC 11.2): an HTML note has no frontmatter and its body is the HTML. */
   readonly format: 'markdown' | 'html';
   readonly frontmatter: Record<string, JsonValue> | null;
@@ -78,6 +82,8 @@ export interface NoteContent {
 
 export interface WriteResult {
   readonly name: string;
+  /** The note's id (SPEC 17.3): it names the note through moves; absent only while it is not indexed yet. */
+  readonly id?: string;
   readonly etag: string;
   readonly modified: string;
   readonly created?: boolean;
@@ -87,6 +93,8 @@ export interface WriteResult {
 
 export interface SearchHit {
   readonly name: string;
+  /** The note's id (SPEC 17.3): it names the note through moves; absent only while it is not indexed yet. */
+  readonly id?: string;
   /** The obsidian://open link that opens the note in Obsidian (SPEC 17.4). */
   readonly uri: string;
   readonly title: string;
@@ -110,11 +118,15 @@ export interface SearchResult {
 
 export interface DeleteResult {
   readonly name: string;
+  /** The note's id (SPEC 17.3), as it was before the deletion. */
+  readonly id?: string;
   readonly trashId: string;
 }
 
 export interface RestoreResult {
   readonly name: string;
+  /** The restored note's id (SPEC 17.3): a new one, as for any note the index meets anew. */
+  readonly id?: string;
   readonly etag: string;
   readonly trashId: string;
   /**

@@ -12,6 +12,7 @@ import { titleToFileName } from '../markdown/title.js';
 import type { FormatName } from '../vault/format-name.js';
 import { normalizeFolderName, normalizeNoteName } from '../vault/names.js';
 import { type AccessContext, iso, MAX_NOTE_BYTES, type Writer } from './context.js';
+import { idField } from './note-ids.js';
 import { recordThenMake } from './recorded-write.js';
 import { existingCaseVariant, notFound, requireFree, resolveExisting } from './resolve.js';
 import { writableAccess } from './rules/permission.js';
@@ -93,7 +94,14 @@ export async function createGeneratedNote<T>(
     );
   }
   ctx.index.touched([name]);
-  return { name, etag: written.etag, modified: iso(written.mtimeMs), created: true, value: computed.value };
+  return {
+    name,
+    ...idField(ctx, name),
+    etag: written.etag,
+    modified: iso(written.mtimeMs),
+    created: true,
+    value: computed.value,
+  };
 }
 
 export async function rewriteGeneratedNote<T>(
@@ -141,7 +149,7 @@ export async function rewriteGeneratedNote<T>(
     return { name, etag: written.etag, modified: iso(written.mtimeMs), changed: true, value: computed.value };
   });
   if (result.changed) ctx.index.touched([name]);
-  return result;
+  return { ...result, ...idField(ctx, name) };
 }
 
 /** Read-write, or a refusal: read-only and hidden as for any write, staged with its own code. */

@@ -17,6 +17,7 @@ import {
 import type { StoredNote, WrittenNote } from '../vault/vault.js';
 import { baseFileName, checkBaseText } from './bases/base-files.js';
 import { type AccessContext, iso, MAX_NOTE_BYTES, type Writer } from './context.js';
+import { idField } from './note-ids.js';
 import { readTypeAssignments } from './obsidian-settings.js';
 import { recordThenMake } from './recorded-write.js';
 import { notFound, resolveExisting } from './resolve.js';
@@ -168,7 +169,7 @@ async function writeExisting(
     return { name, etag: written.etag, modified: iso(written.mtimeMs), changed: true };
   });
   if ('changed' in result && result.changed) ctx.index.touched([name]);
-  return result;
+  return 'staged' in result ? result : { ...result, ...idField(ctx, name) };
 }
 
 /**

@@ -46,6 +46,26 @@ export const noteName = z
     'The note\'s vault-relative path, e.g. "inbox/idea" or "inbox/idea.md"; a unique bare name like "idea" also works',
   );
 
+export const noteIdArgument = z
+  .string()
+  .max(200)
+  .describe(
+    'Instead of name: the note\'s id, exactly as a result gave it (e.g. "n1f3k2a"). It stays the same when the note is moved or renamed. Give name or id, not both',
+  );
+
+/** How a tool names an existing note: `name` or `id`, exactly one (the gate checks, access/note-ids.ts). */
+export const noteRefArguments = {
+  name: noteName.optional(),
+  id: noteIdArgument.optional(),
+};
+
+/** The `id` of a note a result names (SPEC 17.3). */
+export const noteIdField = z
+  .string()
+  .describe(
+    "The note's id: pass it as id to any tool that takes name; it stays the same when the note moves",
+  );
+
 export const etagField = z
   .string()
   .max(200)
@@ -55,6 +75,7 @@ export const etagField = z
 
 export const WriteShape = z.object({
   name: z.string().describe('Canonical name of the note, with .md'),
+  id: noteIdField.optional(),
   etag: z.string().describe('The new etag; pass it as expected_etag to the next write'),
   modified: z.string().describe('Modification time, ISO 8601'),
   created: z.boolean().optional().describe('true when the note was created by this call'),

@@ -174,7 +174,7 @@ describe('the refusal in the cases issue 18 found', () => {
     });
     expect(r.structured.code).toBe('validation_error');
     expect(r.text).toContain('items.0: unknown argument "expectedEtag": did you mean expected_etag?');
-    expect(r.text).toContain('each item of "items" takes: name, new_name, expected_etag');
+    expect(r.text).toContain('each item of "items" takes: name, id, new_name, expected_etag');
     expect(fs.existsSync(path.join(v.dir, 'inbox/a.md'))).toBe(true);
   });
 
@@ -188,7 +188,7 @@ describe('the refusal in the cases issue 18 found', () => {
   it('an argument like none declared is named without a guess', async () => {
     const r = await v.call('read_note', { name: 'inbox/a', zzzzzz: true });
     expect(r.text).toContain(
-      'unknown argument "zzzzzz" (read_note takes: name, offset, max_chars, section, occurrence, block)',
+      'unknown argument "zzzzzz" (read_note takes: name, id, offset, max_chars, section, occurrence, block)',
     );
   });
 

@@ -3,6 +3,7 @@
  * tag view with over a thousand rows, their totals and summaries exact.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { AN_ID } from '../helpers/note-ids.js';
 import { openTestVault, type TestVault } from '../helpers/vault.js';
 
 const NOTES = 2400;
@@ -46,6 +47,7 @@ it('answers views over thousands of notes with exact totals and summaries', asyn
   expect(all.structured.groups[0].summaries).toEqual({ n: (NOTES * (NOTES - 1)) / 2, 'file.tags': NOTES });
   expect(all.structured.groups[0].rows[1]).toEqual({
     name: 'n/0001.md',
+    id: AN_ID,
     values: { n: 1, 'file.tags': ['#small'] },
   });
   const tagged = await vault.call('query_base', { base: 'Big.base', view: 'tagged', limit: 1 });

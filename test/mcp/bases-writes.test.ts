@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AN_ID } from '../helpers/note-ids.js';
 import { openTestVault, type TestVault } from '../helpers/vault.js';
 
 const GOOD =
@@ -42,7 +43,7 @@ describe('.base files through create_note and update_note', () => {
     ]);
     const q = await vault.call('query_base', { base: 'Books.base' });
     expect(q.structured.groups[0].rows).toEqual([
-      { name: 'Dune.md', values: { 'file.name': 'Dune.md', price: 12 } },
+      { name: 'Dune.md', id: AN_ID, values: { 'file.name': 'Dune.md', price: 12 } },
     ]);
     const read = await vault.call('read_note', { name: 'Books.base' });
     expect(read.structured.body).toBe(GOOD);

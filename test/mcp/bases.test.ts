@@ -3,6 +3,7 @@
  * a ```base block with `this`, hidden notes never rows, counts, group keys or backlinks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AN_ID } from '../helpers/note-ids.js';
 import { openTestVault, type Structured, type TestVault } from '../helpers/vault.js';
 
 const NOW = new Date(2025, 4, 27, 12, 0, 0);
@@ -165,14 +166,17 @@ describe('query_base', () => {
         rows: [
           {
             name: 'Books/Ulysses.md',
+            id: AN_ID,
             values: { 'file.name': 'Ulysses.md', status: 'to-read', price: 20, 'formula.ppu': 'Infinity' },
           },
           {
             name: 'Books/Dune.md',
+            id: AN_ID,
             values: { 'file.name': 'Dune.md', status: 'reading', price: 12, 'formula.ppu': '2.00' },
           },
           {
             name: 'Books/Emma.md',
+            id: AN_ID,
             values: { 'file.name': 'Emma.md', status: 'to-read', price: 5, 'formula.ppu': '1.25' },
           },
         ],

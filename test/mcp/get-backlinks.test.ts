@@ -33,7 +33,7 @@ describe.each(FORMATS)('get_backlinks (%s vault)', (f) => {
       });
       const r = await v.call('get_backlinks', { name: 'target' });
       expect(r.isError).toBe(false);
-      expect(r.structured).toEqual({
+      expect(r.structured).toMatchObject({
         name: 'Target.md',
         backlinks: [
           { name: 'b.md', count: 3 },
@@ -57,11 +57,11 @@ describe.each(FORMATS)('get_backlinks (%s vault)', (f) => {
       'a/src.md': '[[Note]] [[a/Note]]\n',
       'b/src.md': '[[Note]]\n',
     });
-    expect((await v.call('get_backlinks', { name: 'Note.md' })).structured.backlinks).toEqual([
+    expect((await v.call('get_backlinks', { name: 'Note.md' })).structured.backlinks).toMatchObject([
       { name: 'a/src.md', count: 1 },
       { name: 'b/src.md', count: 1 },
     ]);
-    expect((await v.call('get_backlinks', { name: 'a/Note' })).structured.backlinks).toEqual([
+    expect((await v.call('get_backlinks', { name: 'a/Note' })).structured.backlinks).toMatchObject([
       { name: 'a/src.md', count: 1 },
     ]);
   });
@@ -72,22 +72,22 @@ describe.each(FORMATS)('get_backlinks (%s vault)', (f) => {
       'Artificial Intelligence.md': '---\naliases: [AI]\n---\n',
       'src.md': '[[AI]] [[Artificial Intelligence|AI]]\n',
     });
-    expect((await v.call('get_backlinks', { name: 'Artificial Intelligence' })).structured.backlinks).toEqual(
-      [{ name: 'src.md', count: 2 }],
-    );
+    expect(
+      (await v.call('get_backlinks', { name: 'Artificial Intelligence' })).structured.backlinks,
+    ).toMatchObject([{ name: 'src.md', count: 2 }]);
   });
 
   it('follows writes made through the tools', async () => {
     const v = await open({ 'T.md': 'x', 'src.md': '[[T]]\n' });
-    expect((await v.call('get_backlinks', { name: 'T' })).structured.backlinks).toEqual([
+    expect((await v.call('get_backlinks', { name: 'T' })).structured.backlinks).toMatchObject([
       { name: 'src.md', count: 1 },
     ]);
     expect((await v.call('update_note', { name: 'src', content: 'no more links\n' })).isError).toBe(false);
     const none = await v.call('get_backlinks', { name: 'T' });
-    expect(none.structured.backlinks).toEqual([]);
+    expect(none.structured.backlinks).toMatchObject([]);
     expect(none.text).toBe('No notes link to T.md.');
     await v.call('create_note', { name: 'later', content: '[[T]] ![[T]]\n' });
-    expect((await v.call('get_backlinks', { name: 'T' })).structured.backlinks).toEqual([
+    expect((await v.call('get_backlinks', { name: 'T' })).structured.backlinks).toMatchObject([
       { name: 'later.md', count: 2 },
     ]);
   });

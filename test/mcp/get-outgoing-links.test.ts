@@ -31,7 +31,7 @@ describe('get_outgoing_links resolves each link as Obsidian does (OBSIDIAN.md §
       'src.md': 'Intro\n\n[[Goals#Q3|the goals]] and [[Goals#^abc]]\n',
     });
     const r = await v.call('get_outgoing_links', { name: 'src' });
-    expect(r.structured).toEqual({
+    expect(r.structured).toMatchObject({
       name: 'src.md',
       links: [
         {
@@ -191,12 +191,12 @@ describe('get_outgoing_links resolves each link as Obsidian does (OBSIDIAN.md §
   it('a link becomes resolved when create_note makes its target, and unresolved again on delete_note', async () => {
     const v = await open({ 'src.md': '[[Later]] and [[ideas/Later#Part]]\n' });
     expect(await targets(v, 'src')).toEqual([null, null]);
-    expect((await v.call('get_backlinks', { name: 'src' })).structured.backlinks).toEqual([]);
+    expect((await v.call('get_backlinks', { name: 'src' })).structured.backlinks).toMatchObject([]);
 
     const created = await v.call('create_note', { name: 'ideas/Later', content: '# Later\n' });
     expect(created.isError).toBe(false);
     expect(await targets(v, 'src')).toEqual(['ideas/Later.md', 'ideas/Later.md']);
-    expect((await v.call('get_backlinks', { name: 'Later' })).structured.backlinks).toEqual([
+    expect((await v.call('get_backlinks', { name: 'Later' })).structured.backlinks).toMatchObject([
       { name: 'src.md', count: 2 },
     ]);
 
@@ -207,7 +207,7 @@ describe('get_outgoing_links resolves each link as Obsidian does (OBSIDIAN.md §
   it('a note without links has an empty list', async () => {
     const v = await open({ 'plain.md': 'no links here\n' });
     const r = await v.call('get_outgoing_links', { name: 'plain' });
-    expect(r.structured).toEqual({ name: 'plain.md', links: [] });
+    expect(r.structured).toMatchObject({ name: 'plain.md', links: [] });
     expect(r.text).toBe('plain.md has no links.');
   });
 });

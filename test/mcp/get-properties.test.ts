@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { AN_ID } from '../helpers/note-ids.js';
 import { openTestVault, type TestVault } from '../helpers/vault.js';
 
 let vault: TestVault | undefined;
@@ -40,6 +41,7 @@ describe('get_properties types each property as Obsidian does (OBSIDIAN.md §3)'
     expect(r.isError).toBe(false);
     expect(r.structured).toEqual({
       name: 'typed.md',
+      id: AN_ID,
       properties: {
         tags: ['a', 'b'],
         count: 3,
@@ -106,7 +108,7 @@ describe('get_properties types each property as Obsidian does (OBSIDIAN.md §3)'
       'n.md': '---\ncount: 3\n---\n',
       '.obsidian/types.json': '{"types": {"count": "te',
     });
-    const inferred = { name: 'n.md', properties: { count: 3 }, types: { count: 'number' } };
+    const inferred = { name: 'n.md', id: AN_ID, properties: { count: 3 }, types: { count: 'number' } };
     expect((await v.call('get_properties', { name: 'n' })).structured).toEqual(inferred);
     fs.writeFileSync(path.join(v.dir, '.obsidian', 'types.json'), '["count"]');
     expect((await v.call('get_properties', { name: 'n' })).structured).toEqual(inferred);
@@ -159,7 +161,7 @@ describe('get_properties types each property as Obsidian does (OBSIDIAN.md §3)'
     });
     for (const name of ['plain', 'empty', 'late']) {
       const r = await v.call('get_properties', { name });
-      expect(r.structured, name).toEqual({ name: `${name}.md`, properties: {}, types: {} });
+      expect(r.structured, name).toEqual({ name: `${name}.md`, id: AN_ID, properties: {}, types: {} });
       expect(r.text).toBe(`# ${name}.md\nNo properties.`);
     }
   });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/journal/journal.js';
 import { PendingStore } from '../../src/staging/pending-store.js';
 import { writeConversionMarker } from '../../src/vault/conversion-marker.js';
+import { AN_ID } from '../helpers/note-ids.js';
 import {
   openTestVault,
   readBytes,
@@ -142,7 +143,7 @@ describe('an HTML vault is detected and every tool works on it (SPEC 11)', () =>
       ['wikilink', 'Risks.html', null],
     ]);
     const back = await v.call('get_backlinks', { name: 'Goals' });
-    expect(back.structured.backlinks).toEqual([{ name: 'projects/Plan.html', count: 1 }]);
+    expect(back.structured.backlinks).toEqual([{ name: 'projects/Plan.html', id: AN_ID, count: 1 }]);
   });
 
   it('tags, notes by tag and tasks come from the text and checkbox list items', async () => {
@@ -294,12 +295,12 @@ describe('an HTML vault is detected and every tool works on it (SPEC 11)', () =>
     const plan = readBytes(v.dir, 'projects/Plan.html')?.toString() ?? '';
     expect(plan).toContain('<a href="../archive/Old%20Goals.html#Q3">the goals</a>');
     const back = await v.call('get_backlinks', { name: 'archive/Old Goals' });
-    expect(back.structured.backlinks).toEqual([{ name: 'projects/Plan.html', count: 1 }]);
+    expect(back.structured.backlinks).toEqual([{ name: 'projects/Plan.html', id: AN_ID, count: 1 }]);
     // A bare [[wikilink]] that still finds the note stays as it is (OBSIDIAN.md LNK-28).
     await v.call('move_note', { name: 'Risks', new_name: 'archive/Risks' });
     expect(readBytes(v.dir, 'projects/Plan.html')?.toString()).toContain('[[Risks]]');
     expect((await v.call('get_backlinks', { name: 'archive/Risks' })).structured.backlinks).toEqual([
-      { name: 'projects/Plan.html', count: 1 },
+      { name: 'projects/Plan.html', id: AN_ID, count: 1 },
     ]);
   });
 

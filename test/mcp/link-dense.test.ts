@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_HTML_LINKS } from '../../src/access/export/export.js';
 import { MAX_OUTGOING_LINKS } from '../../src/access/links/links.js';
+import { AN_ID } from '../helpers/note-ids.js';
 import { openTestVault, type TestVault } from '../helpers/vault.js';
 
 const DENSE = 30_000;
@@ -46,9 +47,9 @@ describe('a link-dense note (issue 35)', () => {
     expect(outline.structured.links).toEqual({ outgoing: DENSE, backlinks: 0 });
     const back = await vault.call('get_backlinks', { name: 'pub/t' });
     expect(back.structured.backlinks).toEqual([
-      { name: 'pub/spam.md', count: DENSE },
-      { name: 'pub/a-first.md', count: 1 },
-      { name: 'pub/b-second.md', count: 1 },
+      { name: 'pub/spam.md', id: AN_ID, count: DENSE },
+      { name: 'pub/a-first.md', id: AN_ID, count: 1 },
+      { name: 'pub/b-second.md', id: AN_ID, count: 1 },
     ]);
   });
 

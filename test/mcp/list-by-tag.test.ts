@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FormatName } from '../../src/vault/format-name.js';
 import { FORMATS, openTestVaultIn } from '../helpers/formats.js';
+import { AN_ID } from '../helpers/note-ids.js';
 import type { TestVault } from '../helpers/vault.js';
 
 /** The format of the vault each test runs on (the suite runs on both, SPEC 11). */
@@ -52,9 +53,9 @@ describe.each(FORMATS)('list_by_tag (%s vault)', (f) => {
     expect(r.structured).toEqual({
       tag: 'project',
       notes: [
-        { name: 'nested.md', title: 'nested', modified: '2026-01-01T00:03:00.000Z' },
-        { name: 'deeper.md', title: 'deeper', modified: '2026-01-01T00:02:00.000Z' },
-        { name: 'top.md', title: 'Top plan', modified: '2026-01-01T00:01:00.000Z' },
+        { name: 'nested.md', id: AN_ID, title: 'nested', modified: '2026-01-01T00:03:00.000Z' },
+        { name: 'deeper.md', id: AN_ID, title: 'deeper', modified: '2026-01-01T00:02:00.000Z' },
+        { name: 'top.md', id: AN_ID, title: 'Top plan', modified: '2026-01-01T00:01:00.000Z' },
       ],
       more: false,
     });

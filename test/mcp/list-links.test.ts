@@ -3,6 +3,7 @@
  * text), or every note nothing links to; hidden notes are neither sources nor targets.
  */
 import { afterEach, expect, it } from 'vitest';
+import { AN_ID } from '../helpers/note-ids.js';
 import { openTestVault, type Structured, type TestVault } from '../helpers/vault.js';
 
 let vault: TestVault | undefined;
@@ -41,7 +42,7 @@ it('orphans: the notes no other note links to, hidden ones never named', async (
   const r = await vault.call('list_links', { kind: 'orphans' });
   expect(r.structured.notes.map((n: Structured) => n.name)).toEqual(['docs/a.md', 'home.md', 'lonely.md']);
   const inDocs = await vault.call('list_links', { kind: 'orphans', folder: 'docs' });
-  expect(inDocs.structured.notes).toEqual([{ name: 'docs/a.md' }]);
+  expect(inDocs.structured.notes).toEqual([{ name: 'docs/a.md', id: AN_ID }]);
 });
 
 it('pages with cursor and limit, without losing or repeating an item', async () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FormatName } from '../../src/vault/format-name.js';
 import { FORMATS, openTestVaultIn } from '../helpers/formats.js';
+import { AN_ID } from '../helpers/note-ids.js';
 import type { TestVault } from '../helpers/vault.js';
 
 /** The format of the vault each test runs on (the suite runs on both, SPEC 11). */
@@ -49,6 +50,7 @@ describe.each(FORMATS)('list_notes (%s vault)', (f) => {
     ]);
     expect(structured.notes[0]).toEqual({
       name: 'b.md',
+      id: AN_ID,
       title: 'b.md',
       modified: new Date(Date.UTC(2025, 0, 1)).toISOString(),
       sizeBytes: Buffer.byteLength('# b.md\n'),

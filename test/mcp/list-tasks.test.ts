@@ -50,7 +50,7 @@ describe('list_tasks', () => {
   it('lists open tasks by default, soonest due first, undated last, then note and line', async () => {
     const r = await vault.call('list_tasks');
     expect(r.structured.today).toBe('2026-05-10');
-    expect(r.structured.tasks[0]).toEqual({
+    expect(r.structured.tasks[0]).toMatchObject({
       note: 'work/sub/deep.md',
       etag: etagOf(readBytes(vault.dir, 'work/sub/deep.md')!),
       line: 1,

@@ -61,9 +61,9 @@ describe('move_note', () => {
     expect(targets.filter((t: string | null) => t !== 'other.md')).toEqual(
       Array(9).fill('projects/2025/Road Map.md'),
     );
-    expect((await v.call('get_backlinks', { name: 'projects/2025/Road Map' })).structured.backlinks).toEqual([
-      { name: 'a/links.md', count: 9 },
-    ]);
+    expect(
+      (await v.call('get_backlinks', { name: 'projects/2025/Road Map' })).structured.backlinks,
+    ).toMatchObject([{ name: 'a/links.md', count: 9 }]);
   });
 
   it('dry_run returns the plan and changes nothing', async () => {
@@ -203,7 +203,7 @@ describe('move_note keeps every other link where it pointed', () => {
   it('the index shows the move at once: backlinks, search and the old name', async () => {
     const v = await open({ 'Plan.md': 'unique kiwifruit\n', 'b.md': '[[Plan]]\n' });
     await v.call('move_note', { name: 'Plan', new_name: 'x/Road' });
-    expect((await v.call('get_backlinks', { name: 'x/Road' })).structured.backlinks).toEqual([
+    expect((await v.call('get_backlinks', { name: 'x/Road' })).structured.backlinks).toMatchObject([
       { name: 'b.md', count: 1 },
     ]);
     expect((await v.call('read_note', { name: 'Plan.md' })).structured.code).toBe('not_found');

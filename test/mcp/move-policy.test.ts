@@ -10,6 +10,7 @@ import { applyRewrites, moveWriter } from '../../src/access/moves/apply.js';
 import { planMove } from '../../src/access/moves/plan.js';
 import { unobservedWork } from '../../src/common/work.js';
 import { PendingStore } from '../../src/staging/pending-store.js';
+import { AN_ID } from '../helpers/note-ids.js';
 import { openTestVault, readBytes, snapshot, type TestVault } from '../helpers/vault.js';
 
 const POLICY = 'default: read-write\nfolders:\n  private: hidden\n  archive: read-only\n  drafts: staged\n';
@@ -87,7 +88,14 @@ describe('move_note under the policy', () => {
     // [[Goal]] resolved to nothing an agent can see; now it finds the moved note, and says so.
     expect(text(v, 'src.md')).toBe('[[Goal]] [[Goal]]\n');
     expect(r.structured.nowResolved).toEqual([
-      { note: 'src.md', line: 1, raw: '[[Goal]]', target: 'Goal.md' },
+      {
+        note: 'src.md',
+        noteId: AN_ID,
+        line: 1,
+        raw: '[[Goal]]',
+        target: 'Goal.md',
+        targetId: r.structured.id,
+      },
     ]);
     const hiddenSource = await v.call('move_note', { name: 'private/secret', new_name: 'out' });
     expect(hiddenSource.structured.code).toBe('not_found');

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AN_ID } from '../helpers/note-ids.js';
 import { openTestVault, type Structured, type TestVault } from '../helpers/vault.js';
 
 const NOW = new Date('2026-05-10T12:00:00Z');
@@ -66,13 +67,13 @@ describe('query_notes answers like a table view (SPEC 2.4)', () => {
     const r = await vault.call('query_notes');
     expect(r.structured).toEqual({
       rows: [
-        { name: 'archive/beta.md' },
-        { name: 'broken.md' },
-        { name: 'notes/delta.md' },
-        { name: 'notes/epsilon.md' },
-        { name: 'projects/alpha.md' },
-        { name: 'projects/beta.md' },
-        { name: 'projects/old/gamma.md' },
+        { name: 'archive/beta.md', $id: AN_ID },
+        { name: 'broken.md', $id: AN_ID },
+        { name: 'notes/delta.md', $id: AN_ID },
+        { name: 'notes/epsilon.md', $id: AN_ID },
+        { name: 'projects/alpha.md', $id: AN_ID },
+        { name: 'projects/beta.md', $id: AN_ID },
+        { name: 'projects/old/gamma.md', $id: AN_ID },
       ],
       total: 7,
       more: false,
@@ -101,6 +102,7 @@ describe('query_notes answers like a table view (SPEC 2.4)', () => {
     expect(r.structured.rows).toEqual([
       {
         name: 'projects/alpha.md',
+        $id: AN_ID,
         STATUS: 'Active',
         $folder: 'projects',
         $tags: ['project/alpha', 'urgent'],
@@ -109,6 +111,7 @@ describe('query_notes answers like a table view (SPEC 2.4)', () => {
       },
       {
         name: 'projects/beta.md',
+        $id: AN_ID,
         STATUS: 'done',
         $folder: 'projects',
         $tags: ['project'],

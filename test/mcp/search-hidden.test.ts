@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readAverages } from '../../src/index/store/fts-totals.js';
 import { isVisible } from '../../src/policy/access.js';
 import { parsePolicy } from '../../src/policy/policy.js';
+import { IdLabels } from '../helpers/note-ids.js';
 import { type CallResult, connect, openTestVault, type TestVault } from '../helpers/vault.js';
 
 let open: { close(): Promise<void> }[] = [];
@@ -222,10 +223,15 @@ async function expectSameSearches(
   searches: readonly Record<string, unknown>[],
 ): Promise<number> {
   let hits = 0;
+  // Two index files make their own ids (SPEC 17.3): compared by where they stand, not by value.
+  const ids = { a: new IdLabels(), b: new IdLabels() };
   for (const args of searches) {
     const left = await a.call('search_notes', args);
     const right = await b.call('search_notes', args);
-    expect({ args, ...(answer(left) as object) }).toEqual({ args, ...(answer(right) as object) });
+    expect({ args, ...(ids.a.relabel(answer(left)) as object) }).toEqual({
+      args,
+      ...(ids.b.relabel(answer(right)) as object),
+    });
     if (!left.isError) hits += left.structured.results.length;
     if (!left.isError && left.structured.results.length > 0 && NEW_OPERATOR.test(String(args.query)))
       operatorHits++;

@@ -24,6 +24,7 @@ import { normalizeFolderName } from '../../vault/names.js';
 import type { StoredNote } from '../../vault/vault.js';
 import { type AccessContext, iso } from '../context.js';
 import { type DateRangeInput, dateRange, rangeKey } from '../date-range.js';
+import { idField } from '../note-ids.js';
 import type { Rules } from '../rules/rules.js';
 import { type HtmlLinks, htmlDocument, htmlLinks, htmlNote } from './html.js';
 
@@ -59,6 +60,8 @@ export interface ExportInput extends DateRangeInput {
 /** One exported note: its identity always; its frontmatter and body in the json format. */
 export interface ExportedNote {
   readonly name: string;
+  /** The note's id (SPEC 17.3); absent only while it is not indexed yet. */
+  readonly id?: string;
   readonly etag: string;
   readonly modified: string;
   readonly frontmatter?: Record<string, JsonValue> | null;
@@ -246,6 +249,7 @@ function pageBuilder(ctx: AccessContext, rules: Rules, format: ExportFormat): Pa
   const noteFormat = formatOf(ctx.vault);
   const identity = (stored: StoredNote) => ({
     name: stored.name,
+    ...idField(ctx, stored.name),
     etag: stored.etag,
     modified: iso(stored.mtimeMs),
   });

@@ -28,8 +28,9 @@ export const FTS_TOKENIZER = 'unicode61 remove_diacritics 2';
 
 export const SCHEMA_SQL = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+-- AUTOINCREMENT: a row id is never given twice, so a note's id (below) never names another note later.
 CREATE TABLE notes(
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   path TEXT NOT NULL UNIQUE,
   path_lower TEXT NOT NULL,
   folder_lower TEXT NOT NULL,
@@ -47,8 +48,12 @@ CREATE TABLE notes(
   created_ms REAL NOT NULL DEFAULT 0,
   -- 1 when agents may see the note under the policy named by meta 'visibility' (visibility.ts): then,
   -- and only then, it has a row in notes_fts, so every full-text statistic is that of the visible vault.
-  visible INTEGER NOT NULL
+  visible INTEGER NOT NULL,
+  -- The note's stable key (its id for agents, store/note-ids.ts): NULL means the row's own id, which a
+  -- new note keeps; a move the feed pairs gives the new row the key of the old one (feed/recorder.ts).
+  uid INTEGER
 );
+CREATE INDEX notes_uid ON notes(uid) WHERE uid IS NOT NULL;
 CREATE INDEX notes_mtime ON notes(mtime_ms DESC, path);
 -- Searches without words walk the visible notes alone, newest first: their cost never counts hidden ones.
 CREATE INDEX notes_visible_mtime ON notes(mtime_ms DESC, path) WHERE visible = 1;

@@ -57,6 +57,8 @@ export interface Removal {
   readonly path: string;
   readonly ino: number;
   readonly etag: string;
+  /** The note's stable key (notes.uid, or its row id): a move paired with this removal carries it on. */
+  readonly uid: number;
 }
 
 export type Pending = Put | Removal;

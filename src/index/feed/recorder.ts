@@ -112,7 +112,10 @@ export class FeedRecorder {
       }
       const claim = takeClaim(change.path, change.etag);
       const source = this.sourceOf(change, claim, removals, movedFrom);
-      if (source !== null) movedFrom.add(source);
+      if (source !== null) {
+        movedFrom.add(source);
+        carryKey(db, source, change.path, removals);
+      }
       rows.push({
         path: change.path,
         kind: source === null ? 'created' : 'moved',
@@ -183,14 +186,15 @@ export class FeedRecorder {
  * removals and as many new paths, each paired with its twin in one look-up, not a search of the batch.
  */
 class Removals {
-  private readonly paths = new Set<string>();
+  /** Removed path → the stable key its note had (the last removal of the path, if several). */
+  private readonly paths = new Map<string, number>();
   /** `ino etag` → the paths removed with that inode and etag, in order. */
   private readonly twins = new Map<string, string[]>();
 
   constructor(pending: readonly Pending[]) {
     for (const p of pending) {
       if (p.op !== 'remove') continue;
-      this.paths.add(p.path);
+      this.paths.set(p.path, p.uid);
       const key = `${p.ino} ${p.etag}`;
       const same = this.twins.get(key);
       if (same === undefined) this.twins.set(key, [p.path]);
@@ -200,6 +204,10 @@ class Removals {
 
   has(rel: string): boolean {
     return this.paths.has(rel);
+  }
+
+  keyOf(rel: string): number | undefined {
+    return this.paths.get(rel);
   }
 
   /** The first removed path with the note's inode and etag not yet `taken`. */
@@ -218,6 +226,28 @@ interface Row {
   readonly from: string | null;
   readonly etag: string | null;
   readonly claim: ClaimRow | null;
+}
+
+/**
+ * A move keeps the note's stable key (SPEC 17.3): the new path's row takes the key the old path's row
+ * had. When the old row is still there (its file gone, its removal to come), the two rows trade keys,
+ * so that no key is ever held by two rows.
+ */
+function carryKey(db: Db, from: string, to: string, removals: Removals): void {
+  const keyAt = db.prepare<[string], { uid: number }>(
+    'SELECT coalesce(uid, id) AS uid FROM notes WHERE path = ?',
+  );
+  const setKey = db.prepare('UPDATE notes SET uid = ? WHERE path = ?');
+  const removed = removals.keyOf(from);
+  if (removed !== undefined) {
+    setKey.run(removed, to);
+    return;
+  }
+  const old = keyAt.get(from);
+  const now = keyAt.get(to);
+  if (old === undefined || now === undefined) return;
+  setKey.run(now.uid, from);
+  setKey.run(old.uid, to);
 }
 
 /** Finds and uses up the claim for a change: the path and its etag after (null: deleted). */

@@ -125,8 +125,8 @@ export class IndexWriter {
     this.selectId = db.prepare<[string], { id: number; etag: string }>(
       'SELECT id, etag FROM notes WHERE path = ?',
     );
-    this.selectById = db.prepare<[number], { path: string; etag: string; ino: number }>(
-      'SELECT path, etag, ino FROM notes WHERE id = ?',
+    this.selectById = db.prepare<[number], { path: string; etag: string; ino: number; uid: number }>(
+      'SELECT path, etag, ino, coalesce(uid, id) AS uid FROM notes WHERE id = ?',
     );
     this.selectAttachment = db.prepare<[string], { size: number; mtime_ms: number; ino: number }>(
       'SELECT size, mtime_ms, ino FROM attachments WHERE path = ?',

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { toolResult } from '../result.js';
-import { etagField, noteName, scopeGuardFields, writeOutput } from '../schemas.js';
+import { etagField, noteIdField, noteRefArguments, scopeGuardFields, writeOutput } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { runWriteTool } from '../work.js';
 import { describeStaged } from './write-text.js';
@@ -13,7 +13,7 @@ export const name = 'delete_note';
 
 export const inputSchema = z.object({
   ...scopeGuardFields,
-  name: noteName,
+  ...noteRefArguments,
   expected_etag: etagField.optional(),
   copied_to: z
     .string()
@@ -27,6 +27,7 @@ export const inputSchema = z.object({
 export const outputSchema = writeOutput(
   z.object({
     name: z.string(),
+    id: noteIdField.optional().describe("The deleted note's id (it names nothing once the note is gone)"),
     trashId: z.string().describe('The deletion id list_trash shows; pass it to restore_note as id'),
   }),
 );
@@ -51,7 +52,7 @@ export function register({ server, access, session }: ToolDeps): void {
     (args, ctx) =>
       runWriteTool(ctx, 'delete_note', async () => {
         const result = await access.deleteNote(scoped(session, args), {
-          name: args.name,
+          name: access.noteName(session, args),
           ...(args.expected_etag === undefined ? {} : { expectedEtag: args.expected_etag }),
           ...(args.copied_to === undefined ? {} : { copiedTo: args.copied_to }),
         });

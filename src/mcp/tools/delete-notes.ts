@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { toolResult } from '../result.js';
-import { etagField, noteName, scopeGuardFields, withErrors } from '../schemas.js';
+import { etagField, noteIdField, noteRefArguments, scopeGuardFields, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { runLongTool } from '../work.js';
 
@@ -13,14 +13,15 @@ export const name = 'delete_notes';
 export const inputSchema = z.object({
   ...scopeGuardFields,
   items: z
-    .array(z.object({ name: noteName, expected_etag: etagField.optional() }))
+    .array(z.object({ ...noteRefArguments, expected_etag: etagField.optional() }))
     .min(1)
     .max(200)
     .describe('The notes to delete, in this order (at most 200)'),
 });
 
 const ItemShape = z.object({
-  name: z.string(),
+  name: z.string().optional().describe('The note; absent only when the item gave an id that names no note'),
+  id: noteIdField.optional().describe("The note's id (it names nothing once the note is gone)"),
   committed: z.boolean().describe('true when this note went to the trash'),
   trashId: z.string().optional().describe('The deletion id for restore_note'),
   staged: z.literal(true).optional().describe("The deletion waits for the owner's review"),
@@ -64,14 +65,16 @@ export function register({ server, access, session }: ToolDeps): void {
         const r = await access.deleteNotes(
           scoped(session, args),
           args.items.map((i) => ({
-            name: i.name,
+            // An id is resolved when the item's turn comes: one naming no note refuses that item alone.
+            ...(i.name === undefined ? {} : { name: i.name }),
+            ...(i.id === undefined ? {} : { id: i.id }),
             ...(i.expected_etag === undefined ? {} : { expectedEtag: i.expected_etag }),
           })),
           work,
         );
         const lines = r.results.map((item) =>
           'code' in item
-            ? `- ${item.name}: refused (${item.code}) ${item.message}`
+            ? `- ${item.name ?? item.id}: refused (${item.code}) ${item.message}`
             : item.staged
               ? `- ${item.name}: staged for the owner's review, not deleted (${item.pendingId})`
               : `- ${item.name}: moved to the trash (deletion id ${item.trashId})`,

@@ -9,7 +9,14 @@ import { NotedError } from '../../common/errors.js';
 import type { EditOperation } from '../../markdown/edit.js';
 import { MAX_KEY_CHARS } from '../../markdown/frontmatter/splice.js';
 import { toolResult } from '../result.js';
-import { ErrorShape, etagField, noteName, StagedShape, scopeGuardFields, WriteShape } from '../schemas.js';
+import {
+  ErrorShape,
+  etagField,
+  noteRefArguments,
+  StagedShape,
+  scopeGuardFields,
+  WriteShape,
+} from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { runWriteTool } from '../work.js';
 import { describeWrite } from './write-text.js';
@@ -27,7 +34,7 @@ const propertyValue = z
 
 export const inputSchema = z.object({
   ...scopeGuardFields,
-  name: noteName,
+  ...noteRefArguments,
   operation: z
     .enum([
       'replace',
@@ -231,7 +238,7 @@ export function register({ server, access, session }: ToolDeps): void {
     (args, ctx) =>
       runWriteTool(ctx, 'edit_note', async () => {
         const result = await access.editNote(scoped(session, args), {
-          name: args.name,
+          name: access.noteName(session, args),
           operation: operationOf(args),
           ...(args.expected_etag === undefined ? {} : { expectedEtag: args.expected_etag }),
           ...(args.expected_modified === undefined ? {} : { expectedModified: args.expected_modified }),

@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { EXPORT_MAX_BYTES, EXPORT_MIN_BYTES } from '../../access/export/export.js';
 import { toolResult } from '../result.js';
-import { dateArgs, dateRangeFields, readOnlyTool, withErrors } from '../schemas.js';
+import { dateArgs, dateRangeFields, noteIdField, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 import { runReadTool } from '../work.js';
 
@@ -52,6 +52,7 @@ export const outputSchema = withErrors(
       .array(
         z.object({
           name: z.string(),
+          id: noteIdField.optional(),
           etag: z.string(),
           modified: z.string(),
           frontmatter: z

@@ -4,15 +4,16 @@
  */
 import * as z from 'zod';
 import { BACKLINKS_PAGE } from '../../access/links/links.js';
+import { withId, withIds } from '../note-ids.js';
 import { cursorField, limitField, moreText, pageFields } from '../paging.js';
 import { runTool, toolResult } from '../result.js';
-import { noteName, readOnlyTool, withErrors } from '../schemas.js';
+import { noteIdField, noteRefArguments, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'get_backlinks';
 
 export const inputSchema = z.object({
-  name: noteName,
+  ...noteRefArguments,
   limit: limitField('linking notes', BACKLINKS_PAGE, 5000),
   cursor: cursorField,
 });
@@ -20,10 +21,12 @@ export const inputSchema = z.object({
 export const outputSchema = withErrors(
   z.object({
     name: z.string().describe('Canonical name of the note linked to, with .md'),
+    id: noteIdField.optional(),
     backlinks: z
       .array(
         z.object({
           name: z.string().describe('A note linking to it'),
+          id: noteIdField.optional(),
           count: z
             .number()
             .describe('How many of its links (embeds and frontmatter links included) resolve here'),
@@ -48,7 +51,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(false, () => {
-        const found = access.backlinks(session, args.name, {
+        const found = access.backlinks(session, access.noteName(session, args), {
           ...(args.limit === undefined ? {} : { limit: args.limit }),
           ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
         });
@@ -62,9 +65,11 @@ export function register({ server, access, session }: ToolDeps): void {
                 ? `${found.total} notes link to ${found.name}:`
                 : `${found.total} notes link to ${found.name}; ${shown} of them here:`;
         const lines = found.backlinks.map((b) => `- ${b.name} (${b.count} link${b.count === 1 ? '' : 's'})`);
-        return toolResult([head, ...lines].join('\n') + moreText(found, 'linking notes'), { ...found }, [
-          'backlinks',
-        ]);
+        return toolResult(
+          [head, ...lines].join('\n') + moreText(found, 'linking notes'),
+          { ...withId(access, found), backlinks: withIds(access, found.backlinks) },
+          ['backlinks'],
+        );
       }),
   );
 }

@@ -3,20 +3,22 @@
  * get_note_outline: a note's structure before reading it all (SPEC 12.3).
  */
 import * as z from 'zod';
+import { withId } from '../note-ids.js';
 import { toolResult } from '../result.js';
-import { lineSpan, noteName, readOnlyTool, withErrors } from '../schemas.js';
+import { lineSpan, noteIdField, noteRefArguments, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 import { runReadTool } from '../work.js';
 
 export const name = 'get_note_outline';
 
 export const inputSchema = z.object({
-  name: noteName,
+  ...noteRefArguments,
 });
 
 export const outputSchema = withErrors(
   z.object({
     name: z.string().describe('Canonical name of the note, with .md'),
+    id: noteIdField.optional(),
     etag: z.string().describe("The whole note's etag, as read_note gives it"),
     headings: z
       .array(
@@ -117,7 +119,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args, ctx) =>
       runReadTool(ctx, name, async (work) => {
-        const o = await access.noteOutline(session, args.name, work);
+        const o = await access.noteOutline(session, access.noteName(session, args), work);
         const parts = [
           `# Outline of ${o.name}`,
           `etag: ${o.etag} · ${o.words} words · ${o.characters} characters · ${o.lines} lines · tasks ${o.tasks.open} open, ${o.tasks.done} done · links ${o.links.outgoing} out, ${o.links.backlinks} notes in`,
@@ -148,7 +150,13 @@ export function register({ server, access, session }: ToolDeps): void {
           );
         }
         if (o.cut !== undefined) parts.push(`Cut at their bound: ${o.cut.join(', ')}.`);
-        return toolResult(parts.join('\n\n'), { ...o }, ['headings', 'blocks', 'tags', 'embeds', 'tables']);
+        return toolResult(parts.join('\n\n'), { ...withId(access, o) }, [
+          'headings',
+          'blocks',
+          'tags',
+          'embeds',
+          'tables',
+        ]);
       }),
   );
 }

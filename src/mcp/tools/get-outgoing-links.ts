@@ -3,19 +3,21 @@
  * get_outgoing_links: each link in a note and where it points now (SPEC 10, OBSIDIAN.md §1).
  */
 import * as z from 'zod';
+import { withId, withIds } from '../note-ids.js';
 import { runTool, toolResult } from '../result.js';
-import { lineSpan, noteName, readOnlyTool, withErrors } from '../schemas.js';
+import { lineSpan, noteIdField, noteRefArguments, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'get_outgoing_links';
 
 export const inputSchema = z.object({
-  name: noteName,
+  ...noteRefArguments,
 });
 
 export const outputSchema = withErrors(
   z.object({
     name: z.string().describe('Canonical name of the note, with .md'),
+    id: noteIdField.optional(),
     links: z.array(
       z.object({
         raw: z.string().describe('The link as written, e.g. "[[Goals#Q3|goals]]" or "[plan](My%20Plan.md)"'),
@@ -25,6 +27,9 @@ export const outputSchema = withErrors(
           .describe(
             'Vault path of the file the link resolves to now (a note, or an attachment such as "img/a.png"); null when unresolved',
           ),
+        targetId: noteIdField
+          .optional()
+          .describe('The id of the note target names (absent for an attachment or unresolved)'),
         heading: z.string().nullable().describe('The #heading part, or null'),
         block: z.string().nullable().describe('The #^block id, or null'),
         alias: z.string().nullable().describe('The display text, or null'),
@@ -62,7 +67,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(false, () => {
-        const found = access.outgoingLinks(session, args.name);
+        const found = access.outgoingLinks(session, access.noteName(session, args));
         const count = found.links.length;
         const head =
           count === 0
@@ -84,7 +89,11 @@ export function register({ server, access, session }: ToolDeps): void {
           const where = l.target === null ? 'unresolved (no such file)' : l.target;
           return `- line ${l.line}: ${l.raw} → ${where}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`;
         });
-        return toolResult([head, ...lines].join('\n'), { ...found }, ['links']);
+        return toolResult(
+          [head, ...lines].join('\n'),
+          { ...withId(access, found), links: withIds(access, found.links, 'target') },
+          ['links'],
+        );
       }),
   );
 }

@@ -3,14 +3,15 @@
  * get_properties: a note's frontmatter properties, each with its type (SPEC 10, OBSIDIAN.md §3).
  */
 import * as z from 'zod';
+import { withId } from '../note-ids.js';
 import { runTool, toolResult } from '../result.js';
-import { noteName, readOnlyTool, withErrors } from '../schemas.js';
+import { noteIdField, noteRefArguments, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'get_properties';
 
 export const inputSchema = z.object({
-  name: noteName,
+  ...noteRefArguments,
 });
 
 const PROPERTY_TYPES = ['text', 'list', 'number', 'checkbox', 'date', 'datetime'] as const;
@@ -18,6 +19,7 @@ const PROPERTY_TYPES = ['text', 'list', 'number', 'checkbox', 'date', 'datetime'
 export const outputSchema = withErrors(
   z.object({
     name: z.string().describe('Canonical name of the note, with .md'),
+    id: noteIdField.optional(),
     properties: z
       .record(z.string(), z.unknown())
       .describe('Each frontmatter property with its value exactly as the YAML holds it; {} when none'),
@@ -46,7 +48,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(false, () => {
-        const found = access.getProperties(session, args.name);
+        const found = access.getProperties(session, access.noteName(session, args));
         const keys = Object.keys(found.properties);
         const parts = [`# ${found.name}`];
         if (found.frontmatterError !== undefined) {
@@ -61,7 +63,7 @@ export function register({ server, access, session }: ToolDeps): void {
             parts.push(`- ${key} (${found.types[key]}): ${JSON.stringify(found.properties[key])}`);
           }
         }
-        return toolResult(parts.join('\n'), { ...found }, ['properties']);
+        return toolResult(parts.join('\n'), { ...withId(access, found) }, ['properties']);
       }),
   );
 }

@@ -3,9 +3,10 @@
  * list_by_tag: the notes carrying a tag, nested tags included, newest first (SPEC 10).
  */
 import * as z from 'zod';
+import { withIds } from '../note-ids.js';
 import { cursorField, limitField, moreText, pageFields } from '../paging.js';
 import { runTool, toolResult } from '../result.js';
-import { readOnlyTool, withErrors } from '../schemas.js';
+import { noteIdField, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'list_by_tag';
@@ -29,6 +30,7 @@ export const outputSchema = withErrors(
       .array(
         z.object({
           name: z.string(),
+          id: noteIdField.optional(),
           title: z.string(),
           modified: z.string().describe('Modification time, ISO 8601'),
         }),
@@ -62,7 +64,11 @@ export function register({ server, access, session }: ToolDeps): void {
             ? `No${args.cursor === undefined ? '' : ' more'} notes are tagged #${found.tag}.`
             : `${count} note${count === 1 ? '' : 's'} tagged #${found.tag} (nested tags included), newest first:`;
         const lines = found.notes.map((n) => `- ${n.name} — ${n.title} (modified ${n.modified})`);
-        return toolResult([head, ...lines].join('\n') + moreText(found, 'notes'), { ...found }, ['notes']);
+        return toolResult(
+          [head, ...lines].join('\n') + moreText(found, 'notes'),
+          { ...found, notes: withIds(access, found.notes) },
+          ['notes'],
+        );
       }),
   );
 }

@@ -4,8 +4,9 @@
  */
 import * as z from 'zod';
 import type { Change } from '../../access/feed/changes.js';
+import { withId } from '../note-ids.js';
 import { runTool, toolResult } from '../result.js';
-import { readOnlyTool, withErrors } from '../schemas.js';
+import { noteIdField, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'list_changes';
@@ -46,6 +47,9 @@ export const outputSchema = withErrors(
         z.object({
           seq: z.number().describe('Position in the feed; changes come in this order'),
           name: z.string().describe('The note, with .md (for a move: its new name)'),
+          id: noteIdField
+            .optional()
+            .describe('The id of the note now at name, when one is (absent for a deletion)'),
           kind: z.enum(['created', 'modified', 'deleted', 'moved']),
           from: z.string().optional().describe('For a move: the previous name'),
           etag: z.string().nullable().describe("The text's etag after the change; null when deleted"),
@@ -100,7 +104,11 @@ export function register({ server, access, session }: ToolDeps): void {
             : page.more
               ? `\nMore changes follow: call again with cursor "${page.nextCursor}".`
               : `\nThat is all for now; next time pass cursor "${page.nextCursor}".`;
-        return toolResult([head, ...lines].join('\n') + tail, { ...page }, ['changes']);
+        return toolResult(
+          [head, ...lines].join('\n') + tail,
+          { ...page, changes: page.changes.map((c) => (c.kind === 'deleted' ? c : withId(access, c))) },
+          ['changes'],
+        );
       }),
   );
 }

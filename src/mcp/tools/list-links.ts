@@ -5,9 +5,10 @@
  */
 import * as z from 'zod';
 import { DEFAULT_LINK_LIST_LIMIT } from '../../access/links/vault-links.js';
+import { withIds } from '../note-ids.js';
 import { cursorField, limitField, moreText, pageFields } from '../paging.js';
 import { toolResult } from '../result.js';
-import { readOnlyTool, withErrors } from '../schemas.js';
+import { noteIdField, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 import { runReadTool } from '../work.js';
 
@@ -39,6 +40,7 @@ export const outputSchema = withErrors(
       .array(
         z.object({
           source: z.string().describe('The note holding the link'),
+          sourceId: noteIdField.optional().describe("That note's id"),
           line: z.number().describe('Its line in that note'),
           target: z.string().describe('What the link names, without #heading or #^block'),
           raw: z.string().describe('The link as written'),
@@ -48,7 +50,7 @@ export const outputSchema = withErrors(
       .optional()
       .describe('kind unresolved: the links, by source note, then line'),
     notes: z
-      .array(z.object({ name: z.string() }))
+      .array(z.object({ name: z.string(), id: noteIdField.optional() }))
       .optional()
       .describe('kind orphans: the notes, by name'),
     total: z.number().describe('How many in all, on every page'),
@@ -94,7 +96,7 @@ export function register({ server, access, session }: ToolDeps): void {
           );
           return toolResult(
             [head, ...lines].join('\n') + moreText(page, 'links'),
-            { kind: page.kind, links: page.items, total: page.total, ...paging },
+            { kind: page.kind, links: withIds(access, page.items, 'source'), total: page.total, ...paging },
             ['links'],
           );
         }
@@ -105,7 +107,7 @@ export function register({ server, access, session }: ToolDeps): void {
         const lines = page.items.map((n) => `- ${n.name}`);
         return toolResult(
           [head, ...lines].join('\n') + moreText(page, 'notes'),
-          { kind: page.kind, notes: page.items, total: page.total, ...paging },
+          { kind: page.kind, notes: withIds(access, page.items), total: page.total, ...paging },
           ['notes'],
         );
       }),

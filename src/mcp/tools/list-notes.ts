@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { cursorField, limitField, moreText, pageFields } from '../paging.js';
 import { runTool, toolResult } from '../result.js';
-import { dateRangeFields, noteFactsShape, readOnlyTool, withErrors } from '../schemas.js';
+import { dateRangeFields, noteFactsShape, noteIdField, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'list_notes';
@@ -28,6 +28,7 @@ export const outputSchema = withErrors(
     notes: z.array(
       z.object({
         name: z.string(),
+        id: noteIdField.optional(),
         title: z.string(),
         modified: z.string(),
         sizeBytes: z.number(),

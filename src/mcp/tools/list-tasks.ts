@@ -4,9 +4,10 @@
  * OBSIDIAN.md §4).
  */
 import * as z from 'zod';
+import { withIds } from '../note-ids.js';
 import { cursorField, limitField, moreText, pageFields } from '../paging.js';
 import { runTool, toolResult } from '../result.js';
-import { readOnlyTool, withErrors } from '../schemas.js';
+import { noteIdField, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'list_tasks';
@@ -58,6 +59,7 @@ export const outputSchema = withErrors(
       .array(
         z.object({
           note: z.string().describe('The note holding the task'),
+          noteId: noteIdField.optional().describe("The note's id: pass it as id to update_task"),
           etag: z.string().describe("The note's etag: pass it to update_task as expected_etag"),
           line: z.number().describe('1-based line of the task in the note'),
           text: z.string().describe('The task text after the checkbox, due date included'),
@@ -98,7 +100,11 @@ export function register({ server, access, session }: ToolDeps): void {
         const lines = found.tasks.map(
           (t) => `- [${t.status}] ${t.text} — ${t.note}:${t.line}${t.due === null ? '' : ` (due ${t.due})`}`,
         );
-        return toolResult([head, ...lines].join('\n') + moreText(found, 'tasks'), { ...found }, ['tasks']);
+        return toolResult(
+          [head, ...lines].join('\n') + moreText(found, 'tasks'),
+          { ...found, tasks: withIds(access, found.tasks, 'note') },
+          ['tasks'],
+        );
       }),
   );
 }

@@ -3,8 +3,9 @@
  * move_folder: move or rename a folder with everything agents may see in it, keeping links working.
  */
 import * as z from 'zod';
+import { nowResolvedWithIds, withIds } from '../note-ids.js';
 import { toolResult } from '../result.js';
-import { scopeGuardFields, withErrors } from '../schemas.js';
+import { noteIdField, scopeGuardFields, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { runLongTool } from '../work.js';
 import { describeLinks, dryRunField, linkFields, updateLinksField } from './move-shape.js';
@@ -28,7 +29,13 @@ export const outputSchema = withErrors(
     folder: z.string(),
     newFolder: z.string(),
     notes: z
-      .array(z.object({ name: z.string(), newName: z.string() }))
+      .array(
+        z.object({
+          name: z.string(),
+          newName: z.string(),
+          id: noteIdField.optional().describe("The note's id: the same before and after the move"),
+        }),
+      )
       .describe('Notes moved, at most 1000 listed'),
     notesTotal: z.number(),
     attachmentsTotal: z.number().describe('Attachments (images, PDFs…) moved along'),
@@ -74,7 +81,18 @@ export function register({ server, access, session }: ToolDeps): void {
           ? `Dry run: ${r.folder} would move to ${r.newFolder} with ${what}. Nothing was changed.`
           : `Moved ${r.folder} to ${r.newFolder} with ${what} (journal group ${r.group}).`;
         const failed = r.notMoved.map((f) => `Not moved: ${f.name} (${f.code}) ${f.message}`);
-        return toolResult([head, ...failed, describeLinks(r)].join('\n'), { ...r }, ['changes', 'notes']);
+        // A note is named by its path before the move; under the folder it is now under the new one.
+        const at = (p: string) =>
+          !r.dryRun && p.startsWith(`${r.folder}/`) ? `${r.newFolder}${p.slice(r.folder.length)}` : p;
+        return toolResult(
+          [head, ...failed, describeLinks(r)].join('\n'),
+          {
+            ...r,
+            notes: withIds(access, r.notes, r.dryRun ? 'name' : 'newName'),
+            nowResolved: nowResolvedWithIds(access, r.nowResolved, at),
+          },
+          ['changes', 'notes'],
+        );
       }),
   );
 }

@@ -3,8 +3,9 @@
  * move_note: move or rename a note, keeping every link to it working.
  */
 import * as z from 'zod';
+import { nowResolvedWithIds, withId } from '../note-ids.js';
 import { toolResult } from '../result.js';
-import { etagField, noteName, scopeGuardFields, withErrors } from '../schemas.js';
+import { etagField, noteRefArguments, scopeGuardFields, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { runLongTool } from '../work.js';
 import { describeLinks, dryRunField, MoveNoteShape, updateLinksField } from './move-shape.js';
@@ -13,7 +14,7 @@ export const name = 'move_note';
 
 export const inputSchema = z.object({
   ...scopeGuardFields,
-  name: noteName,
+  ...noteRefArguments,
   new_name: z
     .string()
     .min(1)
@@ -49,7 +50,7 @@ export function register({ server, access, session }: ToolDeps): void {
         const r = await access.moveNote(
           scoped(session, args),
           {
-            name: args.name,
+            name: access.noteName(session, args),
             newName: args.new_name,
             ...(args.update_links === undefined ? {} : { updateLinks: args.update_links }),
             ...(args.dry_run === undefined ? {} : { dryRun: args.dry_run }),
@@ -60,7 +61,16 @@ export function register({ server, access, session }: ToolDeps): void {
         const head = r.dryRun
           ? `Dry run: ${r.name} would move to ${r.newName}. Nothing was changed.`
           : `Moved ${r.name} to ${r.newName} (etag ${r.etag}; journal group ${r.group}).`;
-        return toolResult(`${head}\n${describeLinks(r)}`, { ...r }, ['changes']);
+        return toolResult(
+          `${head}\n${describeLinks(r)}`,
+          {
+            ...withId(access, r, r.dryRun ? 'name' : 'newName'),
+            nowResolved: nowResolvedWithIds(access, r.nowResolved, (p) =>
+              !r.dryRun && p === r.name ? r.newName : p,
+            ),
+          },
+          ['changes'],
+        );
       }),
   );
 }

@@ -3,8 +3,9 @@
  * move_notes: several moves in one call, each reported on its own; not a transaction.
  */
 import * as z from 'zod';
+import { nowResolvedWithIds, withId } from '../note-ids.js';
 import { toolResult } from '../result.js';
-import { etagField, noteName, scopeGuardFields, withErrors } from '../schemas.js';
+import { etagField, noteIdField, noteRefArguments, scopeGuardFields, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { runLongTool } from '../work.js';
 import { dryRunField, linkFields, updateLinksField } from './move-shape.js';
@@ -16,7 +17,7 @@ export const inputSchema = z.object({
   items: z
     .array(
       z.object({
-        name: noteName,
+        ...noteRefArguments,
         new_name: z.string().min(1).max(4096).describe('The new vault-relative path (.md optional)'),
         expected_etag: etagField.optional(),
       }),
@@ -29,9 +30,16 @@ export const inputSchema = z.object({
 });
 
 const ItemShape = z.union([
-  z.object({ name: z.string(), newName: z.string(), etag: z.string().optional(), ...linkFields }),
   z.object({
     name: z.string(),
+    newName: z.string(),
+    id: noteIdField.optional().describe("The note's id: the same before and after the move"),
+    etag: z.string().optional(),
+    ...linkFields,
+  }),
+  z.object({
+    name: z.string().optional().describe('The note; absent only when the item gave an id that names no note'),
+    id: noteIdField.optional().describe('The id the item gave'),
     committed: z.literal(false),
     code: z.string().describe('Why this item was refused (an error code)'),
     message: z.string(),
@@ -75,7 +83,9 @@ export function register({ server, access, session }: ToolDeps): void {
           scoped(session, args),
           {
             items: args.items.map((i) => ({
-              name: i.name,
+              // An id is resolved when the item's turn comes: one naming no note refuses that item alone.
+              ...(i.name === undefined ? {} : { name: i.name }),
+              ...(i.id === undefined ? {} : { id: i.id }),
               newName: i.new_name,
               ...(i.expected_etag === undefined ? {} : { expectedEtag: i.expected_etag }),
             })),
@@ -86,11 +96,33 @@ export function register({ server, access, session }: ToolDeps): void {
         );
         const lines = r.results.map((item) =>
           'code' in item
-            ? `- ${item.name}: refused (${item.code}) ${item.message}`
+            ? `- ${item.name ?? item.id}: refused (${item.code}) ${item.message}`
             : `- ${item.name} → ${item.newName}: ${item.dryRun ? 'would move' : 'moved'}, ${item.changesTotal} link(s) ${item.dryRun ? 'would change' : 'changed'}${item.notUpdated.length > 0 ? `, ${item.notUpdated.length} note(s) not updated` : ''}${item.staged.length > 0 ? `, ${item.staged.length} rewrite(s) staged` : ''}`,
         );
         const head = `${r.committedCount} of ${r.results.length} moved, ${r.refusedCount} refused (not a transaction: what was done stays done${r.group === undefined ? '' : `; journal group ${r.group}`}).`;
-        return toolResult([head, ...lines].join('\n'), { ...r, transaction: false }, ['results']);
+        return toolResult(
+          [head, ...lines].join('\n'),
+          {
+            ...r,
+            results: r.results.map((item, i) => {
+              if ('code' in item) return item;
+              // A note named as it was before this item's move, followed through the moves after it.
+              const at = (path: string) => {
+                let now = path;
+                for (const later of r.results.slice(i)) {
+                  if (!('code' in later) && !later.dryRun && later.name === now) now = later.newName;
+                }
+                return now;
+              };
+              return {
+                ...withId(access, item, item.dryRun ? 'name' : 'newName'),
+                nowResolved: nowResolvedWithIds(access, item.nowResolved, at),
+              };
+            }),
+            transaction: false,
+          },
+          ['results'],
+        );
       }),
   );
 }

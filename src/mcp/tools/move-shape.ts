@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import type { LinkChange, NotUpdated } from '../../access/moves/apply.js';
 import type { NowResolved } from '../../access/moves/plan.js';
+import { noteIdField } from '../schemas.js';
 
 export const updateLinksField = z
   .boolean()
@@ -35,9 +36,11 @@ const NotUpdatedShape = z.object({
 
 const NowResolvedShape = z.object({
   note: z.string(),
+  noteId: noteIdField.optional().describe('The id of the note holding the link'),
   line: z.number(),
   raw: z.string(),
   target: z.string().describe('What the link finds now'),
+  targetId: noteIdField.optional().describe('The id of the note the link finds now'),
 });
 
 /** Fields every move result carries about links. */
@@ -63,6 +66,7 @@ export const linkFields = {
 export const MoveNoteShape = z.object({
   name: z.string().describe('The old name'),
   newName: z.string().describe('The new name'),
+  id: noteIdField.optional().describe("The note's id: the same before and after the move"),
   etag: z.string().optional().describe('The moved note’s etag at its new name'),
   ...linkFields,
 });

@@ -6,9 +6,10 @@
  */
 import * as z from 'zod';
 import type { Cell, Column, ViewGroup } from '../../bases/view.js';
+import { withIds } from '../note-ids.js';
 import { cursorField, limitField, moreText, pageFields } from '../paging.js';
 import { runTool, toolResult } from '../result.js';
-import { readOnlyTool, withErrors } from '../schemas.js';
+import { noteIdField, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 import { workFor } from '../work.js';
 
@@ -70,6 +71,7 @@ export const outputSchema = withErrors(
           rows: z.array(
             z.object({
               name: z.string().describe('The file path'),
+              id: noteIdField.optional().describe("The note's id (absent for a file that is no note)"),
               values: z.record(z.string(), cell).describe('Column id → value'),
             }),
           ),
@@ -112,7 +114,10 @@ export function register({ server, access, session }: ToolDeps): void {
         );
         const head = `${found.base} › ${found.view} (${found.type}): ${found.total} row${found.total === 1 ? '' : 's'}.`;
         const body = found.groups.flatMap((g) => groupText(g, found.columns, found.type));
-        return toolResult([head, ...body].join('\n') + moreText(found, 'rows'), { ...found }, ['groups']);
+        const groups = found.groups.map((g) => ({ ...g, rows: withIds(access, g.rows) }));
+        return toolResult([head, ...body].join('\n') + moreText(found, 'rows'), { ...found, groups }, [
+          'groups',
+        ]);
       }),
   );
 }

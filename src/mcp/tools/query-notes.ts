@@ -5,9 +5,10 @@
  * with `validation_error` naming the place, whatever it cannot understand.
  */
 import * as z from 'zod';
+import { withIds } from '../note-ids.js';
 import { cursorField, moreText, pageFields } from '../paging.js';
 import { runTool, toolResult } from '../result.js';
-import { readOnlyTool, withErrors } from '../schemas.js';
+import { noteIdField, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'query_notes';
@@ -114,9 +115,17 @@ export const outputSchema = withErrors(
     rows: z
       .array(
         z
-          .object({ name: z.string().describe('The note path') })
+          .object({
+            name: z.string().describe('The note path'),
+            // Not `id`: a column may be a frontmatter property called id; no column is called `$id`.
+            $id: noteIdField
+              .optional()
+              .describe(
+                "The note's id (pass it as id to any tool that takes name; $ as on file properties, so no column meets it)",
+              ),
+          })
           .loose()
-          .describe('The note and each requested column, keyed as requested'),
+          .describe('The note, its $id, and each requested column, keyed as requested'),
       )
       .describe('In sort order'),
     total: z.number().describe('How many notes match scope and filters, in all pages'),
@@ -155,7 +164,11 @@ export function register({ server, access, session }: ToolDeps): void {
             : columns.length === 0
               ? found.rows.map((r) => `- ${r.name}`)
               : table(found.rows, columns);
-        return toolResult([head, ...body].join('\n') + moreText(found, 'rows'), { ...found }, ['rows']);
+        return toolResult(
+          [head, ...body].join('\n') + moreText(found, 'rows'),
+          { ...found, rows: withIds(access, found.rows, 'name', { field: '$id' }) },
+          ['rows'],
+        );
       }),
   );
 }

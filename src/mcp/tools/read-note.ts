@@ -6,13 +6,20 @@ import { stringify } from 'yaml';
 import * as z from 'zod';
 import type { NoteContent } from '../../access/types.js';
 import { runTool, toolResult } from '../result.js';
-import { lineSpan, noteName, pagingArguments, readOnlyTool, withErrors } from '../schemas.js';
+import {
+  lineSpan,
+  noteIdField,
+  noteRefArguments,
+  pagingArguments,
+  readOnlyTool,
+  withErrors,
+} from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 
 export const name = 'read_note';
 
 export const inputSchema = z.object({
-  name: noteName,
+  ...noteRefArguments,
   ...pagingArguments('note', 'body character'),
   section: z
     .string()
@@ -38,6 +45,7 @@ export const inputSchema = z.object({
 export const NoteShape = z.object({
   schemaVersion: z.literal(2),
   name: z.string().describe('Canonical name, with the note ending (.md, or .html in an HTML vault)'),
+  id: noteIdField.optional(),
   uri: z.string().describe('obsidian://open link that opens the note in Obsidian'),
   format: z
     .enum(['markdown', 'html'])
@@ -142,7 +150,7 @@ export function register({ server, access, session }: ToolDeps): void {
     },
     (args) =>
       runTool(false, () => {
-        const note = access.readNote(session, args.name, {
+        const note = access.readNote(session, access.noteName(session, args), {
           ...(args.offset === undefined ? {} : { offset: args.offset }),
           ...(args.max_chars === undefined ? {} : { maxChars: args.max_chars }),
           ...(args.section === undefined ? {} : { section: args.section }),

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { toolResult } from '../result.js';
-import { noteName, scopeGuardFields, withErrors } from '../schemas.js';
+import { noteIdField, noteName, scopeGuardFields, withErrors } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { runWriteTool } from '../work.js';
 
@@ -25,6 +25,9 @@ export const inputSchema = z.object({
 export const outputSchema = withErrors(
   z.object({
     name: z.string(),
+    id: noteIdField
+      .optional()
+      .describe("The restored note's id: a new one (the id it had before the deletion names nothing now)"),
     etag: z.string(),
     trashId: z.string().describe('The deletion that was restored'),
     deletedAs: z

@@ -5,7 +5,14 @@
 import * as z from 'zod';
 import { cursorField, moreText, pageFields } from '../paging.js';
 import { toolResult } from '../result.js';
-import { dateArgs, dateRangeFields, noteFactsShape, readOnlyTool, withErrors } from '../schemas.js';
+import {
+  dateArgs,
+  dateRangeFields,
+  noteFactsShape,
+  noteIdField,
+  readOnlyTool,
+  withErrors,
+} from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 import { runReadTool } from '../work.js';
 
@@ -41,6 +48,7 @@ export const outputSchema = withErrors(
     results: z.array(
       z.object({
         name: z.string(),
+        id: noteIdField.optional(),
         uri: z.string().describe('obsidian://open link that opens the note in Obsidian'),
         title: z.string(),
         score: z

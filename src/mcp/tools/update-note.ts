@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { toolResult } from '../result.js';
-import { etagField, noteName, scopeGuardFields, WriteShape, writeOutput } from '../schemas.js';
+import { etagField, noteRefArguments, scopeGuardFields, WriteShape, writeOutput } from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { runWriteTool } from '../work.js';
 import { describeWrite } from './write-text.js';
@@ -13,7 +13,7 @@ export const name = 'update_note';
 
 export const inputSchema = z.object({
   ...scopeGuardFields,
-  name: noteName,
+  ...noteRefArguments,
   content: z
     .string()
     .describe(
@@ -50,7 +50,7 @@ export function register({ server, access, session }: ToolDeps): void {
     (args, ctx) =>
       runWriteTool(ctx, 'update_note', async () => {
         const result = await access.updateNote(scoped(session, args), {
-          name: args.name,
+          name: access.noteName(session, args),
           content: args.content,
           ...(args.append === undefined ? {} : { append: args.append }),
           ...(args.expected_etag === undefined ? {} : { expectedEtag: args.expected_etag }),

@@ -5,7 +5,14 @@
  */
 import * as z from 'zod';
 import { toolResult } from '../result.js';
-import { etagField, noteName, scopeGuardFields, WriteShape, writeOutput } from '../schemas.js';
+import {
+  etagField,
+  noteIdArgument,
+  noteName,
+  scopeGuardFields,
+  WriteShape,
+  writeOutput,
+} from '../schemas.js';
 import { scoped, type ToolDeps } from '../tool-context.js';
 import { runWriteTool } from '../work.js';
 import { describeWrite } from './write-text.js';
@@ -13,7 +20,8 @@ import { describeWrite } from './write-text.js';
 export const name = 'update_task';
 
 export const inputSchema = z.object({
-  name: noteName.describe('The note holding the task: the note list_tasks gave'),
+  name: noteName.describe('The note holding the task: the note list_tasks gave').optional(),
+  id: noteIdArgument.optional(),
   line: z
     .number()
     .int()
@@ -87,7 +95,7 @@ export function register({ server, access, session }: ToolDeps): void {
     (args, ctx) =>
       runWriteTool(ctx, 'update_task', async () => {
         const result = await access.updateTask(scoped(session, args), {
-          name: args.name,
+          name: access.noteName(session, args),
           line: args.line,
           expectedEtag: args.expected_etag,
           ...(args.done === undefined ? {} : { done: args.done }),

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import type { Rewritten } from '../../access/workflows.js';
 import { nextState, type Step } from '../../workflows/machine.js';
 import { toolResult } from '../result.js';
-import { etagField, noteName, withErrors } from '../schemas.js';
+import { etagField, noteIdField, noteName, withErrors } from '../schemas.js';
 
 export const workflowName = noteName.describe(
   'The workflow note, e.g. "workflows/Release 2.0" (.md optional); a unique bare name also works',
@@ -35,6 +35,7 @@ const EventShape = z.object({
 
 export const WorkflowResultShape = z.object({
   name: z.string().describe('Canonical name of the workflow note, with .md'),
+  id: noteIdField.optional(),
   etag: z.string().describe("The note's new etag: pass it as expected_etag to the next workflow tool"),
   modified: z.string().describe('Modification time, ISO 8601'),
   created: z.boolean().optional().describe('true when this call created the note'),
@@ -79,6 +80,7 @@ export function workflowResult(lead: string, result: Rewritten<Step>) {
   const { workflow, event } = result.value;
   const data = {
     name: result.name,
+    ...(result.id === undefined ? {} : { id: result.id }),
     etag: result.etag,
     modified: result.modified,
     ...(result.created ? { created: true } : {}),

@@ -8,7 +8,7 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { gateStep } from '../../workflows/operations.js';
-import { scopeGuardFields } from '../schemas.js';
+import { noteIdArgument, scopeGuardFields } from '../schemas.js';
 import { type GuardArgs, scoped, type ToolDeps } from '../tool-context.js';
 import { runWriteTool } from '../work.js';
 import {
@@ -23,12 +23,19 @@ import {
 
 /** The arguments every step takes (the scope guards, which note, the etag seen), then the step's own. */
 export function stepInput<T extends z.ZodRawShape>(own: T) {
-  return z.object({ ...scopeGuardFields, name: workflowName, expected_etag: workflowEtag, ...own });
+  return z.object({
+    ...scopeGuardFields,
+    name: workflowName.optional(),
+    id: noteIdArgument.optional(),
+    expected_etag: workflowEtag,
+    ...own,
+  });
 }
 
 /** What every step's arguments hold, whatever else its own schema adds. */
 interface StepArgs extends GuardArgs {
-  readonly name: string;
+  readonly name?: string | undefined;
+  readonly id?: string | undefined;
   readonly expected_etag: string;
 }
 
@@ -61,7 +68,7 @@ export function registerWorkflowStep<A extends StepArgs>(
       runWriteTool(ctx, tool.name, async () => {
         const result = await access.rewriteWorkflowNote(scoped(session, args), {
           tool: tool.name,
-          name: args.name,
+          name: access.noteName(session, args, 'the workflow'),
           expectedEtag: args.expected_etag,
           rewrite: tool.step(args),
         });

@@ -89,6 +89,7 @@ const ALL = [
   'notes_ino',
   'notes_mtime',
   'notes_path_lower',
+  'notes_uid',
   'notes_visible_mtime',
 ];
 
@@ -262,7 +263,7 @@ it('a server started after a build was killed midway puts them back before it sy
     });
     try {
       expect(declaredIndexes(again.index.db)).toEqual(ALL);
-      expect(warnings).toContain('Recreated 16 lookup indexes that a stopped index build left missing.');
+      expect(warnings).toContain('Recreated 17 lookup indexes that a stopped index build left missing.');
     } finally {
       await again.close();
     }
