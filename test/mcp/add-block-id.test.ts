@@ -64,7 +64,7 @@ function addId(v: TestVault, args: Record<string, unknown>, rel = 'plan.md') {
 describe('edit_note add_block_id', () => {
   it('marks a paragraph at its last line with the id given, and read_note block finds it', async () => {
     vault = await open();
-    const r = await addId(vault, { line: 6, id: 'goal' });
+    const r = await addId(vault, { line: 6, block_id: 'goal' });
     expect(r.isError, r.text).toBe(false);
     expect(r.structured).toMatchObject({ name: 'plan.md', blockId: 'goal', blockIdLine: 7 });
     expect(r.text).toContain('[[plan#^goal]]');
@@ -82,7 +82,7 @@ describe('edit_note add_block_id', () => {
     const id = item.structured.blockId as string;
     expect(id).toMatch(/^[a-z0-9]{6}$/);
     expect(stored(vault)).toContain(`- second step ^${id}\n`);
-    const table = await addId(vault, { line: 14, id: 'people' });
+    const table = await addId(vault, { line: 14, block_id: 'people' });
     expect(table.structured.blockIdLine).toBe(16);
     expect(stored(vault)).toContain('| Ann | docs |\n\n^people\n\nAlready marked.');
   });
@@ -105,8 +105,8 @@ describe('edit_note add_block_id', () => {
       [{ line: 2 }, 'frontmatter'],
       [{ line: 5 }, 'blank'],
       [{ line: 400 }, 'not in the note'],
-      [{ line: 6, id: 'has space' }, 'letters, digits and dashes'],
-      [{ line: 6, id: 'DONE1' }, 'already has a block ^DONE1'],
+      [{ line: 6, block_id: 'has space' }, 'letters, digits and dashes'],
+      [{ line: 6, block_id: 'DONE1' }, 'already has a block ^DONE1'],
     ];
     for (const [args, says] of cases) {
       const r = await addId(vault, args);
@@ -133,7 +133,7 @@ describe('edit_note add_block_id', () => {
     const missing = await addId(vault, { line: 6 }, 'nowhere/plan.md');
     expect(hidden.structured.code).toBe('not_found');
     expect(hidden.structured.message).toBe(missing.structured.message.replace('nowhere', 'private'));
-    const staged = await addId(vault, { line: 6, id: 'later' }, 'drafts/plan.md');
+    const staged = await addId(vault, { line: 6, block_id: 'later' }, 'drafts/plan.md');
     expect(staged.structured).toMatchObject({ staged: true, blockId: 'later' });
     expect(stored(vault, 'drafts/plan.md')).toBe(NOTE);
     const change = new PendingStore(vault.opened.vault).get(staged.structured.pendingId);
@@ -142,7 +142,7 @@ describe('edit_note add_block_id', () => {
 
   it('is journaled like every edit', async () => {
     vault = await open();
-    await addId(vault, { line: 6, id: 'goal' });
+    await addId(vault, { line: 6, block_id: 'goal' });
     const journal = new Journal(vault.opened.vault, { now: () => new Date(), key: testJournalKey() });
     expect(journal.list().map((e) => [e.tool, e.kind, e.note])).toEqual([['edit_note', 'update', 'plan.md']]);
   });

@@ -110,12 +110,13 @@ export const inputSchema = z.object({
     .describe(
       'add_block_id: a 1-based line of the block (frontmatter lines counted), as read_note or search_notes give lines',
     ),
-  id: z
+  // Not `id`, as SPEC 17.4 writes it: `id` names the note on every tool that takes `name` (SPEC 17.3).
+  block_id: z
     .string()
     .max(100)
     .optional()
     .describe(
-      'add_block_id: the id to give, Latin letters, digits and dashes (e.g. "q3-goals"); omit for a fresh 6-character one',
+      'add_block_id: the block id to give, Latin letters, digits and dashes (e.g. "q3-goals"); omit for a fresh 6-character one',
     ),
 });
 
@@ -182,7 +183,11 @@ function operationOf(args: Args): EditOperation {
       return { kind: args.operation, tags: args.tags };
     case 'add_block_id':
       if (args.line === undefined) throw missing('line (a line of the block, 1-based)');
-      return { kind: 'add_block_id', line: args.line, ...(args.id === undefined ? {} : { id: args.id }) };
+      return {
+        kind: 'add_block_id',
+        line: args.line,
+        ...(args.block_id === undefined ? {} : { id: args.block_id }),
+      };
     case 'prepend':
       if (args.content === undefined) throw missing('content');
       return { kind: 'prepend', content: args.content };
@@ -224,7 +229,7 @@ export function register({ server, access, session }: ToolDeps): void {
     {
       title: 'Edit part of a note',
       description:
-        "Changes part of a note and leaves every other byte as it was. Operations: replace (old_text must match exactly once, or set replace_all), replace_section (new text under a heading; sub-sections kept unless whole), append_to_section (add content at the end of a section, after a blank line), prepend (content at the top of the body, after the frontmatter), prepend_to_section (content right under a heading), set_properties (properties: set values, null removes; comments, order and quoting of the rest kept; the frontmatter is created when missing), add_tags / remove_tags (tags: the frontmatter tags list; remove_tags reports inline #tags it left as inlineLeft), add_block_id (line, id optional: gives the paragraph, list item, table, quote or code block holding that line a ^id where Obsidian reads it and returns it as blockId, a fresh 6-character one unless id is given; refused if the block has one, naming it). Use these rather than replace on raw YAML; use update_task to tick a task. Requires expected_etag from read_note: if the note changed, nothing is written and the error gives the current text and etag so you can redo the edit. Prefer this over update_note for small changes. The vault owner's policy may make a folder read-only (refused with read_only) or staged (the change waits for the owner's approval: the result says staged: true and the note is unchanged).",
+        "Changes part of a note and leaves every other byte as it was. Operations: replace (old_text must match exactly once, or set replace_all), replace_section (new text under a heading; sub-sections kept unless whole), append_to_section (add content at the end of a section, after a blank line), prepend (content at the top of the body, after the frontmatter), prepend_to_section (content right under a heading), set_properties (properties: set values, null removes; comments, order and quoting of the rest kept; the frontmatter is created when missing), add_tags / remove_tags (tags: the frontmatter tags list; remove_tags reports inline #tags it left as inlineLeft), add_block_id (line, block_id optional: gives the paragraph, list item, table, quote or code block holding that line a ^id where Obsidian reads it and returns it as blockId, a fresh 6-character one unless block_id is given; refused if the block has one, naming it). Use these rather than replace on raw YAML; use update_task to tick a task. Requires expected_etag from read_note: if the note changed, nothing is written and the error gives the current text and etag so you can redo the edit. Prefer this over update_note for small changes. The vault owner's policy may make a folder read-only (refused with read_only) or staged (the change waits for the owner's approval: the result says staged: true and the note is unchanged).",
       inputSchema,
       outputSchema,
       annotations: {
