@@ -212,20 +212,7 @@ export class PendingStore {
   }
 
   private parse(id: string, read: () => string): unknown {
-    // Security: ids come from the command line; only the id pattern may become a file name.
-    if (!ID_PATTERN.test(id)) throw unknownChange(id);
-    let text: string;
-    try {
-      text = read();
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw unknownChange(id);
-      throw err;
-    }
-    try {
-      return JSON.parse(text);
-    } catch (err) {
-      throw damagedChange(id, `it is not valid JSON (${(err as Error).message})`);
-    }
+    return parseChangeFile(id, read, unknownChange, (why) => damagedChange(id, why));
   }
 
   private fileIds(): string[] {
@@ -355,6 +342,32 @@ function damagedChange(id: string, reason: string): NotedError {
  * The ids of the changes kept as `<id>.json` in `dir` (pending or rejected), sorted; none when the
  * folder does not exist. Temporary files of atomic writes start with "." and are never changes.
  */
+/**
+ * A change file's JSON, read by `read`: `missing(id)` when the id is not one this store could have made
+ * or its file is gone, `damaged(why)` when it is not JSON.
+ */
+export function parseChangeFile(
+  id: string,
+  read: () => string,
+  missing: (id: string) => Error,
+  damaged: (why: string) => Error,
+): unknown {
+  // Security: ids come from the command line and the console; only the id pattern may become a file name.
+  if (!ID_PATTERN.test(id)) throw missing(id);
+  let text: string;
+  try {
+    text = read();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw missing(id);
+    throw err;
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw damaged(`it is not valid JSON (${(err as Error).message})`);
+  }
+}
+
 export function changeIdsIn(dir: string): string[] {
   let names: string[];
   try {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { NotedError } from '../common/errors.js';
 import { createFileAtomic } from '../vault/atomic-write.js';
 import type { Vault } from '../vault/vault.js';
-import { changeIdsIn, ID_PATTERN, readHead, serialize, toChange } from './pending-store.js';
+import { changeIdsIn, ID_PATTERN, parseChangeFile, readHead, serialize, toChange } from './pending-store.js';
 import type { PendingChange, PendingSummary } from './types.js';
 
 /** How long a rejected change is kept. */
@@ -140,25 +140,13 @@ export class RejectedStore {
   }
 
   private parse(id: string, read: () => string): unknown {
-    if (!ID_PATTERN.test(id)) throw notKept(id);
-    let text: string;
-    try {
-      text = read();
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw notKept(id);
-      throw err;
-    }
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new NotedError(
-        'validation_error',
-        `The rejected change ${id} cannot be read: it is not valid JSON.`,
-        {
-          id,
-        },
-      );
-    }
+    return parseChangeFile(
+      id,
+      read,
+      notKept,
+      (why) =>
+        new NotedError('validation_error', `The rejected change ${id} cannot be read: ${why}.`, { id }),
+    );
   }
 
   private ids(): string[] {
