@@ -77,7 +77,9 @@ export async function runSearch(
     const step = sql.stepped !== undefined && (readAverages(db)?.rows ?? 0) > stepFrom;
     // Kept rows settle most pages without scoring; a text ranked anew is stepped through when the
     // vault is large (and kept from that pass), ranked here when it is not.
-    return step ? (keptPage(db, sql, writing, false) ?? 'step') : ordered(db, sql, writing);
+    if (!step) return ordered(db, sql, writing);
+    const kept = keptPage(db, sql, writing, false);
+    return kept.rows === null ? 'step' : { rows: kept.rows, total: kept.total! };
   })();
   const top = sql.top;
   // The first page of a text ranked alone, stepped through: its best rows are kept for later searches.
@@ -118,37 +120,37 @@ export const STEP_FROM_NOTES = 2_000;
 
 /** The page from kept rows, or the ordered statements' (ranking and keeping the text when it may). */
 function ordered(db: Db, sql: SearchSql, writing: boolean): { rows: SearchRow[]; total: number } {
-  return keptPage(db, sql, writing, true) ?? onePiece(db, sql);
+  const kept = keptPage(db, sql, writing, true);
+  return kept.rows === null ? onePiece(db, sql, kept.total) : { rows: kept.rows, total: kept.total! };
 }
 
 /**
  * The page from the rows kept of the text (search/run/top-rows.ts), ranking it to keep when `rank`;
- * null when they cannot settle it (or the search is not of a text ranked alone).
+ * `rows` null when they cannot settle it (or the search is not of a text ranked alone), with the
+ * total when it was counted on the way.
  */
 function keptPage(
   db: Db,
   sql: SearchSql,
   writing: boolean,
   rank: boolean,
-): { rows: SearchRow[]; total: number } | null {
-  if (sql.top === undefined) return null;
+): { rows: SearchRow[] | null; total?: number } {
+  if (sql.top === undefined) return { rows: null };
   const count = () =>
     reusedStatement<unknown[], { total: number }>(db, sql.countSql).get(...sql.countParams)!.total;
-  const kept = topRows(db, sql.top, count, writing, rank);
-  return kept.rows === null ? null : { rows: kept.rows, total: kept.total };
+  return topRows(db, sql.top, count, writing, rank);
 }
 
 /** The page and total of the ordered statements, in the caller's transaction. */
-function onePiece(db: Db, sql: SearchSql): { rows: FastRow[]; total: number } {
+function onePiece(db: Db, sql: SearchSql, counted?: number): { rows: FastRow[]; total: number } {
   let rows = reusedStatement<unknown[], FastRow>(db, sql.sql).all(...sql.params);
   const last = rows[rows.length - 1];
   if (sql.exact && last !== undefined && last.fetched === sql.exact.looked && last.score === last.edge) {
     // The page ends inside a run of equal scores that went on past what the fast statement looked at.
     rows = reusedStatement<unknown[], FastRow>(db, sql.exact.sql).all(...sql.exact.params);
   }
-  const total = reusedStatement<unknown[], { total: number }>(db, sql.countSql).get(
-    ...sql.countParams,
-  )!.total;
+  const total =
+    counted ?? reusedStatement<unknown[], { total: number }>(db, sql.countSql).get(...sql.countParams)!.total;
   return { rows, total };
 }
 

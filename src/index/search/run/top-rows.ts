@@ -70,7 +70,7 @@ export function ftsStamp(db: Db): Buffer {
 /**
  * The page of `top` (up to `limit` rows after `after`) and the text's total, inside the caller's
  * read transaction. `rows` is null when the kept rows cannot settle the page, or the text is rare
- * enough not to keep: the caller ranks with SQL and uses `total` as counted here. `writing`: the
+ * enough not to keep: the caller ranks with SQL and uses `total` when it was counted here. `writing`: the
  * connection was inside a write of its own, whose rows FTS5 may not have flushed yet (its records
  * unchanged): nothing is kept or used then.
  */
@@ -80,7 +80,7 @@ export function topRows(
   count: () => number,
   writing: boolean,
   rankNow = true,
-): { rows: TopRow[] | null; total: number } {
+): { rows: TopRow[] | null; total?: number } {
   if (writing) return { rows: null, total: count() };
   const texts = keptBy.get(db) ?? new Map<string, Kept>();
   keptBy.set(db, texts);
@@ -89,10 +89,11 @@ export function topRows(
   texts.delete(top.rankMatch);
   if (kept !== undefined && !kept.stamp.equals(stamp)) kept = rescored(db, top.rankMatch, kept, stamp);
   if (kept === undefined) {
+    // Not ranked (nor counted) here when the caller steps through the matches instead
+    // (search/run/stepped.ts), which counts them and hands its best rows to keepRanking.
+    if (!rankNow) return { rows: null };
     const total = count();
-    // Not ranked here when the caller steps through the matches instead (search/run/stepped.ts),
-    // which hands its best rows to keepRanking.
-    if (total < KEPT_FROM || !rankNow) return { rows: null, total };
+    if (total < KEPT_FROM) return { rows: null, total };
     kept = rank(db, top.rankMatch, total, stamp);
   }
   texts.set(top.rankMatch, kept);
