@@ -69,7 +69,7 @@ export async function steppedPage(
       }
       // Still in the pass's snapshot, so what is kept is scored against the index it was read from.
       keep?.done(reader, kept.best(keep.rows), total);
-      return { rows: kept.page(reader).slice(0, stepped.limit), total };
+      return { rows: kept.page(reader, stepped.limit), total };
     } finally {
       reader.exec('COMMIT');
     }
@@ -111,8 +111,14 @@ class TopScores {
   }
 
   /** The page: the kept matches with their names and times, ordered, from after the start. */
-  page(reader: Db): SteppedRow[] {
-    const score = new Map(this.kept.map((k) => [k.id, k.score]));
+  page(reader: Db, limit = this.limit): SteppedRow[] {
+    // Kept for a longer ranking (StepKeep) than the page: only the page's scores and their ties are named.
+    let candidates = this.kept;
+    if (this.after === undefined && candidates.length > limit) {
+      const floor = candidates.map((k) => k.score).sort((a, b) => b - a)[limit - 1]!;
+      candidates = candidates.filter((k) => k.score >= floor);
+    }
+    const score = new Map(candidates.map((k) => [k.id, k.score]));
     const rows = reader
       .prepare<[string], Omit<SteppedRow, 'score'>>(
         'SELECT id, path, title, mtime_ms FROM notes WHERE id IN (SELECT value FROM json_each(?))',
@@ -123,7 +129,7 @@ class TopScores {
     return rows
       .filter((r) => after === undefined || comparePosition(r, after) > 0)
       .sort(compareRows)
-      .slice(0, this.limit);
+      .slice(0, limit);
   }
 
   /** The `n` best kept matches by score alone, best first (ties in no particular order). */
