@@ -136,14 +136,14 @@ function checkWanted(wanted: string, taken: ReadonlyMap<string, number>): void {
   if (!BLOCK_ID.test(id) || id.length > MAX_ID_CHARS) {
     throw new NotedError(
       'validation_error',
-      `id ${JSON.stringify(wanted)} is not a block id: Obsidian's may hold only Latin letters, digits and dashes (no spaces or _), at most ${MAX_ID_CHARS} characters, e.g. "summary-2026". Leave id out for a fresh one.`,
+      `block_id ${JSON.stringify(wanted)} is not a block id: Obsidian's may hold only Latin letters, digits and dashes (no spaces or _), at most ${MAX_ID_CHARS} characters, e.g. "summary-2026". Leave block_id out for a fresh one.`,
     );
   }
   const line = taken.get(id.toLowerCase());
   if (line !== undefined) {
     throw new NotedError(
       'validation_error',
-      `The note already has a block ^${id} (line ${line}); a link [[note#^${id}]] would find that one (ids are compared ignoring case). Choose another id, or leave id out for a fresh one.`,
+      `The note already has a block ^${id} (line ${line}); a link [[note#^${id}]] would find that one (ids are compared ignoring case). Choose another block_id, or leave it out for a fresh one.`,
       { line },
     );
   }

@@ -112,6 +112,8 @@ describe('edit_note add_block_id', () => {
       const r = await addId(vault, args);
       expect(r.isError, JSON.stringify(args)).toBe(true);
       expect(r.structured.message).toContain(says);
+      // The argument to change is named as the tool takes it: `id` is the note's (SPEC 17.3).
+      if ('block_id' in args) expect(r.structured.message).toMatch(/block_id/);
     }
     const zero = await addId(vault, { line: 0 });
     expect(zero.isError).toBe(true);
