@@ -69,7 +69,7 @@ async function whereFilter(
     });
   }
   const db = ctx.index.db;
-  const candidates = candidateFiles(db, [filter], rules.visible);
+  const candidates = candidateFiles(db, [filter], visibleOption(rules));
   const host = indexHost(db, rules.visible, () => ctx.now().getTime(), await loadMoment(), candidates);
   const ev = new Evaluator(host, new Map(), null);
   const passing = new Set<string>();

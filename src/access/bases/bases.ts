@@ -23,6 +23,7 @@ import { normalizeFolderName } from '../../vault/names.js';
 import type { AccessContext } from '../context.js';
 import { resolveExisting } from '../resolve.js';
 import type { Rules } from '../rules/rules.js';
+import { visibleOption } from '../rules/scope.js';
 import { baseFileName } from './base-files.js';
 
 export interface BaseSummary {
@@ -201,7 +202,7 @@ export async function queryBase(
   }
   const thisPath = query.this === undefined ? name : resolveExisting(ctx, rules, query.this);
   const visible = rules.visible;
-  const candidates = candidateFiles(db, [base.filters, view.filters], visible);
+  const candidates = candidateFiles(db, [base.filters, view.filters], visibleOption(rules));
   const host = indexHost(db, visible, () => ctx.now().getTime(), await loadMoment(), candidates);
   const answer = await runView(base, view, candidates, {
     host,

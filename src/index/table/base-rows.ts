@@ -14,7 +14,7 @@ import type { BasesHost, FileFacts, FileLink } from '../../bases/host.js';
 import { type Db, reusedStatement } from '../db/database.js';
 import { escapeLike } from '../db/like.js';
 import { backlinks as backlinksOf, resolveLinkTarget, resolveLinkTargets } from '../queries/links.js';
-import type { Visible } from '../store/visibility.js';
+import { hiddenNotesOut, type VisibilityOption, type Visible, visibleRows } from '../store/visibility.js';
 
 /** Paths of the visible `.base` files, by path. */
 export function baseFilePaths(db: Db, visible: Visible | undefined): string[] {
@@ -73,7 +73,8 @@ function propertyKey(e: Expr): string | null {
 }
 
 /** Adds what one condition tells SQL; conditions it does not understand add nothing. */
-function narrow(e: Expr, n: Narrowing): void {
+/** `flagged`: the condition on the `visible` flag of note_tag_prefixes rows (alias `p`), visibleRows'. */
+function narrow(e: Expr, n: Narrowing, flagged: string): void {
   const onPath = (sql: string, params: unknown[]): void => {
     n.notes?.push({ sql: sql.replaceAll('PATH', 'n.path'), params });
     n.attachments?.push({ sql: sql.replaceAll('PATH', 'a.path'), params });
@@ -86,7 +87,7 @@ function narrow(e: Expr, n: Narrowing): void {
     if (e.callee.name === 'hasTag') {
       const tags = args.map((t) => t.replace(/^#/, '').toLowerCase());
       n.notes?.push({
-        sql: `n.id IN (SELECT note_id FROM note_tag_prefixes WHERE tag_lower IN (${tags.map(() => '?').join(',')}))`,
+        sql: `n.id IN (SELECT note_id FROM note_tag_prefixes p WHERE ${flagged} AND p.tag_lower IN (${tags.map(() => '?').join(',')}))`,
         params: tags,
       });
       n.attachments = null;
@@ -144,20 +145,25 @@ type NoteRowFacts = {
 export function candidateFiles(
   db: Db,
   filters: readonly (FilterNode | null)[],
-  visible: Visible | undefined,
+  options: VisibilityOption,
 ): FileFacts[] {
+  const { visible } = options;
   const n: Narrowing = { notes: [], attachments: [] };
-  for (const f of filters) for (const c of conjuncts(f)) narrow(c, n);
+  const flagged = visibleRows(db, options, 'p');
+  for (const f of filters) for (const c of conjuncts(f)) narrow(c, n, flagged);
   const out: FileFacts[] = [];
   if (n.notes !== null) {
     const facts = new NoteFacts(db, visible);
-    const w = whereOf(n.notes, ['n.visible = 1']);
+    // The flag leaves hidden notes out in SQL only while the index follows these rules; the rules
+    // judge every note all the same (another process may have brought the index in line with others).
+    const hidden = hiddenNotesOut(db, options);
+    const w = whereOf(n.notes, hidden === null ? [] : [hidden]);
     const rows = db
       .prepare<unknown[], NoteRowFacts>(
         `SELECT n.id, n.path, n.size, n.mtime_ms, n.ctime_ms, n.birthtime_ms FROM notes n${w.sql}`,
       )
       .all(...w.params);
-    for (const r of rows) out.push(facts.note(r));
+    for (const r of rows) if (visible === undefined || visible(r.path)) out.push(facts.note(r));
   }
   if (n.attachments !== null) {
     const w = whereOf(n.attachments, []);

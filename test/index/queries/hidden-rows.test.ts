@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseExpression } from '../../../src/bases/parser.js';
 import { type Db, openIndexDatabase } from '../../../src/index/db/database.js';
 import { APPLICATION_ID } from '../../../src/index/db/schema.js';
 import { exportCount, exportPaths } from '../../../src/index/queries/export.js';
@@ -18,11 +19,18 @@ import { backlinks, linkingNoteIds, unresolvedLinkerIds } from '../../../src/ind
 import { sortedTagCounts, taggedNotesPage } from '../../../src/index/queries/tags.js';
 import { taskPage } from '../../../src/index/queries/tasks.js';
 import { EVERYTHING_VISIBLE, type IndexVisibility } from '../../../src/index/store/visibility.js';
+import { candidateFiles } from '../../../src/index/table/base-rows.js';
 import { queryNotes } from '../../../src/index/table/query.js';
 import { type IndexedVault, indexedVault } from '../indexed-vault.js';
 
 const HIDE_SECRET: IndexVisibility = { key: 'hide-secret', visible: (p) => !p.startsWith('secret/') };
 const OPTIONS = { visible: HIDE_SECRET.visible, visibilityKey: HIDE_SECRET.key };
+
+/** The candidate files of a base whose filter is `source` (query_base, query_notes `where`), by path. */
+function baseCandidates(db: Db, source: string, options: typeof OPTIONS): string[] {
+  const filter = { kind: 'expr', expr: parseExpression(source), source } as const;
+  return candidateFiles(db, [filter], options).map((f) => f.path);
+}
 
 /** The lookup indexes of the flagged tables (schema.ts): each must be entered by `visible`. */
 const FLAGGED_INDEXES = ['note_links_key', 'note_tag_prefixes_tag', 'note_tasks_due', 'note_aliases_alias'];
@@ -116,6 +124,7 @@ describe('hidden notes have no row in the ranges the reading tools read', () => 
       (db) =>
         queryNotes(db, { filters: [{ op: 'has_tag', value: 'zqtag' }] }, { today: '2026-01-01', ...OPTIONS }),
     ],
+    ['query_base file.hasTag', (db) => baseCandidates(db, 'file.hasTag("zqtag")', OPTIONS)],
   ];
 
   it.each(tools)('%s: answers as if they were absent, and reads none of their rows', (_, run) => {
@@ -196,6 +205,9 @@ describe('hidden notes have no row in the ranges the reading tools read', () => 
     expect(backlinks(db, 'pub/target.md', OPTIONS)).toEqual([]);
     expect(sortedTagCounts(db, OPTIONS).map((t) => t.tag)).toEqual(['shown']);
     expect(taskPage(db, { text: 'zqtask', ...OPTIONS }, '2026-01-01').tasks).toEqual([]);
+    // A base's candidates too: the notes' own flags say "visible" here, the rules say hidden.
+    expect(baseCandidates(db, 'file.hasTag("zqtag")', OPTIONS)).toEqual([]);
+    expect(baseCandidates(db, 'file.inFolder("secret")', OPTIONS)).toEqual([]);
     expect(backlinks(db, 'pub/target.md')).toHaveLength(40);
   });
 });
