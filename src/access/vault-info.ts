@@ -89,12 +89,11 @@ export function vaultInfo(ctx: AccessContext, rules: Rules, index: IndexState): 
   const counts = index.state === 'ready' ? countsOf(ctx, rules) : undefined;
   const mixed = counts === undefined ? null : mixedOf(ctx, rules, counts.notes);
   const summary = describeAccess(rules.policy);
-  const journal = ctx.journal.verify();
-  // SPEC 17.7: entries about notes now hidden are not counted (the same vault without them says less).
-  const seenEntries =
-    rules.visible === undefined
-      ? journal.entries
-      : ctx.journal.entries().filter((e) => visible(e.note)).length;
+  // SPEC 17.7: entries about notes now hidden are not counted (the same vault without them says less);
+  // their notes are taken from the one walk that verifies the chain, up to where it is intact.
+  const notes = rules.visible === undefined ? undefined : ([] as string[]);
+  const journal = ctx.journal.verify(notes === undefined ? {} : { notes });
+  const seenEntries = notes === undefined ? journal.entries : notes.filter(visible).length;
   return {
     vault: { name: path.basename(ctx.vault.root), format: ctx.vault.format },
     ...(counts === undefined ? {} : { counts }),

@@ -193,7 +193,9 @@ export class Journal implements UndoJournal {
    * Walks the whole chain, checks each entry's authentication, the anchored head and (unless `texts`
    * is false) every stored text; see verify.ts.
    */
-  verify(options: { texts?: boolean; hashes?: string[]; checked?: Set<string> } = {}): VerifyResult {
+  verify(
+    options: { texts?: boolean; hashes?: string[]; checked?: Set<string>; notes?: string[] } = {},
+  ): VerifyResult {
     return verifyJournal(this.dir, {
       key: this.key,
       root: this.vault.root,

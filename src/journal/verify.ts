@@ -102,6 +102,8 @@ export interface VerifyOptions {
    * only the vault could have planted it before the first authenticated entry chained to it).
    */
   readonly checked?: Set<string>;
+  /** Receives the note of each intact entry, in order (get_vault_info counts those agents may see). */
+  readonly notes?: string[];
 }
 
 interface Walk {
@@ -258,6 +260,7 @@ function walkChain(
       }
       walk.intact++;
       walk.hashes.push(e.hash);
+      options.notes?.push(e.note);
       expectedPrev = e.hash;
     }
   }

@@ -124,3 +124,23 @@ it('counts only journal entries about notes the agent may see: a deletion in a f
   expect(r.structured.journal).toEqual({ verifies: true, entries: 1 });
   expect(r.text).toContain('verifies (1 entries)');
 });
+
+it('a broken journal counts the same entries with a folder hidden as without: those intact before the break', async () => {
+  const v = await openTestVault({ 'private/old.md': 'old', 'a.md': 'a' });
+  vaults.push(v);
+  expect((await v.call('update_note', { name: 'a', content: 'b' })).isError).toBe(false);
+  expect((await v.call('delete_note', { name: 'private/old' })).isError).toBe(false);
+  const dir = path.join(v.dir, '.noted/journal');
+  const day = fs.readdirSync(dir).find((f) => f.endsWith('.jsonl')) as string;
+  const file = path.join(dir, day);
+  // The first entry altered: nothing is intact before the break.
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"update_note"', '"create_note"'));
+  const open = (await v.call('get_vault_info')).structured.journal;
+  expect(open).toMatchObject({ verifies: false, entries: 0 });
+  fs.writeFileSync(
+    path.join(v.dir, '.noted/mcp-policy.yaml'),
+    'default: read-write\nfolders:\n  private: hidden\n',
+  );
+  // Before, every readable entry about a visible note was counted here (1), past the break.
+  expect((await v.call('get_vault_info')).structured.journal).toEqual(open);
+});
