@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Db } from '../db/database.js';
+import { type Db, reusedStatement } from '../db/database.js';
 import {
   type ChangeKind,
   type FeedState,
@@ -234,10 +234,12 @@ interface Row {
  * so that no key is ever held by two rows.
  */
 function carryKey(db: Db, from: string, to: string, removals: Removals): void {
-  const keyAt = db.prepare<[string], { uid: number }>(
+  // Statements kept with the connection: a folder move pairs one move per note.
+  const keyAt = reusedStatement<[string], { uid: number }>(
+    db,
     'SELECT coalesce(uid, id) AS uid FROM notes WHERE path = ?',
   );
-  const setKey = db.prepare('UPDATE notes SET uid = ? WHERE path = ?');
+  const setKey = reusedStatement<[number, string], unknown>(db, 'UPDATE notes SET uid = ? WHERE path = ?');
   const removed = removals.keyOf(from);
   if (removed !== undefined) {
     setKey.run(removed, to);
