@@ -48,7 +48,7 @@ export function nameOfRef(ctx: AccessContext, rulesOf: () => Rules, ref: NoteRef
   return path;
 }
 
-export function unknownId(id: string): NotedError {
+function unknownId(id: string): NotedError {
   return new NotedError(
     'not_found',
     `No note has the id "${id}": the note was deleted, or the id is from before the index was rebuilt (ids are reset then). Find the note by name with search_notes or list_notes, and use the id they give now.`,

@@ -6,6 +6,8 @@
  * Line numbers are 1-based and count the frontmatter's lines, like every other line number the tools
  * give.
  */
+
+import { LIST_ITEM } from './blocks.js';
 import { parseFrontmatter, splitFrontmatter } from './frontmatter/frontmatter.js';
 import { findHeadings, type Heading } from './headings.js';
 import { splitLines } from './lines.js';
@@ -123,7 +125,6 @@ export function lineCount(text: string): number {
 }
 
 const BLANK = /^\s*$/;
-const LIST_ITEM = /^(\s*)(?:[-*+]|\d{1,9}[.)])(?:\s|$)/;
 const STANDALONE_ID = /^\s*\^[A-Za-z0-9-]+\s*$/;
 
 /**

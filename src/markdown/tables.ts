@@ -40,7 +40,7 @@ function isEscaped(text: string, at: number): boolean {
 const DELIMITER_CELL = /^:?-+:?$/;
 
 /** Whether `line` is a delimiter row of `columns` cells (`| --- | :-: |`). */
-export function isDelimiterRow(line: string, columns: number): boolean {
+function isDelimiterRow(line: string, columns: number): boolean {
   // A delimiter row of one column needs a pipe: `---` alone is a thematic break or a setext underline.
   if (!line.includes('|')) return false;
   const cells = tableCells(line);

@@ -21,7 +21,7 @@ export interface EmbedLink {
 }
 
 /** Links of a note read for its embeds at most: the same bound as get_outgoing_links answers with. */
-export const EMBED_CANDIDATES = 20_000;
+const EMBED_CANDIDATES = 20_000;
 
 /** An extension that names a file: letters in it, so `[[v1.2]]` is a note's name, not a file's. */
 const FILE_EXTENSION = /\.[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]{0,9}$/;

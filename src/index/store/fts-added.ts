@@ -7,7 +7,7 @@
 import type { Db } from '../db/database.js';
 
 /** How many of the latest full-text rows are named; older entries are deleted. */
-export const KEPT_ADDED = 10_000;
+const KEPT_ADDED = 10_000;
 /** Trim the log once per this many rows written. */
 const TRIM_EVERY = 1_000;
 

@@ -77,7 +77,7 @@ const made = new WeakMap<Db, Map<number, string>>();
 const MADE_MAX = 100_000;
 
 /** The id of the note with stable key `key`. */
-export function formatNoteId(db: Db, key: number): string {
+function formatNoteId(db: Db, key: number): string {
   let ids = made.get(db);
   if (ids === undefined) {
     ids = new Map();
@@ -95,7 +95,7 @@ export function formatNoteId(db: Db, key: number): string {
 }
 
 /** The stable key an id names in this index, or null when it is not one of this index's ids. */
-export function keyOfNoteId(db: Db, id: string): number | null {
+function keyOfNoteId(db: Db, id: string): number | null {
   if (!NOTE_ID_PATTERN.test(id)) return null;
   const shown = Number.parseInt(id.slice(1, -TAG_CHARS), 36);
   if (!Number.isSafeInteger(shown)) return null;

@@ -190,7 +190,7 @@ function attachmentFacts(r: { path: string; size: number; mtime_ms: number }): F
 }
 
 /** Facts of notes, each list read on first use with one prepared statement. */
-export class NoteFacts {
+class NoteFacts {
   private readonly props;
   private readonly tags;
   private readonly links;
@@ -251,7 +251,7 @@ export class NoteFacts {
 }
 
 /** One visible file's facts by exact path (a note or an attachment), or null. */
-export function fileFacts(db: Db, path: string, visible: Visible | undefined): FileFacts | null {
+function fileFacts(db: Db, path: string, visible: Visible | undefined): FileFacts | null {
   if (visible !== undefined && !visible(path)) return null;
   const note = reusedStatement<[string], NoteRowFacts>(
     db,
@@ -305,6 +305,6 @@ export function indexHost(
 }
 
 /** The visible notes linking to `path`. */
-export function backlinkPaths(db: Db, path: string, visible: Visible | undefined): string[] {
+function backlinkPaths(db: Db, path: string, visible: Visible | undefined): string[] {
   return (backlinksOf(db, path, visible === undefined ? {} : { visible }) ?? []).map((b) => b.name);
 }

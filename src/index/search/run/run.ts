@@ -116,7 +116,7 @@ export async function runSearch(
  * query's own work, decide: counting a common word's occurrences (search/plan/work.ts) reads its
  * every position, about a second at 100,000 notes each time the index has changed.
  */
-export const STEP_FROM_NOTES = 2_000;
+const STEP_FROM_NOTES = 2_000;
 
 /** The page from kept rows, or the ordered statements' (ranking and keeping the text when it may). */
 function ordered(db: Db, sql: SearchSql, writing: boolean): { rows: SearchRow[]; total: number } {

@@ -19,7 +19,7 @@ export function fts5Idf(total: number, n: number): number {
 }
 
 /** Lucene's idf (BM25 in Lucene 6+): positive for any word, highest for the rarest. */
-export function luceneIdf(total: number, n: number): number {
+function luceneIdf(total: number, n: number): number {
   return Math.log(1 + (total - n + 0.5) / (n + 0.5));
 }
 
