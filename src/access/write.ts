@@ -5,6 +5,7 @@
  * etag, writes atomically and refreshes the index before answering.
  */
 import { isNotedError, NotedError } from '../common/errors.js';
+import { isoInstant } from '../common/iso-time.js';
 import { formatOf } from '../format/formats.js';
 import { MARKDOWN_APPEND_SEPARATOR } from '../format/markdown-format.js';
 import type { NoteFormat } from '../format/note-format.js';
@@ -214,8 +215,8 @@ export function checkExpected(
   let stale = false;
   if (expected.expectedEtag !== undefined && expected.expectedEtag !== stored.etag) stale = true;
   if (expected.expectedModified !== undefined) {
-    const ms = Date.parse(expected.expectedModified);
-    if (Number.isNaN(ms)) {
+    const ms = isoInstant(expected.expectedModified);
+    if (ms === null) {
       throw new NotedError(
         'validation_error',
         `expected_modified "${expected.expectedModified}" is not an ISO 8601 time. Pass the modified value read_note returned.`,

@@ -237,6 +237,13 @@ describe('list_changes', () => {
     const old = await v.call('list_changes', { since: '2001-01-01T00:00:00Z' });
     expect(old.structured).toMatchObject({ changes: [], reset: true });
     expect((await v.call('list_changes', { since: 'yesterday' })).structured.code).toBe('validation_error');
+    // Read as every tool reads times: an impossible date is refused, not rolled into March, and a time
+    // without an offset is UTC (the same changes as with its Z), whatever the server's zone.
+    expect((await v.call('list_changes', { since: '2026-02-30' })).structured.code).toBe('validation_error');
+    const noZone = await v.call('list_changes', { since: mid.replace(/Z$/, '') });
+    expect(noZone.structured.changes.map((c: Structured) => c.etag)).toEqual(
+      r.structured.changes.map((c: Structured) => c.etag),
+    );
     expect(
       (await v.call('list_changes', { since: mid, cursor: r.structured.nextCursor })).structured.code,
     ).toBe('validation_error');

@@ -7,6 +7,7 @@
  */
 import { isPlainCursor, openSealedCursor, sealCursor } from '../../common/cursor.js';
 import { NotedError } from '../../common/errors.js';
+import { isoInstant } from '../../common/iso-time.js';
 import type { Db } from '../../index/db/database.js';
 import {
   type ChangeRow,
@@ -143,8 +144,9 @@ export function listChanges(ctx: AccessContext, rules: Rules, input: ChangesInpu
       return reset('the cursor is ahead of this index (it was restored from an older copy)');
     after = cursor.s;
   } else if (input.since !== undefined) {
-    const ms = Date.parse(input.since);
-    if (Number.isNaN(ms)) {
+    // One reading of times for every tool: without an offset, UTC; an impossible date refused.
+    const ms = isoInstant(input.since);
+    if (ms === null) {
       throw new NotedError(
         'validation_error',
         `since "${input.since}" is not an ISO 8601 time. Pass one like "2026-05-01T09:00:00Z", or a cursor.`,
