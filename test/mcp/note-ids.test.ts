@@ -105,6 +105,19 @@ describe('note ids', () => {
     expect(entries.find((c) => c.name === 'c.md')?.id).toBe(created.structured.id);
   });
 
+  it('list_bases gives the id of a note holding a base block, none for a .base file', async () => {
+    const v = await open({
+      'books.base': 'views:\n  - type: table\n    name: All\n',
+      'reading.md': '# Reading\n\n```base\nviews:\n  - type: list\n    name: Now\n```\n',
+    });
+    const bases = (await v.call('list_bases', {})).structured.bases as { name: string; id?: string }[];
+    expect(bases.map((b) => [b.name, b.id])).toEqual([
+      ['books.base', undefined],
+      ['reading.md', await idOf(v, 'reading')],
+    ]);
+    expect((await v.call('list_bases', { folder: 'nowhere' })).text).toContain('No bases in "nowhere".');
+  });
+
   it('the id survives move_note, move_folder and a restart', async () => {
     const v = await open({ 'a.md': 'alpha\n', 'dir/c.md': 'gamma\n', 'dir/d.md': 'delta\n' });
     const a = await idOf(v, 'a');

@@ -4,9 +4,10 @@
  * ` ```base ` block, with its views, and the place of the error when one does not parse.
  */
 import * as z from 'zod';
+import { withIds } from '../note-ids.js';
 import { cursorField, limitField, moreText, pageFields } from '../paging.js';
 import { toolResult } from '../result.js';
-import { readOnlyTool, withErrors } from '../schemas.js';
+import { noteIdField, readOnlyTool, withErrors } from '../schemas.js';
 import type { ToolDeps } from '../tool-context.js';
 import { runReadTool } from '../work.js';
 
@@ -26,6 +27,7 @@ export const outputSchema = withErrors(
       .array(
         z.object({
           name: z.string().describe('The .base file, or the note holding the ```base block'),
+          id: noteIdField.optional().describe("The note's id, for a base in a note's ```base block"),
           block: z
             .number()
             .optional()
@@ -69,7 +71,7 @@ export function register({ server, access, session }: ToolDeps): void {
         );
         const head =
           found.total === 0
-            ? 'No bases in the vault.'
+            ? `No bases ${args.folder === undefined ? 'in the vault' : `in "${args.folder}"`}.`
             : `${found.total} base${found.total === 1 ? '' : 's'}:`;
         const lines = found.bases.map((b) => {
           const where = b.block === undefined ? b.name : `${b.name} (block ${b.block})`;
@@ -77,7 +79,11 @@ export function register({ server, access, session }: ToolDeps): void {
             return `- ${where}: does not parse at line ${b.error.line}, column ${b.error.column}: ${b.error.message}`;
           return `- ${where}: ${b.views.map((v) => `${v.name} (${v.type})`).join(', ')}`;
         });
-        return toolResult([head, ...lines].join('\n') + moreText(found, 'bases'), { ...found }, ['bases']);
+        return toolResult(
+          [head, ...lines].join('\n') + moreText(found, 'bases'),
+          { ...found, bases: withIds(access, found.bases) },
+          ['bases'],
+        );
       }),
   );
 }
