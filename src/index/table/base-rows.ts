@@ -15,6 +15,7 @@ import { type Db, reusedStatement } from '../db/database.js';
 import { escapeLike } from '../db/like.js';
 import { backlinks as backlinksOf, resolveLinkTarget, resolveLinkTargets } from '../queries/links.js';
 import { hiddenNotesOut, type VisibilityOption, type Visible, visibleRows } from '../store/visibility.js';
+import { fileCtime } from './load.js';
 
 /** Paths of the visible `.base` files, by path. */
 export function baseFilePaths(db: Db, visible: Visible | undefined): string[] {
@@ -217,7 +218,7 @@ class NoteFacts {
       path: r.path,
       size: r.size,
       mtimeMs: r.mtime_ms,
-      ctimeMs: r.birthtime_ms > 0 ? r.birthtime_ms : Math.min(r.ctime_ms, r.mtime_ms),
+      ctimeMs: fileCtime(r.birthtime_ms, r.ctime_ms, r.mtime_ms),
       properties: () => {
         props ??= Object.fromEntries(
           this.props.all(r.id).map((p) => [p.key, JSON.parse(p.value_json) as unknown]),
@@ -250,12 +251,15 @@ class NoteFacts {
   }
 }
 
-/** One visible file's facts by exact path (a note or an attachment), or null. */
+/**
+ * One visible file's facts by exact path (a note or an attachment), or null. The rules judge it, not
+ * the index's flag, which says what the rules the index last followed say.
+ */
 function fileFacts(db: Db, path: string, visible: Visible | undefined): FileFacts | null {
   if (visible !== undefined && !visible(path)) return null;
   const note = reusedStatement<[string], NoteRowFacts>(
     db,
-    'SELECT id, path, size, mtime_ms, ctime_ms, birthtime_ms FROM notes WHERE path = ? AND visible = 1',
+    'SELECT id, path, size, mtime_ms, ctime_ms, birthtime_ms FROM notes WHERE path = ?',
   ).get(path);
   if (note !== undefined) return new NoteFacts(db, visible).note(note);
   const a = reusedStatement<[string], { path: string; size: number; mtime_ms: number }>(

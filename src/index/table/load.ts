@@ -92,7 +92,7 @@ export function candidateNotes(
   const notes: NoteInfo[] = [];
   for (const [id, path, mtimeMs, ctimeMs, birthtimeMs] of rows) {
     if (visible && !visible(path)) continue;
-    notes.push({ id, path, mtimeMs, createdMs: birthtimeMs > 0 ? birthtimeMs : Math.min(ctimeMs, mtimeMs) });
+    notes.push({ id, path, mtimeMs, createdMs: fileCtime(birthtimeMs, ctimeMs, mtimeMs) });
   }
   return notes;
 }
@@ -261,4 +261,12 @@ function linkingIds(db: Db, name: string, at: string, options: VisibilityOption)
   const target = notes[0] ?? resolveLinkTarget(db, name, '', options);
   if (target === null) return unresolvedLinkerIds(db, name, options);
   return linkingNoteIds(db, target, options) ?? new Set();
+}
+
+/**
+ * `file.ctime` as Obsidian reads it: the birth time, or where the file system keeps none (0) the earlier
+ * of the change and modification times.
+ */
+export function fileCtime(birthtimeMs: number, ctimeMs: number, mtimeMs: number): number {
+  return birthtimeMs > 0 ? birthtimeMs : Math.min(ctimeMs, mtimeMs);
 }
