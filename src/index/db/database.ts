@@ -76,8 +76,12 @@ function openChecked(file: string): Db {
     db.pragma('synchronous = NORMAL');
     db.pragma('cache_size = -32000');
     db.pragma('temp_store = MEMORY');
-    const appId = db.pragma('application_id', { simple: true }) as number;
-    const version = db.pragma('user_version', { simple: true }) as number;
+    // Both in one snapshot: read apart, another process's first commit could fall between them
+    // (id 0, then its version), and the file it had just made was taken for foreign and deleted.
+    const [appId, version] = db.transaction(() => [
+      db.pragma('application_id', { simple: true }) as number,
+      db.pragma('user_version', { simple: true }) as number,
+    ])();
     if (appId === 0 && version === 0) {
       initialize(db);
     } else if (appId !== APPLICATION_ID) {

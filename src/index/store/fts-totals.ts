@@ -11,10 +11,17 @@
  * every note at 7.5 where a rebuild of the same files gives 1.8e-6 (found by the concurrency test).
  *
  * The row's token counts are still in `notes_fts_docsize` until the delete. `FtsTotals` reads them
- * just before each delete and, once the transaction has committed, takes them off the averages in a
- * short transaction of its own. The two are not atomic: a process stopped in between leaves the
- * totals too large, which `repairFtsTotals` puts right on the next start (the row count no longer
- * matches the rows).
+ * just before each delete and takes them off the averages at the end of the same transaction, so the
+ * correction commits with the deletes or not at all. FTS5 keeps a transaction's totals in memory and
+ * writes them over the record when it commits; opening a savepoint makes it write them out first and
+ * read the record again afterwards (its xSavepoint flushes to disk), so the corrected record is the
+ * one that commits. `settleWithinProbe` checks once that this SQLite does so.
+ *
+ * The correction once ran in a transaction of its own after the commit. Two servers building one new
+ * index lost it: the other server's `repairFtsTotals`, run between the commit and the correction, set
+ * the totals right, and the late correction then took the deleted rows off a second time — down to no
+ * rows at all, where FTS5's bm25() reports "database disk image is malformed" for every search.
+ * `repairFtsTotals` still puts right an index written before (or by a SQLite that fails the probe).
  */
 import Database from 'better-sqlite3';
 import type { Db } from '../db/database.js';
@@ -111,12 +118,50 @@ export function contentlessDeleteKeepsTotals(): boolean {
   return deleteKeepsTotals;
 }
 
-/** Token counts of the rows deleted in a transaction, to take off the averages once it commits. */
+let settlesWithin: boolean | null = null;
+
+/**
+ * Whether a savepoint makes this SQLite's FTS5 write its pending totals out and read them back, so a
+ * record written inside the transaction is the one that commits (see the module's comment). Probed
+ * once in memory: without it the correction would be overwritten at the commit, and none is made
+ * (the totals then stay too large until `repairFtsTotals` on the next start: ranks drift, nothing breaks).
+ */
+export function settleWithinTransaction(): boolean {
+  if (settlesWithin === null) {
+    const probe = new Database(':memory:');
+    try {
+      probe.exec(
+        "CREATE VIRTUAL TABLE notes_fts USING fts5(title, tags, body, content='', contentless_delete=1)",
+      );
+      probe
+        .prepare("INSERT INTO notes_fts(rowid, title, tags, body) VALUES (1, 'a', '', ''), (2, 'b', '', '')")
+        .run();
+      probe.transaction(() => {
+        probe.prepare('DELETE FROM notes_fts WHERE rowid = 1').run();
+        flushFtsTotals(probe);
+        writeAverages(probe, 7, [7, 0, 0]);
+        probe.prepare("INSERT INTO notes_fts(rowid, title, tags, body) VALUES (3, 'c', '', '')").run();
+      })();
+      const after = readAverages(probe);
+      settlesWithin = after?.rows === 8 && after.sizes[0] === 8;
+    } finally {
+      probe.close();
+    }
+  }
+  return settlesWithin;
+}
+
+/** Makes FTS5 write the totals it holds for the open transaction, and read them again when next needed. */
+function flushFtsTotals(db: Db): void {
+  db.exec('SAVEPOINT fts_totals; RELEASE fts_totals');
+}
+
+/** Token counts of the rows deleted in a transaction, to take off the averages before it commits. */
 export class FtsTotals {
   private rows = 0;
   private readonly sizes = new Array<number>(COLUMNS).fill(0);
   private readonly selectSize;
-  private readonly active = contentlessDeleteKeepsTotals();
+  private readonly active = contentlessDeleteKeepsTotals() && settleWithinTransaction();
 
   constructor(private readonly db: Db) {
     this.selectSize = db.prepare<[number], { sz: Buffer }>('SELECT sz FROM notes_fts_docsize WHERE id = ?');
@@ -143,23 +188,23 @@ export class FtsTotals {
     this.sizes.fill(0);
   }
 
-  /** Takes the deleted rows off the averages; call after the transaction that deleted them committed. */
+  /**
+   * Takes the deleted rows off the averages; call inside the transaction that deleted them, after its
+   * last full-text write, so that the correction commits with the deletes.
+   */
   settle(): void {
     if (this.rows === 0) return;
     const rows = this.rows;
     const sizes = [...this.sizes];
     this.discard();
-    this.db
-      .transaction(() => {
-        const now = readAverages(this.db);
-        if (now === null) return;
-        writeAverages(
-          this.db,
-          Math.max(0, now.rows - rows),
-          now.sizes.map((n, i) => Math.max(0, n - (sizes[i] ?? 0))),
-        );
-      })
-      .immediate();
+    flushFtsTotals(this.db);
+    const now = readAverages(this.db);
+    if (now === null) return;
+    writeAverages(
+      this.db,
+      Math.max(0, now.rows - rows),
+      now.sizes.map((n, i) => Math.max(0, n - (sizes[i] ?? 0))),
+    );
   }
 }
 

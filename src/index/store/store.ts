@@ -159,8 +159,8 @@ export class IndexWriter {
   }
 
   /**
-   * Runs `fn` (which calls the methods below) in one IMMEDIATE transaction, then corrects the BM25
-   * totals for the full-text rows it deleted (see fts-totals.ts).
+   * Runs `fn` (which calls the methods below) in one IMMEDIATE transaction, which also corrects the
+   * BM25 totals for the full-text rows it deleted (see fts-totals.ts).
    */
   write(fn: () => void): void {
     // A write inside another (a folder synced within a watcher's batch) leaves the feed to the outer one.
@@ -169,6 +169,7 @@ export class IndexWriter {
       this.db
         .transaction(() => {
           fn();
+          this.totals.settle();
           this.settleVisibility();
           if (outer) this.feed.flush(Date.now());
         })
@@ -179,7 +180,6 @@ export class IndexWriter {
       if (outer) this.feed.discard();
       throw err;
     }
-    this.totals.settle();
   }
 
   private settleVisibility(): void {
@@ -197,10 +197,10 @@ export class IndexWriter {
   }
 
   commit(): void {
+    this.totals.settle();
     this.settleVisibility();
     this.feed.flush(Date.now());
     this.db.prepare('COMMIT').run();
-    this.totals.settle();
   }
 
   /** Ends a transaction opened by `begin` without keeping its writes; harmless when none is open. */

@@ -5,7 +5,9 @@
  * found by test/reliability/concurrency.test.ts).
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openIndexDatabase } from '../../../src/index/db/database.js';
 import {
@@ -13,6 +15,7 @@ import {
   readAverages,
   readVarints,
   repairFtsTotals,
+  settleWithinTransaction,
   writeVarints,
 } from '../../../src/index/store/fts-totals.js';
 import { syncAll } from '../../../src/index/sync/sync.js';
@@ -54,6 +57,10 @@ describe('FTS5 averages (rows and tokens per column) as a rebuild has them', () 
     vault.db.prepare('DELETE FROM notes_fts WHERE rowid = (SELECT id FROM notes WHERE path = ?)').run('a.md');
     const kept = readAverages(vault.db)?.rows === before?.rows;
     expect(contentlessDeleteKeepsTotals()).toBe(kept);
+  });
+
+  it('a savepoint makes this SQLite write the totals of a transaction out and read them back (the correction commits with the deletes)', () => {
+    expect(settleWithinTransaction()).toBe(true);
   });
 
   it('reads and writes SQLite varints', () => {
@@ -111,5 +118,53 @@ describe('FTS5 averages (rows and tokens per column) as a rebuild has them', () 
     const after = (await served.call('search_notes', { query: 'zebra' })).structured.results;
     expect(before).toHaveLength(1);
     expect(before[0].score).toBeCloseTo(after[0].score, 9);
+  });
+
+  it('another process never sees totals that disagree with the rows, however it is timed (two servers on one index)', async () => {
+    vault = indexedVault(FILES);
+    const file = vault.db.name;
+    // A second connection, on its own thread as another server would be, reads the totals and the rows
+    // in one snapshot after every commit it can catch. The correction once committed on its own after
+    // the deletes: between the two, another server's repair saw too many rows, and the late correction
+    // then took the deleted rows off again, down to none, where every search reported a malformed file.
+    const flags = new Int32Array(new SharedArrayBuffer(8));
+    const observer = new Worker(
+      `
+      const { workerData, parentPort } = require('node:worker_threads');
+      const Database = require(workerData.sqlite);
+      const db = new Database(workerData.file, { readonly: true });
+      const read = db.transaction(() => [
+        db.prepare('SELECT block FROM notes_fts_data WHERE id = 1').get().block,
+        db.prepare('SELECT count(*) AS n FROM notes_fts_docsize').get().n,
+      ]);
+      let reads = 0, disagreed = 0, seen = '';
+      Atomics.store(workerData.flags, 1, 1);
+      while (Atomics.load(workerData.flags, 0) === 0) {
+        const [block, count] = read();
+        let rows = 0;
+        for (const b of block) { rows = rows * 128 + (b & 127); if (b < 128) break; }
+        reads++;
+        if (rows !== count) { disagreed++; seen = rows + ' rows counted, ' + count + ' there'; }
+      }
+      db.close();
+      parentPort.postMessage({ reads, disagreed, seen });
+      `,
+      {
+        eval: true,
+        workerData: { file, flags, sqlite: createRequire(import.meta.url).resolve('better-sqlite3') },
+      },
+    );
+    const result = new Promise<{ reads: number; disagreed: number; seen: string }>((resolve, reject) => {
+      observer.once('message', resolve);
+      observer.once('error', reject);
+    });
+    const deadline = Date.now() + 60_000;
+    while (Atomics.load(flags, 1) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 300; i++) vault.write('b.md', `# Beta\n\nshared words, edit ${i}\n`);
+    Atomics.store(flags, 0, 1);
+    const seen = await result;
+    expect(seen.reads).toBeGreaterThan(0);
+    expect(seen.disagreed, seen.seen).toBe(0);
+    expect(readAverages(vault.db)).toEqual(freshAverages(vault.dir));
   });
 });
