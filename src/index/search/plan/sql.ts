@@ -9,6 +9,7 @@ import { escapeLike } from '../../db/like.js';
 import { tagValue } from '../parse/tokens.js';
 import type { CompiledSearch, SqlPart } from './compiled.js';
 import { tagSql } from './conditions.js';
+import { singlePhrase } from './phrases.js';
 
 export interface SearchSqlOptions {
   /** Page size: a positive integer. */
@@ -49,13 +50,18 @@ export interface SearchSql {
    * Ranked queries: every match `{ id, score }` in no order, for a caller that steps through them
    * and keeps the page itself (search/run/stepped.ts), with the page's size and start.
    */
-  stepped?: { sql: string; params: unknown[]; limit: number; after?: SearchPosition };
+  stepped?: { sql: string; params: unknown[]; limit: number; after?: SearchPosition; phraseRank?: string };
   /**
    * Set when the page is the ranking of `rankMatch` alone (no condition but the cursor): the page may
    * then come from the best rows kept of an earlier ranking of the same text (search/run/top-rows.ts),
    * with `countSql` and `sql` as the fallback.
    */
   top?: { rankMatch: string; limit: number; after?: SearchPosition };
+  /**
+   * Set when the statements rank by phrases (`noted_rank`, {@link rankBy}): the text whose phrase
+   * scores the runner sets up first, on the connection that runs them.
+   */
+  phraseRank?: string;
 }
 
 /**
@@ -64,6 +70,17 @@ export interface SearchSql {
  * word in half of 100k notes).
  */
 export const BM25 = 'bm25(notes_fts, 3.0, 2.0, 1.0)';
+
+/**
+ * The same order for a text of several phrases: minus Lucene's BM25 of the row, scored phrase by
+ * phrase before the statement runs (search/run/phrase-scores.ts), which the runner sets up.
+ */
+const PHRASE_RANK = '(-noted_rank(notes_fts.rowid))';
+
+/** What ranks `rankMatch` (smaller first), and the text the runner must score first when it is by phrases. */
+export function rankBy(rankMatch: string): { expr: string; phraseRank?: string } {
+  return singlePhrase(rankMatch) ? { expr: BM25 } : { expr: PHRASE_RANK, phraseRank: rankMatch };
+}
 
 /**
  * The full search statement and its count. Ranked queries drive from `notes_fts MATCH ?` joined to
@@ -79,15 +96,17 @@ export function searchSql(compiled: CompiledSearch, opts: SearchSqlOptions): Sea
     throw new Error(`searchSql: limit must be a positive integer, got ${opts.limit}`);
   }
   const { filters, params: filterParams } = conditions(compiled, opts);
+  const rank = compiled.rankMatch === null ? null : rankBy(compiled.rankMatch);
+  const phraseRank = rank?.phraseRank === undefined ? {} : { phraseRank: rank.phraseRank };
   // The page starts after the previous one's last row; the count is of the whole list.
   const pageFilters = [...filters];
   const pageParams = [...filterParams];
   if (opts.after) {
     const a = opts.after;
     const later = '(n.mtime_ms < ? OR (n.mtime_ms = ? AND n.path > ?))';
-    if (compiled.rankMatch !== null) {
+    if (rank !== null) {
       // score = -bm25, so a lower score is a larger bm25.
-      pageFilters.push(`(${BM25} > ? OR (${BM25} = ? AND ${later}))`);
+      pageFilters.push(`(${rank.expr} > ? OR (${rank.expr} = ? AND ${later}))`);
       pageParams.push(-a.s, -a.s, a.m, a.m, a.p);
     } else {
       pageFilters.push(later);
@@ -95,23 +114,24 @@ export function searchSql(compiled: CompiledSearch, opts: SearchSqlOptions): Sea
     }
   }
 
-  if (compiled.rankMatch !== null) {
+  if (rank !== null && compiled.rankMatch !== null) {
     // With filters the page must be cut after filtering, so every match is joined and ranked.
     const from = 'FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid';
     const cond = ['notes_fts MATCH ?', ...filters].join(' AND ');
     const pageCond = ['notes_fts MATCH ?', ...pageFilters].join(' AND ');
     const stepped = {
       sql:
-        `SELECT notes_fts.rowid AS id, -${BM25} AS score ` +
+        `SELECT notes_fts.rowid AS id, -${rank.expr} AS score ` +
         (filters.length > 0 ? `${from} WHERE ${cond}` : 'FROM notes_fts WHERE notes_fts MATCH ?'),
       params: [compiled.rankMatch, ...filterParams],
       limit: opts.limit,
       ...(opts.after ? { after: opts.after } : {}),
+      ...phraseRank,
     };
     const joined = {
       sql:
-        `SELECT n.id AS id, n.path AS path, n.title AS title, n.mtime_ms AS mtime_ms, -${BM25} AS score ` +
-        `${from} WHERE ${pageCond} ORDER BY ${BM25}, n.mtime_ms DESC, n.path LIMIT ?`,
+        `SELECT n.id AS id, n.path AS path, n.title AS title, n.mtime_ms AS mtime_ms, -${rank.expr} AS score ` +
+        `${from} WHERE ${pageCond} ORDER BY ${rank.expr}, n.mtime_ms DESC, n.path LIMIT ?`,
       params: [compiled.rankMatch, ...pageParams, opts.limit],
     };
     const top =
@@ -134,6 +154,7 @@ export function searchSql(compiled: CompiledSearch, opts: SearchSqlOptions): Sea
             : 'SELECT COUNT(*) AS total FROM notes_fts WHERE notes_fts MATCH ?',
         countParams: [compiled.rankMatch, ...filterParams],
         stepped,
+        ...phraseRank,
       };
     }
     // Nothing to filter: FTS5 ranks and cuts on its own, and only those rows are joined. Measured on
@@ -145,7 +166,7 @@ export function searchSql(compiled: CompiledSearch, opts: SearchSqlOptions): Sea
       sql:
         'SELECT n.id AS id, n.path AS path, n.title AS title, n.mtime_ms AS mtime_ms, -f.r AS score, ' +
         '-f.edge AS edge, f.fetched AS fetched FROM (SELECT rowid, r, max(r) OVER () AS edge, ' +
-        `count(*) OVER () AS fetched FROM (SELECT rowid, ${BM25} AS r FROM notes_fts WHERE notes_fts MATCH ? ` +
+        `count(*) OVER () AS fetched FROM (SELECT rowid, ${rank.expr} AS r FROM notes_fts WHERE notes_fts MATCH ? ` +
         'ORDER BY r LIMIT ?)) f JOIN notes n ON n.id = f.rowid ORDER BY f.r, n.mtime_ms DESC, n.path LIMIT ?',
       params: [compiled.rankMatch, looked, opts.limit],
       countSql: 'SELECT COUNT(*) AS total FROM notes_fts WHERE notes_fts MATCH ?',
@@ -153,6 +174,7 @@ export function searchSql(compiled: CompiledSearch, opts: SearchSqlOptions): Sea
       exact: { ...joined, looked },
       stepped,
       ...top,
+      ...phraseRank,
     };
   }
   const cond = [...filters, 'n.visible = 1'].join(' AND ');
@@ -207,7 +229,7 @@ function conditions(
 export function candidateSql(
   compiled: CompiledSearch,
   opts: Omit<SearchSqlOptions, 'limit' | 'after'>,
-): SqlPart {
+): SqlPart & { phraseRank?: string } {
   const { filters, params } = conditions(compiled, opts);
   const columns = compiled.columns ?? [];
   const cols = columns.map((c, i) => `, (${c.sql}) AS c${i}`).join('');
@@ -216,9 +238,11 @@ export function candidateSql(
     'SELECT n.id AS id, n.path AS path, n.title AS title, n.mtime_ms AS mtime_ms, n.size AS size';
   if (compiled.rankMatch !== null) {
     const cond = ['notes_fts MATCH ?', ...filters].join(' AND ');
+    const rank = rankBy(compiled.rankMatch);
     return {
-      sql: `${select}, -${BM25} AS score${cols} FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid WHERE ${cond} ORDER BY ${BM25}, n.mtime_ms DESC, n.path`,
+      sql: `${select}, -${rank.expr} AS score${cols} FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid WHERE ${cond} ORDER BY ${rank.expr}, n.mtime_ms DESC, n.path`,
       params: [...colParams, compiled.rankMatch, ...params],
+      ...(rank.phraseRank === undefined ? {} : { phraseRank: rank.phraseRank }),
     };
   }
   const cond = [...filters, 'n.visible = 1'].join(' AND ');

@@ -8,6 +8,7 @@
 import type { Db } from '../../db/database.js';
 import { textMatches, valueMatches } from '../check/text.js';
 import type { PropertyValue, QueryNode } from '../parse/query.js';
+import { rankScore } from './phrase-scores.js';
 
 const registered = new WeakSet<Db>();
 const specs = new Map<string, unknown>();
@@ -25,8 +26,8 @@ function spec<T>(json: unknown): T {
 }
 
 /**
- * Makes `noted_value(spec, value_json)`, `noted_text(spec, text)` and the aggregate
- * `noted_scores(id, score)` available on this connection.
+ * Makes `noted_value(spec, value_json)`, `noted_text(spec, text)`, `noted_rank(rowid)` and the
+ * aggregate `noted_scores(id, score)` available on this connection.
  */
 export function registerSearchFunctions(db: Db): void {
   if (registered.has(db)) return;
@@ -47,5 +48,7 @@ export function registerSearchFunctions(db: Db): void {
     },
     result: (acc: number[]) => JSON.stringify(acc),
   });
+  // Lucene's BM25 of a row for a text of several phrases, scored before the statement runs.
+  db.function('noted_rank', (id: unknown) => rankScore(db, Number(id)));
   registered.add(db);
 }

@@ -19,6 +19,7 @@ import type { SearchPosition, SearchSql } from '../plan/sql.js';
 import { checkSearchWork } from '../plan/work.js';
 import { registerSearchFunctions } from './functions.js';
 import { comparePosition } from './order.js';
+import { rankedNow } from './phrase-scores.js';
 import { steppedPage } from './stepped.js';
 import { KEPT_ROWS, keepRanking, topRows } from './top-rows.js';
 
@@ -77,7 +78,7 @@ export async function runSearch(
     const step = sql.stepped !== undefined && (readAverages(db)?.rows ?? 0) > stepFrom;
     // Kept rows settle most pages without scoring; a text ranked anew is stepped through when the
     // vault is large (and kept from that pass), ranked here when it is not.
-    if (!step) return ordered(db, sql, writing);
+    if (!step) return rankedNow(db, sql.phraseRank, () => ordered(db, sql, writing));
     const kept = keptPage(db, sql, writing, false);
     return kept.rows === null ? 'step' : { rows: kept.rows, total: kept.total! };
   })();
@@ -94,7 +95,9 @@ export async function runSearch(
   const page =
     found === 'step'
       ? ((await steppedPage(db, sql.stepped!, inLine, work, keep)) ??
-        db.transaction(() => (inLine(db) ? ordered(db, sql, writing) : null))())
+        db.transaction(() =>
+          inLine(db) ? rankedNow(db, sql.phraseRank, () => ordered(db, sql, writing)) : null,
+        )())
       : found;
   if (page === null) return null;
   return {
@@ -161,7 +164,7 @@ function onePiece(db: Db, sql: SearchSql, counted?: number): { rows: FastRow[]; 
 export function runCandidates<T>(
   db: Db,
   query: QueryNode,
-  sql: SqlPart,
+  sql: SqlPart & { phraseRank?: string },
   visibilityKey: string,
   alongside: (rows: readonly CandidateRow[]) => T,
 ): { rows: CandidateRow[]; alongside: T } | null {
@@ -169,7 +172,9 @@ export function runCandidates<T>(
   return db.transaction((): { rows: CandidateRow[]; alongside: T } | null => {
     if (storedVisibility(db) !== visibilityKey) return null;
     checkSearchWork(db, query);
-    const rows = reusedStatement<unknown[], CandidateRow>(db, sql.sql).all(...sql.params);
+    const rows = rankedNow(db, sql.phraseRank, () =>
+      reusedStatement<unknown[], CandidateRow>(db, sql.sql).all(...sql.params),
+    );
     return { rows, alongside: alongside(rows) };
   })();
 }

@@ -2,15 +2,16 @@
  * @module
  * The score search_notes shows (SPEC 17.7). FTS5's bm25() clamps a word's idf to 1e-6 once the word
  * is in half the notes or more, so a common word scores 0.000001-ish: the order among its notes is
- * still by term frequency and length, but the figure reads as noise. For a query whose text is one
- * word or phrase, the score is Lucene's BM25 instead: the same per-note part times Lucene's idf,
- * log(1 + (N − n + 0.5)/(n + 0.5)), which never degenerates. A hit matched only by operators (no text
- * to rank) scores by recency: 1/(1 + its age in days), so newer notes score higher.
- *
- * Only what is shown changes: the order and the page cursors keep the index's own score.
+ * still by term frequency and length, but the figure reads as noise. The score is Lucene's BM25
+ * instead: the same per-note part times Lucene's idf, log(1 + (N − n + 0.5)/(n + 0.5)), which never
+ * degenerates. For a text of one word or phrase that is bm25() times one factor, so the order is
+ * bm25()'s and only the figure shown changes; a text of several is ranked by Lucene's BM25 itself
+ * (phrase-scores.ts). A hit matched only by operators (no text to rank) scores by recency:
+ * 1/(1 + its age in days), so newer notes score higher.
  */
 import type { Db } from '../../db/database.js';
 import { readAverages } from '../../store/fts-totals.js';
+import { singlePhrase } from '../plan/phrases.js';
 
 /** FTS5's idf for a phrase in `n` of `total` rows, clamped as bm25() clamps it. */
 export function fts5Idf(total: number, n: number): number {
@@ -19,19 +20,17 @@ export function fts5Idf(total: number, n: number): number {
 }
 
 /** Lucene's idf (BM25 in Lucene 6+): positive for any word, highest for the rarest. */
-function luceneIdf(total: number, n: number): number {
+export function luceneIdf(total: number, n: number): number {
   return Math.log(1 + (total - n + 0.5) / (n + 0.5));
 }
 
-/** One FTS5 phrase, maybe a prefix, maybe limited to columns: bm25 has one idf for it. */
-const ONE_PHRASE = /^(?:\{[^}]*\}\s*:\s*)?"(?:[^"]|"")*"\*?$/;
-
 /**
  * What to multiply the index's score by to show Lucene's BM25, for a ranked query of one phrase
- * (`matching`: how many notes match it, when the caller knows); 1 for any other (several phrases each carry their own idf inside bm25(), which cannot be taken apart).
+ * (`matching`: how many notes match it, when the caller knows); 1 for any other, whose rows already
+ * carry Lucene's BM25 (phrase-scores.ts).
  */
 export function scoreScale(db: Db, rankMatch: string, matching?: number): number {
-  if (!ONE_PHRASE.test(rankMatch.trim())) return 1;
+  if (!singlePhrase(rankMatch)) return 1;
   // N as bm25() counts it: the rows of the full-text index (only visible notes have one, visibility.ts),
   // from its averages record, which fts-totals.ts keeps equal to them. Counting the visible notes
   // instead walked an index of every note at each search (1.1 ms at 100k notes, 11 at a million).

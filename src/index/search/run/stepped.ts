@@ -17,6 +17,7 @@ import { openReader } from '../../db/reader.js';
 import type { SearchPosition, SearchSql } from '../plan/sql.js';
 import { registerSearchFunctions } from './functions.js';
 import { comparePosition, compareRows } from './order.js';
+import { phraseScoresStepped, withRankScores } from './phrase-scores.js';
 
 export interface SteppedRow {
   readonly id: number;
@@ -58,18 +59,24 @@ export async function steppedPage(
     reader.exec('BEGIN');
     try {
       if (!open(reader)) return null;
-      const kept = new TopScores(Math.max(stepped.limit, keep?.rows ?? 0), stepped.after);
-      let total = 0;
-      for (const row of reader
-        .prepare<unknown[], { id: number; score: number }>(stepped.sql)
-        .iterate(...stepped.params)) {
-        total++;
-        kept.offer(row.id, row.score);
-        if (total % ROWS_PER_STEP === 0) await work.checkpoint();
-      }
-      // Still in the pass's snapshot, so what is kept is scored against the index it was read from.
-      keep?.done(reader, kept.best(keep.rows), total);
-      return { rows: kept.page(reader, stepped.limit), total };
+      const pass = async () => {
+        const kept = new TopScores(Math.max(stepped.limit, keep?.rows ?? 0), stepped.after);
+        let total = 0;
+        for (const row of reader
+          .prepare<unknown[], { id: number; score: number }>(stepped.sql)
+          .iterate(...stepped.params)) {
+          total++;
+          kept.offer(row.id, row.score);
+          if (total % ROWS_PER_STEP === 0) await work.checkpoint();
+        }
+        // Still in the pass's snapshot, so what is kept is scored against the index it was read from.
+        keep?.done(reader, kept.best(keep.rows), total);
+        return { rows: kept.page(reader, stepped.limit), total };
+      };
+      // A text of several phrases: each phrase is scored first, stepped too, in the same snapshot.
+      if (stepped.phraseRank === undefined) return await pass();
+      const scores = await phraseScoresStepped(reader, stepped.phraseRank, work);
+      return await withRankScores(reader, scores, pass);
     } finally {
       reader.exec('COMMIT');
     }

@@ -20,7 +20,7 @@ import { type Db, reusedStatement } from '../../db/database.js';
 import { ftsAddedHigh, ftsAddedSince } from '../../store/fts-added.js';
 import { readAverages } from '../../store/fts-totals.js';
 import type { SearchPosition } from '../plan/sql.js';
-import { BM25 } from '../plan/sql.js';
+import { BM25, rankBy } from '../plan/sql.js';
 import { comparePosition, compareRows } from './order.js';
 import { fts5Idf } from './score.js';
 
@@ -108,10 +108,12 @@ export function keptRankings(): number {
   return rankings;
 }
 
+/** Ranks the text in full, in SQL; a text of several phrases reads the scores its caller set up (rankBy). */
 function rank(db: Db, rankMatch: string, total: number, stamp: Buffer): Kept {
+  const by = rankBy(rankMatch).expr;
   const rows = reusedStatement<[string, number], { id: number; score: number }>(
     db,
-    `SELECT rowid AS id, -${BM25} AS score FROM notes_fts WHERE notes_fts MATCH ? ORDER BY ${BM25} LIMIT ?`,
+    `SELECT rowid AS id, -${by} AS score FROM notes_fts WHERE notes_fts MATCH ? ORDER BY ${by} LIMIT ?`,
   ).all(rankMatch, KEPT_ROWS + 1);
   return keptOf(db, rankMatch, total, stamp, rows);
 }

@@ -8,6 +8,8 @@ import type { CompiledSearch } from '../../../../src/index/search/plan/compiled.
 import { ftsString } from '../../../../src/index/search/plan/fts.js';
 import type { SearchSqlOptions } from '../../../../src/index/search/plan/sql.js';
 import { searchSql } from '../../../../src/index/search/plan/sql.js';
+import { registerSearchFunctions } from '../../../../src/index/search/run/functions.js';
+import { rankedNow } from '../../../../src/index/search/run/phrase-scores.js';
 import { segmentCjk } from '../../../../src/index/words/cjk.js';
 
 const compile = (q: string): CompiledSearch => compileSearch(parseSearchQuery(q));
@@ -261,7 +263,9 @@ function search(
   opts: Partial<SearchSqlOptions> = {},
 ): { paths: string[]; rows: Row[]; total: number } {
   const s = searchSql(compile(query), { limit: 50, ...opts });
-  const rows = db.prepare(s.sql).all(...s.params) as Row[];
+  registerSearchFunctions(db);
+  // A text of several phrases ranks by scores set up first (search/run/phrase-scores.ts).
+  const rows = rankedNow(db, s.phraseRank, () => db.prepare(s.sql).all(...s.params) as Row[]);
   const { total } = db.prepare(s.countSql).get(...s.countParams) as { total: number };
   return { paths: rows.map((r) => r.path), rows, total };
 }

@@ -1,0 +1,135 @@
+/**
+ * Lucene's BM25 for a text of several phrases (SPEC 17.7), scored phrase by phrase: the parts must add
+ * up to what bm25() gives the whole text, for every shape the planner writes (AND, OR, NOT, groups,
+ * phrases, `content:`, CJK, a word named twice), and the search must then rank and page by Lucene's
+ * BM25, the same whether it runs in one piece or stepped through on a reader.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createWork } from '../../../../src/common/work.js';
+import { parseSearchQuery } from '../../../../src/index/search/parse/query.js';
+import { compileSearch } from '../../../../src/index/search/plan/compile.js';
+import { rankPhrases } from '../../../../src/index/search/plan/phrases.js';
+import { BM25, searchSql } from '../../../../src/index/search/plan/sql.js';
+import { bm25BySum, phraseScores } from '../../../../src/index/search/run/phrase-scores.js';
+import { runSearch } from '../../../../src/index/search/run/run.js';
+import { fts5Idf, luceneIdf } from '../../../../src/index/search/run/score.js';
+import { type IndexedVault, indexedVault } from '../../indexed-vault.js';
+
+let vaults: IndexedVault[] = [];
+afterEach(() => {
+  for (const v of vaults) v.close();
+  vaults = [];
+});
+
+const WORDS = ['budget', 'meeting', 'plan', 'review', 'zebra', 'quarter', 'draft', 'team'];
+
+/** Notes where `budget` is in most (bm25() gives it an idf of 1e-6) and the rest are rarer. */
+function files(count: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < count; i++) {
+    const words: string[] = [];
+    if (i % 5 !== 0) words.push(...Array(1 + (i % 4)).fill('budget'));
+    for (let k = 0; k < 3 + (i % 6); k++) words.push(WORDS[(i * 3 + k * 5) % WORDS.length] as string);
+    if (i % 7 === 0) words.push('東京会議');
+    const tags = i % 4 === 0 ? '---\ntags: [plan]\n---\n' : '';
+    const title = i % 3 === 0 ? `# Meeting ${i}\n\n` : '';
+    out[`f${i % 4}/n${String(i).padStart(3, '0')}.md`] = `${tags}${title}${words.join(' ')} filler words\n`;
+  }
+  return out;
+}
+
+const QUERIES = [
+  'budget meeting',
+  'budget OR meeting',
+  'budget meeting -zebra',
+  '(budget OR plan) review',
+  '"budget meeting" team',
+  'content:budget meeting',
+  'budget budget meeting',
+  'meeting OR (plan quarter) OR zebra',
+  '東京会議 budget',
+  'budget -meeting -zebra',
+  'line:(budget meeting)',
+  '(budget meeting) OR (plan -zebra) OR team',
+  '((budget OR zebra) quarter) OR (draft (team OR plan))',
+  'budget -(meeting OR zebra) review',
+];
+
+function rankMatchOf(query: string): string {
+  const compiled = compileSearch(parseSearchQuery(query));
+  if (compiled.rankMatch === null) throw new Error(`${query} has no text to rank`);
+  return compiled.rankMatch;
+}
+
+describe('a text of several phrases, scored phrase by phrase', () => {
+  it.each(QUERIES)('%j: the parts add up to bm25() of the whole text, row by row', (query) => {
+    const v = indexedVault(files(120));
+    vaults.push(v);
+    const rankMatch = rankMatchOf(query);
+    expect(rankPhrases(rankMatch).length).toBeGreaterThan(0);
+    const whole = v.db
+      .prepare<[string], { id: number; score: number }>(
+        `SELECT rowid AS id, -${BM25} AS score FROM notes_fts WHERE notes_fts MATCH ?`,
+      )
+      .all(rankMatch);
+    expect(whole.length).toBeGreaterThan(0);
+    const sum = bm25BySum(v.db, rankMatch);
+    expect([...sum.keys()].sort((a, b) => a - b)).toEqual(whole.map((r) => r.id).sort((a, b) => a - b));
+    for (const row of whole) expect(sum.get(row.id)! / row.score).toBeCloseTo(1, 12);
+  });
+
+  it('gives each phrase Lucene’s idf in place of bm25()’s: a common word counts again', () => {
+    const v = indexedVault(files(120));
+    vaults.push(v);
+    const rankMatch = rankMatchOf('budget meeting');
+    const alone = (word: string) =>
+      new Map(
+        v.db
+          .prepare<[string], { id: number; score: number }>(
+            `SELECT rowid AS id, -${BM25} AS score FROM notes_fts WHERE notes_fts MATCH ?`,
+          )
+          .all(`"${word}"`)
+          .map((r) => [r.id, r.score]),
+      );
+    const total = 120;
+    const budget = alone('budget');
+    const meeting = alone('meeting');
+    // budget is in most notes: bm25() clamps its idf, Lucene's does not.
+    expect(budget.size).toBeGreaterThan(total / 2);
+    expect(fts5Idf(total, budget.size)).toBe(1e-6);
+    const scores = phraseScores(v.db, rankMatch);
+    expect(scores.size).toBeGreaterThan(10);
+    for (const [id, score] of scores) {
+      const expected =
+        ((budget.get(id) ?? 0) * luceneIdf(total, budget.size)) / 1e-6 +
+        ((meeting.get(id) ?? 0) * luceneIdf(total, meeting.size)) / fts5Idf(total, meeting.size);
+      expect(score / expected).toBeCloseTo(1, 12);
+    }
+  });
+
+  it('ranks and pages by Lucene’s BM25, in one piece and stepped through alike', async () => {
+    const v = indexedVault(files(2_400));
+    vaults.push(v);
+    for (const query of ['budget meeting', 'budget OR zebra', 'content:budget plan -zebra']) {
+      const node = parseSearchQuery(query);
+      const compiled = compileSearch(node);
+      const scores = phraseScores(v.db, compiled.rankMatch!);
+      const expected = [...scores.values()].sort((a, b) => b - a);
+      // Past 2,000 notes the search steps through on a reader; with a higher threshold, in one piece.
+      for (const stepFrom of [2_000, 1_000_000]) {
+        const seen: number[] = [];
+        let after: { s: number; m: number; p: string } | undefined;
+        for (let page = 0; page < 3; page++) {
+          const sql = searchSql(compiled, { limit: 25, ...(after ? { after } : {}) });
+          const found = (await runSearch(v.db, node, sql, 'all', 25, createWork(), stepFrom))!;
+          expect(found.total).toBe(scores.size);
+          seen.push(...found.rows.map((r) => r.score));
+          for (const row of found.rows) expect(row.score).toBe(scores.get(row.id));
+          const last = found.rows[found.rows.length - 1]!;
+          after = { s: last.score, m: last.mtime_ms, p: last.path };
+        }
+        expect(seen).toEqual(expected.slice(0, 75));
+      }
+    }
+  });
+});
