@@ -72,3 +72,29 @@ it('hits matched only by operators score by recency, newest highest, never 0', a
   expect(got[0]?.[1]).toBeGreaterThan(got[1]?.[1] ?? 0);
   expect(got[1]?.[1]).toBeGreaterThan(got[2]?.[1] ?? 0);
 });
+
+it('a text of several words ranks by Lucene’s BM25: a common word counts again, and each word adds what it scores alone', async () => {
+  // 21 notes of ten words: budget in 14 (bm25() would give it an idf of 1e-6), meeting in 9.
+  const filler = (n: number) => Array.from({ length: n }, (_, i) => `filler${i}`).join(' ');
+  const files: Record<string, string> = {
+    'first.md': `meeting meeting budget ${filler(7)}\n`,
+    'second.md': `meeting ${'budget '.repeat(8)}${filler(1)}\n`,
+  };
+  for (let i = 0; i < 12; i++) files[`b${i}.md`] = `budget ${filler(9)}\n`;
+  for (let i = 0; i < 7; i++) files[`m${i}.md`] = `meeting ${filler(9)}\n`;
+  vault = await openTestVault(files);
+  const both = await vault.call('search_notes', { query: 'budget meeting' });
+  expect(both.isError, both.text).toBe(false);
+  // bm25() ranked first.md first (two meetings), as if budget were not asked for; Lucene's idf for
+  // budget (log(1 + 7.5/14.5) ≈ 0.42) makes eight mentions of it outweigh a second meeting.
+  expect(scores(both).map(([name]) => name)).toEqual(['second.md', 'first.md']);
+  const alone = async (word: string) =>
+    new Map(scores(await vault!.call('search_notes', { query: word, max_results: 50 })));
+  const budget = await alone('budget');
+  const meeting = await alone('meeting');
+  // Scores are shown to four significant digits, each of the three rounded on its own.
+  for (const [name, score] of scores(both)) {
+    const sum = (budget.get(name) ?? 0) + (meeting.get(name) ?? 0);
+    expect(Math.abs(score - sum)).toBeLessThanOrEqual(1e-3 * sum);
+  }
+});

@@ -72,10 +72,10 @@ export interface SearchSql {
 export const BM25 = 'bm25(notes_fts, 3.0, 2.0, 1.0)';
 
 /**
- * The same order for a text of several phrases: minus Lucene's BM25 of the row, scored phrase by
- * phrase before the statement runs (search/run/phrase-scores.ts), which the runner sets up.
+ * The same order for a text of several phrases: minus Lucene's BM25 of the row, put together from
+ * the row's bm25() and the parts the runner scored phrase by phrase first (search/run/phrase-scores.ts).
  */
-const PHRASE_RANK = '(-noted_rank(notes_fts.rowid))';
+const PHRASE_RANK = `(-noted_rank(notes_fts.rowid, -${BM25}))`;
 
 /** What ranks `rankMatch` (smaller first), and the text the runner must score first when it is by phrases. */
 export function rankBy(rankMatch: string): { expr: string; phraseRank?: string } {

@@ -26,7 +26,7 @@ function spec<T>(json: unknown): T {
 }
 
 /**
- * Makes `noted_value(spec, value_json)`, `noted_text(spec, text)`, `noted_rank(rowid)` and the
+ * Makes `noted_value(spec, value_json)`, `noted_text(spec, text)`, `noted_rank(rowid, bm25)` and the
  * aggregate `noted_scores(id, score)` available on this connection.
  */
 export function registerSearchFunctions(db: Db): void {
@@ -48,7 +48,8 @@ export function registerSearchFunctions(db: Db): void {
     },
     result: (acc: number[]) => JSON.stringify(acc),
   });
-  // Lucene's BM25 of a row for a text of several phrases, scored before the statement runs.
-  db.function('noted_rank', (id: unknown) => rankScore(db, Number(id)));
+  // Lucene's BM25 of a row for a text of several phrases, from the parts scored before the statement
+  // runs and the row's bm25() of the whole text.
+  db.function('noted_rank', (id: unknown, whole: unknown) => rankScore(db, Number(id), Number(whole)));
   registered.add(db);
 }

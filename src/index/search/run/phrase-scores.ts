@@ -5,14 +5,15 @@
  * often and how densely a note spoke of the budget counted for nothing. Lucene's idf,
  * log(1 + (N − n + 0.5)/(n + 0.5)), stays positive.
  *
- * bm25() of a text is the sum of what each of its phrases scores alone (search/plan/phrases.ts), and a
- * phrase alone scores its idf × a part that depends only on the note. So each phrase is scored alone,
- * over the notes the whole text matches, and its score multiplied by Lucene's idf over bm25()'s (both
- * from the same counts): the sum is Lucene's BM25, exactly, in the snapshot the search reads. The
- * statements of the search then read it per row as `noted_rank(rowid)` (search/plan/sql.ts).
+ * bm25() of a text is the sum of what each of its phrases scores alone where it counts
+ * (search/plan/phrases.ts), and a phrase alone scores its idf × a part that depends only on the note.
+ * So each phrase but one is scored alone, over the notes where it counts, and Lucene's BM25 is put
+ * together from those parts and bm25() of the whole text ({@link scoreSteps}), in the snapshot the
+ * search reads. The statements of the search read it per row as `noted_rank(rowid, bm25)`
+ * (search/plan/sql.ts).
  *
- * It costs a pass over each phrase's matches besides the text's own: measured on 100k notes, a text of
- * two words found in 18k notes ranked in 41 ms where bm25() alone took 12 (docs/performance.md).
+ * It costs a pass over the matches of every phrase but one besides the text's own
+ * (docs/performance.md).
  */
 import type { Work } from '../../../common/work.js';
 import { type Db, reusedStatement } from '../../db/database.js';
@@ -30,80 +31,105 @@ const ALONE = `SELECT rowid, -${BM25} FROM notes_fts WHERE notes_fts MATCH ?`;
 const COUNT = 'SELECT count(*) AS n FROM notes_fts WHERE notes_fts MATCH ?';
 
 /**
- * The scoring as steps: yields every few hundred rows so a caller may pause between them. `idf`
- * chooses the idf each phrase's score is given (Lucene's; bm25()'s own for the tests that check the
- * sum is bm25() of the text).
+ * Lucene's BM25 of a row of the text, from bm25() of the whole text there (`whole`, larger is
+ * better) and the parts scored phrase by phrase: see {@link PhraseRanking}.
  */
-function* scoreSteps(
-  db: Db,
-  rankMatch: string,
-  scores: Map<number, number>,
-  idf: (total: number, n: number) => number,
-): Generator<void> {
+export interface PhraseRanking {
+  /** Lucene's idf over bm25()'s for the phrase not scored apart (the one where that ratio is least). */
+  readonly factor: number;
+  /** Per row, what the other phrases add: their score alone × (their ratio − `factor`). */
+  readonly rest: Map<number, number>;
+}
+
+/** Lucene's BM25 of row `id`, whose bm25() for the whole text is `whole` (larger is better). */
+export function lucene(ranking: PhraseRanking, id: number, whole: number): number {
+  return ranking.factor * whole + (ranking.rest.get(id) ?? 0);
+}
+
+/**
+ * The scoring as steps: yields every few hundred rows so a caller may pause between them.
+ *
+ * bm25() of the text is Σ tᵢ·sᵢ (sᵢ: phrase i alone where it counts, tᵢ: how often the text names
+ * it) and Lucene's BM25 is Σ tᵢ·ρᵢ·sᵢ (ρᵢ: Lucene's idf over bm25()'s). With d the phrase of least
+ * ρ, that is ρ_d·bm25() + Σ_{i≠d} tᵢ·(ρᵢ − ρ_d)·sᵢ: the statement that steps through the text computes
+ * bm25() anyway, so phrase d needs no pass of its own. Taking the least ρ keeps the rounding of
+ * bm25() from being magnified: ρ_d·bm25() is at most Lucene's BM25 itself.
+ */
+function* scoreSteps(db: Db, rankMatch: string, rest: Map<number, number>): Generator<void, number> {
   const total = readAverages(db)?.rows ?? 0;
-  if (total === 0) return;
-  for (const phrase of rankPhrases(rankMatch)) {
+  if (total === 0) return 1;
+  const phrases = rankPhrases(rankMatch).flatMap((phrase) => {
     const n = reusedStatement<[string], { n: number }>(db, COUNT).get(phrase.expr)!.n;
-    if (n === 0) continue;
-    const weight = (phrase.times * idf(total, n)) / fts5Idf(total, n);
+    return n === 0 ? [] : [{ ...phrase, ratio: luceneIdf(total, n) / fts5Idf(total, n) }];
+  });
+  if (phrases.length === 0) return 1;
+  const least = phrases.reduce((a, b) => (b.ratio < a.ratio ? b : a));
+  for (const phrase of phrases) {
+    if (phrase === least) continue;
+    const weight = phrase.times * (phrase.ratio - least.ratio);
+    if (weight === 0) continue;
     const within = phrase.within;
     const statement = db.prepare<unknown[], [number, number]>(within === null ? ALONE : NARROWED).raw();
     let rows = 0;
     for (const [id, score] of statement.iterate(
       ...(within === null ? [phrase.expr] : [phrase.expr, within]),
     )) {
-      scores.set(id, (scores.get(id) ?? 0) + weight * score);
+      rest.set(id, (rest.get(id) ?? 0) + weight * score);
       if (++rows % ROWS_PER_STEP === 0) yield;
     }
   }
+  return least.ratio;
 }
 
-/** Lucene's BM25 of every note `rankMatch` matches, by row id, in one piece (in the caller's transaction). */
-export function phraseScores(db: Db, rankMatch: string): Map<number, number> {
-  const scores = new Map<number, number>();
-  for (const _ of scoreSteps(db, rankMatch, scores, luceneIdf)) {
-    // Nothing waits between steps here.
-  }
-  return scores;
+/** The ranking of `rankMatch` in one piece (in the caller's transaction). */
+export function phraseRanking(db: Db, rankMatch: string): PhraseRanking {
+  const rest = new Map<number, number>();
+  const steps = scoreSteps(db, rankMatch, rest);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return { factor: step.value, rest };
 }
 
 /** The same with a safe point every few hundred rows (the caller's read transaction stays open). */
-export async function phraseScoresStepped(
-  db: Db,
-  rankMatch: string,
-  work: Work,
-): Promise<Map<number, number>> {
-  const scores = new Map<number, number>();
-  for (const _ of scoreSteps(db, rankMatch, scores, luceneIdf)) await work.checkpoint();
-  return scores;
-}
-
-/** The sum scored with bm25()'s own idf: equal to bm25() of the whole text (for the tests). */
-export function bm25BySum(db: Db, rankMatch: string): Map<number, number> {
-  const scores = new Map<number, number>();
-  for (const _ of scoreSteps(db, rankMatch, scores, fts5Idf)) {
-    // As above.
+export async function phraseRankingStepped(db: Db, rankMatch: string, work: Work): Promise<PhraseRanking> {
+  const rest = new Map<number, number>();
+  const steps = scoreSteps(db, rankMatch, rest);
+  let step = steps.next();
+  while (!step.done) {
+    await work.checkpoint();
+    step = steps.next();
   }
-  return scores;
+  return { factor: step.value, rest };
 }
 
-const current = new WeakMap<Db, Map<number, number>>();
-
-/** The scores `noted_rank(rowid)` answers on this connection, while set. */
-export function rankScore(db: Db, id: number): number {
-  const scores = current.get(db);
-  if (scores === undefined) throw new Error('noted_rank() was called with no scores set on this connection');
-  return scores.get(id) ?? 0;
+/** bm25() of each phrase alone where it counts, × how often the text names it (for the tests). */
+export function phraseParts(db: Db, rankMatch: string): Map<string, Map<number, number>> {
+  const parts = new Map<string, Map<number, number>>();
+  for (const phrase of rankPhrases(rankMatch)) {
+    const within = phrase.within;
+    const rows = db
+      .prepare<unknown[], [number, number]>(within === null ? ALONE : NARROWED)
+      .raw()
+      .all(...(within === null ? [phrase.expr] : [phrase.expr, within]));
+    parts.set(`${phrase.expr} within ${within}`, new Map(rows.map(([id, s]) => [id, phrase.times * s])));
+  }
+  return parts;
 }
 
-/** Runs `fn` (which may await) with `scores` answering `noted_rank(rowid)` on `db`. */
-export async function withRankScores<T>(
-  db: Db,
-  scores: Map<number, number>,
-  fn: () => Promise<T>,
-): Promise<T> {
+const current = new WeakMap<Db, PhraseRanking>();
+
+/** What `noted_rank(rowid, whole)` answers on this connection, while a ranking is set. */
+export function rankScore(db: Db, id: number, whole: number): number {
+  const ranking = current.get(db);
+  if (ranking === undefined)
+    throw new Error('noted_rank() was called with no ranking set on this connection');
+  return lucene(ranking, id, whole);
+}
+
+/** Runs `fn` (which may await) with `ranking` answering `noted_rank` on `db`. */
+export async function withRanking<T>(db: Db, ranking: PhraseRanking, fn: () => Promise<T>): Promise<T> {
   const before = current.get(db);
-  current.set(db, scores);
+  current.set(db, ranking);
   try {
     return await fn();
   } finally {
@@ -111,19 +137,19 @@ export async function withRankScores<T>(
   }
 }
 
-function restore(db: Db, before: Map<number, number> | undefined): void {
+function restore(db: Db, before: PhraseRanking | undefined): void {
   if (before === undefined) current.delete(db);
   else current.set(db, before);
 }
 
 /**
- * Runs `fn` in one piece with the scores of `rankMatch` answering `noted_rank(rowid)`, scored first
- * when `rankMatch` is set (the statements `fn` runs rank by phrases); otherwise just runs `fn`.
+ * Runs `fn` in one piece with the ranking of `rankMatch` answering `noted_rank`, scored first when
+ * `rankMatch` is set (the statements `fn` runs rank by phrases); otherwise just runs `fn`.
  */
 export function rankedNow<T>(db: Db, rankMatch: string | undefined, fn: () => T): T {
   if (rankMatch === undefined) return fn();
   const before = current.get(db);
-  current.set(db, phraseScores(db, rankMatch));
+  current.set(db, phraseRanking(db, rankMatch));
   try {
     return fn();
   } finally {

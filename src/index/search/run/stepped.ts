@@ -17,7 +17,7 @@ import { openReader } from '../../db/reader.js';
 import type { SearchPosition, SearchSql } from '../plan/sql.js';
 import { registerSearchFunctions } from './functions.js';
 import { comparePosition, compareRows } from './order.js';
-import { phraseScoresStepped, withRankScores } from './phrase-scores.js';
+import { phraseRankingStepped, withRanking } from './phrase-scores.js';
 
 export interface SteppedRow {
   readonly id: number;
@@ -75,8 +75,8 @@ export async function steppedPage(
       };
       // A text of several phrases: each phrase is scored first, stepped too, in the same snapshot.
       if (stepped.phraseRank === undefined) return await pass();
-      const scores = await phraseScoresStepped(reader, stepped.phraseRank, work);
-      return await withRankScores(reader, scores, pass);
+      const ranking = await phraseRankingStepped(reader, stepped.phraseRank, work);
+      return await withRanking(reader, ranking, pass);
     } finally {
       reader.exec('COMMIT');
     }

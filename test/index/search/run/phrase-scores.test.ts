@@ -10,7 +10,7 @@ import { parseSearchQuery } from '../../../../src/index/search/parse/query.js';
 import { compileSearch } from '../../../../src/index/search/plan/compile.js';
 import { rankPhrases } from '../../../../src/index/search/plan/phrases.js';
 import { BM25, searchSql } from '../../../../src/index/search/plan/sql.js';
-import { bm25BySum, phraseScores } from '../../../../src/index/search/run/phrase-scores.js';
+import { lucene, phraseParts, phraseRanking } from '../../../../src/index/search/run/phrase-scores.js';
 import { runSearch } from '../../../../src/index/search/run/run.js';
 import { fts5Idf, luceneIdf } from '../../../../src/index/search/run/score.js';
 import { type IndexedVault, indexedVault } from '../../indexed-vault.js';
@@ -55,6 +55,17 @@ const QUERIES = [
   'budget -(meeting OR zebra) review',
 ];
 
+/** Lucene's BM25 of every row the text matches, as the search puts it together. */
+function luceneScores(v: IndexedVault, rankMatch: string): Map<number, number> {
+  const ranking = phraseRanking(v.db, rankMatch);
+  const rows = v.db
+    .prepare<[string], { id: number; score: number }>(
+      `SELECT rowid AS id, -${BM25} AS score FROM notes_fts WHERE notes_fts MATCH ?`,
+    )
+    .all(rankMatch);
+  return new Map(rows.map((r) => [r.id, lucene(ranking, r.id, r.score)]));
+}
+
 function rankMatchOf(query: string): string {
   const compiled = compileSearch(parseSearchQuery(query));
   if (compiled.rankMatch === null) throw new Error(`${query} has no text to rank`);
@@ -73,7 +84,9 @@ describe('a text of several phrases, scored phrase by phrase', () => {
       )
       .all(rankMatch);
     expect(whole.length).toBeGreaterThan(0);
-    const sum = bm25BySum(v.db, rankMatch);
+    const sum = new Map<number, number>();
+    for (const part of phraseParts(v.db, rankMatch).values())
+      for (const [id, score] of part) sum.set(id, (sum.get(id) ?? 0) + score);
     expect([...sum.keys()].sort((a, b) => a - b)).toEqual(whole.map((r) => r.id).sort((a, b) => a - b));
     for (const row of whole) expect(sum.get(row.id)! / row.score).toBeCloseTo(1, 12);
   });
@@ -97,7 +110,7 @@ describe('a text of several phrases, scored phrase by phrase', () => {
     // budget is in most notes: bm25() clamps its idf, Lucene's does not.
     expect(budget.size).toBeGreaterThan(total / 2);
     expect(fts5Idf(total, budget.size)).toBe(1e-6);
-    const scores = phraseScores(v.db, rankMatch);
+    const scores = luceneScores(v, rankMatch);
     expect(scores.size).toBeGreaterThan(10);
     for (const [id, score] of scores) {
       const expected =
@@ -113,7 +126,7 @@ describe('a text of several phrases, scored phrase by phrase', () => {
     for (const query of ['budget meeting', 'budget OR zebra', 'content:budget plan -zebra']) {
       const node = parseSearchQuery(query);
       const compiled = compileSearch(node);
-      const scores = phraseScores(v.db, compiled.rankMatch!);
+      const scores = luceneScores(v, compiled.rankMatch!);
       const expected = [...scores.values()].sort((a, b) => b - a);
       // Past 2,000 notes the search steps through on a reader; with a higher threshold, in one piece.
       for (const stepFrom of [2_000, 1_000_000]) {
