@@ -38,6 +38,23 @@ const COLUMN_FILTER = 'body : ';
  * first appear.
  */
 export function rankPhrases(rankMatch: string): RankPhrase[] {
+  return phrasesOf(rankMatch).phrases;
+}
+
+/**
+ * The phrases, and whether the text is flat: phrases joined by AND alone or by OR alone, maybe
+ * followed by NOT. Where groups nest (an OR inside an AND inside an OR…), or ORs meet a NOT, FTS5's
+ * bm25() does not always count a phrase where its group matched (it leaves one of two ORed phrases
+ * out when a NOT follows), so its score of the whole text is the sum of the phrases' only for a flat text.
+ */
+export function phrasesOf(rankMatch: string): { phrases: RankPhrase[]; flat: boolean } {
+  const root = new Parser(rankMatch).parse();
+  const left = root.kind === 'not' ? (root.operands[0] as Node) : root;
+  const flat = left.kind === 'phrase' || left.operands.every((o) => o.kind === 'phrase');
+  return { phrases: phrasesIn(rankMatch, root), flat: flat && (left === root || left.kind !== 'or') };
+}
+
+function phrasesIn(rankMatch: string, root: Node): RankPhrase[] {
   const found = new Map<string, { expr: string; within: string | null; times: number }>();
   const visit = (node: Node, narrowing: readonly string[], topOr: boolean) => {
     if (node.kind === 'phrase') {
@@ -63,7 +80,7 @@ export function rankPhrases(rankMatch: string): RankPhrase[] {
       else visit(operand, narrowing, false);
     }
   };
-  visit(new Parser(rankMatch).parse(), [], true);
+  visit(root, [], true);
   return [...found.values()];
 }
 

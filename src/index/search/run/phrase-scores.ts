@@ -18,7 +18,7 @@
 import type { Work } from '../../../common/work.js';
 import { type Db, reusedStatement } from '../../db/database.js';
 import { readAverages } from '../../store/fts-totals.js';
-import { rankPhrases } from '../plan/phrases.js';
+import { phrasesOf, rankPhrases } from '../plan/phrases.js';
 import { BM25 } from '../plan/sql.js';
 import { fts5Idf, luceneIdf } from './score.js';
 
@@ -35,9 +35,12 @@ const COUNT = 'SELECT count(*) AS n FROM notes_fts WHERE notes_fts MATCH ?';
  * better) and the parts scored phrase by phrase: see {@link PhraseRanking}.
  */
 export interface PhraseRanking {
-  /** Lucene's idf over bm25()'s for the phrase not scored apart (the one where that ratio is least). */
+  /**
+   * Lucene's idf over bm25()'s for the phrase not scored apart (the one where that ratio is least);
+   * 0 when every phrase is scored apart.
+   */
   readonly factor: number;
-  /** Per row, what the other phrases add: their score alone × (their ratio − `factor`). */
+  /** Per row, what the phrases scored apart add: their score alone × (their ratio − `factor`). */
   readonly rest: Map<number, number>;
 }
 
@@ -53,20 +56,23 @@ export function lucene(ranking: PhraseRanking, id: number, whole: number): numbe
  * it) and Lucene's BM25 is Σ tᵢ·ρᵢ·sᵢ (ρᵢ: Lucene's idf over bm25()'s). With d the phrase of least
  * ρ, that is ρ_d·bm25() + Σ_{i≠d} tᵢ·(ρᵢ − ρ_d)·sᵢ: the statement that steps through the text computes
  * bm25() anyway, so phrase d needs no pass of its own. Taking the least ρ keeps the rounding of
- * bm25() from being magnified: ρ_d·bm25() is at most Lucene's BM25 itself.
+ * bm25() from being magnified: ρ_d·bm25() is at most Lucene's BM25 itself. That holds for a flat
+ * text, the usual one (phrases.ts); any other has every phrase scored apart, and bm25() unused.
  */
 function* scoreSteps(db: Db, rankMatch: string, rest: Map<number, number>): Generator<void, number> {
   const total = readAverages(db)?.rows ?? 0;
   if (total === 0) return 1;
-  const phrases = rankPhrases(rankMatch).flatMap((phrase) => {
+  const { phrases: named, flat } = phrasesOf(rankMatch);
+  const phrases = named.flatMap((phrase) => {
     const n = reusedStatement<[string], { n: number }>(db, COUNT).get(phrase.expr)!.n;
     return n === 0 ? [] : [{ ...phrase, ratio: luceneIdf(total, n) / fts5Idf(total, n) }];
   });
   if (phrases.length === 0) return 1;
-  const least = phrases.reduce((a, b) => (b.ratio < a.ratio ? b : a));
+  const least = flat ? phrases.reduce((a, b) => (b.ratio < a.ratio ? b : a)) : null;
+  const factor = least?.ratio ?? 0;
   for (const phrase of phrases) {
     if (phrase === least) continue;
-    const weight = phrase.times * (phrase.ratio - least.ratio);
+    const weight = phrase.times * (phrase.ratio - factor);
     if (weight === 0) continue;
     const within = phrase.within;
     const statement = db.prepare<unknown[], [number, number]>(within === null ? ALONE : NARROWED).raw();
@@ -78,7 +84,7 @@ function* scoreSteps(db: Db, rankMatch: string, rest: Map<number, number>): Gene
       if (++rows % ROWS_PER_STEP === 0) yield;
     }
   }
-  return least.ratio;
+  return factor;
 }
 
 /** The ranking of `rankMatch` in one piece (in the caller's transaction). */
