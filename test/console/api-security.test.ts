@@ -75,7 +75,7 @@ describe('console sign-in', () => {
     const made = mintLoginCode(TOKEN, Date.now());
     const [expiry, nonce, mac] = made.split('.') as [string, string, string];
     const refused = [
-      `${expiry}.${nonce}.${mac.slice(0, -2)}AA`,
+      `${expiry}.${nonce}.${mac.slice(0, -2)}${mac.endsWith('AA') ? 'BB' : 'AA'}`,
       `${(Number.parseInt(expiry, 36) + 60_000).toString(36)}.${nonce}.${mac}`,
       mintLoginCode('another-vaults-token-0123456789', Date.now()),
       mintLoginCode(TOKEN, Date.now() + 60 * 60 * 1000),
