@@ -40,13 +40,13 @@ export interface PhraseRanking {
    * 0 when every phrase is scored apart.
    */
   readonly factor: number;
-  /** Per row, what the phrases scored apart add: their score alone × (their ratio − `factor`). */
-  readonly rest: Map<number, number>;
+  /** By row id, what the phrases scored apart add: their score alone × (their ratio − `factor`). */
+  readonly rest: Float64Array;
 }
 
 /** Lucene's BM25 of row `id`, whose bm25() for the whole text is `whole` (larger is better). */
 export function lucene(ranking: PhraseRanking, id: number, whole: number): number {
-  return ranking.factor * whole + (ranking.rest.get(id) ?? 0);
+  return ranking.factor * whole + (ranking.rest[id] ?? 0);
 }
 
 /**
@@ -59,7 +59,7 @@ export function lucene(ranking: PhraseRanking, id: number, whole: number): numbe
  * bm25() from being magnified: ρ_d·bm25() is at most Lucene's BM25 itself. That holds for a flat
  * text, the usual one (phrases.ts); any other has every phrase scored apart, and bm25() unused.
  */
-function* scoreSteps(db: Db, rankMatch: string, rest: Map<number, number>): Generator<void, number> {
+function* scoreSteps(db: Db, rankMatch: string, rest: Float64Array): Generator<void, number> {
   const total = readAverages(db)?.rows ?? 0;
   if (total === 0) return 1;
   const { phrases: named, flat } = phrasesOf(rankMatch);
@@ -80,16 +80,28 @@ function* scoreSteps(db: Db, rankMatch: string, rest: Map<number, number>): Gene
     for (const [id, score] of statement.iterate(
       ...(within === null ? [phrase.expr] : [phrase.expr, within]),
     )) {
-      rest.set(id, (rest.get(id) ?? 0) + weight * score);
+      rest[id] = (rest[id] ?? 0) + weight * score;
       if (++rows % ROWS_PER_STEP === 0) yield;
     }
   }
   return factor;
 }
 
+/**
+ * A value for each row id of the full-text index, 0 to start with: by id rather than in a Map, since
+ * the passes add to one for each of tens of thousands of rows (8 bytes a note, 8 MB at a million).
+ */
+function rowValues(db: Db): Float64Array {
+  const high = reusedStatement<[], { high: number | null }>(
+    db,
+    'SELECT max(id) AS high FROM notes_fts_docsize',
+  ).get()!.high;
+  return new Float64Array((high ?? 0) + 1);
+}
+
 /** The ranking of `rankMatch` in one piece (in the caller's transaction). */
 export function phraseRanking(db: Db, rankMatch: string): PhraseRanking {
-  const rest = new Map<number, number>();
+  const rest = rowValues(db);
   const steps = scoreSteps(db, rankMatch, rest);
   let step = steps.next();
   while (!step.done) step = steps.next();
@@ -98,7 +110,7 @@ export function phraseRanking(db: Db, rankMatch: string): PhraseRanking {
 
 /** The same with a safe point every few hundred rows (the caller's read transaction stays open). */
 export async function phraseRankingStepped(db: Db, rankMatch: string, work: Work): Promise<PhraseRanking> {
-  const rest = new Map<number, number>();
+  const rest = rowValues(db);
   const steps = scoreSteps(db, rankMatch, rest);
   let step = steps.next();
   while (!step.done) {
