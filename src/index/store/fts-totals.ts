@@ -93,6 +93,20 @@ function writeAverages(db: Db, rows: number, sizes: readonly number[]): void {
   }
 }
 
+/** Runs `probe` on a table like `notes_fts`, in memory, holding rows 1 ('a') and 2 ('b'). */
+function probeTable(probe: (db: Db) => boolean): boolean {
+  const db = new Database(':memory:');
+  try {
+    db.exec("CREATE VIRTUAL TABLE notes_fts USING fts5(title, tags, body, content='', contentless_delete=1)");
+    db.prepare(
+      "INSERT INTO notes_fts(rowid, title, tags, body) VALUES (1, 'a', '', ''), (2, 'b', '', '')",
+    ).run();
+    return probe(db);
+  } finally {
+    db.close();
+  }
+}
+
 let deleteKeepsTotals: boolean | null = null;
 
 /**
@@ -100,21 +114,10 @@ let deleteKeepsTotals: boolean | null = null;
  * once on a table in memory, so that a future SQLite that subtracts them itself is not corrected twice.
  */
 export function contentlessDeleteKeepsTotals(): boolean {
-  if (deleteKeepsTotals === null) {
-    const probe = new Database(':memory:');
-    try {
-      probe.exec(
-        "CREATE VIRTUAL TABLE notes_fts USING fts5(title, tags, body, content='', contentless_delete=1)",
-      );
-      probe
-        .prepare("INSERT INTO notes_fts(rowid, title, tags, body) VALUES (1, 'a', '', ''), (2, 'b', '', '')")
-        .run();
-      probe.prepare('DELETE FROM notes_fts WHERE rowid = 1').run();
-      deleteKeepsTotals = readAverages(probe)?.rows === 2;
-    } finally {
-      probe.close();
-    }
-  }
+  deleteKeepsTotals ??= probeTable((db) => {
+    db.prepare('DELETE FROM notes_fts WHERE rowid = 1').run();
+    return readAverages(db)?.rows === 2;
+  });
   return deleteKeepsTotals;
 }
 
@@ -127,27 +130,16 @@ let settlesWithin: boolean | null = null;
  * (the totals then stay too large until `repairFtsTotals` on the next start: ranks drift, nothing breaks).
  */
 export function settleWithinTransaction(): boolean {
-  if (settlesWithin === null) {
-    const probe = new Database(':memory:');
-    try {
-      probe.exec(
-        "CREATE VIRTUAL TABLE notes_fts USING fts5(title, tags, body, content='', contentless_delete=1)",
-      );
-      probe
-        .prepare("INSERT INTO notes_fts(rowid, title, tags, body) VALUES (1, 'a', '', ''), (2, 'b', '', '')")
-        .run();
-      probe.transaction(() => {
-        probe.prepare('DELETE FROM notes_fts WHERE rowid = 1').run();
-        flushFtsTotals(probe);
-        writeAverages(probe, 7, [7, 0, 0]);
-        probe.prepare("INSERT INTO notes_fts(rowid, title, tags, body) VALUES (3, 'c', '', '')").run();
-      })();
-      const after = readAverages(probe);
-      settlesWithin = after?.rows === 8 && after.sizes[0] === 8;
-    } finally {
-      probe.close();
-    }
-  }
+  settlesWithin ??= probeTable((db) => {
+    db.transaction(() => {
+      db.prepare('DELETE FROM notes_fts WHERE rowid = 1').run();
+      flushFtsTotals(db);
+      writeAverages(db, 7, [7, 0, 0]);
+      db.prepare("INSERT INTO notes_fts(rowid, title, tags, body) VALUES (3, 'c', '', '')").run();
+    })();
+    const after = readAverages(db);
+    return after?.rows === 8 && after.sizes[0] === 8;
+  });
   return settlesWithin;
 }
 
