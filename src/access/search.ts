@@ -27,6 +27,7 @@ import {
 } from '../index/search/run/facts.js';
 import { checkCandidates, runCandidates, runSearch, type SearchRow } from '../index/search/run/run.js';
 import { recencyScore, scoreScale } from '../index/search/run/score.js';
+import { repairFtsTotals } from '../index/store/fts-totals.js';
 import { NoteRegions } from '../index/words/regions.js';
 import { normalizeFolderName } from '../vault/names.js';
 import { type AccessContext, iso } from './context.js';
@@ -151,22 +152,49 @@ export async function search(
 }
 
 function retried<T>(ctx: AccessContext, rules: Rules, run: () => T | null): T {
-  let found = run();
+  let found = healed(ctx, run);
   for (let attempt = 1; found === null && attempt < SEARCH_ATTEMPTS; attempt++) {
     ctx.index.useVisibility(rules.visibility);
-    found = run();
+    found = healed(ctx, run);
   }
   return foundOrBusy(found);
 }
 
 /** {@link retried} for a run with safe points. */
 async function retriedAsync<T>(ctx: AccessContext, rules: Rules, run: () => Promise<T | null>): Promise<T> {
-  let found = await run();
+  let found = await healedAsync(ctx, run);
   for (let attempt = 1; found === null && attempt < SEARCH_ATTEMPTS; attempt++) {
     ctx.index.useVisibility(rules.visibility);
-    found = await run();
+    found = await healedAsync(ctx, run);
   }
   return foundOrBusy(found);
+}
+
+/**
+ * FTS5 answers "database disk image is malformed" to every ranked search when its totals count no
+ * rows and rows are there (another program wrote the averages record): the totals are put right, as
+ * the next start would, and the search runs once more. Any other damage is reported as it was.
+ */
+function healed<T>(ctx: AccessContext, run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (!totalsBroken(err) || !repairFtsTotals(ctx.index.db)) throw err;
+    return run();
+  }
+}
+
+async function healedAsync<T>(ctx: AccessContext, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!totalsBroken(err) || !repairFtsTotals(ctx.index.db)) throw err;
+    return await run();
+  }
+}
+
+function totalsBroken(err: unknown): boolean {
+  return (err as { code?: unknown }).code === 'SQLITE_CORRUPT_VTAB';
 }
 
 function foundOrBusy<T>(found: T | null): T {
