@@ -35,14 +35,7 @@ const COLUMN_FILTER = 'body : ';
 
 /**
  * Every phrase of `rankMatch` that can count, once for each place it counts in, in the order they
- * first appear.
- */
-export function rankPhrases(rankMatch: string): RankPhrase[] {
-  return phrasesOf(rankMatch).phrases;
-}
-
-/**
- * The phrases, and whether the text is flat: phrases joined by AND alone or by OR alone, maybe
+ * first appear; and whether the text is flat: phrases joined by AND alone or by OR alone, maybe
  * followed by NOT. Where groups nest (an OR inside an AND inside an OR…), or ORs meet a NOT, FTS5's
  * bm25() does not always count a phrase where its group matched (it leaves one of two ORed phrases
  * out when a NOT follows), so its score of the whole text is the sum of the phrases' only for a flat text.
@@ -84,18 +77,13 @@ function phrasesIn(rankMatch: string, root: Node): RankPhrase[] {
   return [...found.values()];
 }
 
-/** True when bm25() sees one phrase, once: the text then ranks as that phrase alone. */
+/** True when the text is one phrase and nothing else: it then ranks as that phrase alone. */
 export function singlePhrase(rankMatch: string): boolean {
-  const phrases = rankPhrases(rankMatch);
-  return phrases.length === 1 && phrases[0]!.times === 1 && !/\bNOT\b/.test(outsideStrings(rankMatch));
+  return new Parser(rankMatch).parse().kind === 'phrase';
 }
 
 function textOf(node: Node): string {
   return node.kind === 'phrase' ? node.expr : node.text;
-}
-
-function outsideStrings(expr: string): string {
-  return expr.replace(/"(?:[^"]|"")*"/g, '""');
 }
 
 /** A recursive descent over the planner's expressions: OR of ANDs of NOTs of phrases and groups. */
@@ -162,6 +150,6 @@ class Parser {
   }
 
   private fail(wanted: string): never {
-    throw new Error(`rankPhrases: expected ${wanted} at ${this.at} in ${this.src}`);
+    throw new Error(`phrasesOf: expected ${wanted} at ${this.at} in ${this.src}`);
   }
 }

@@ -18,7 +18,7 @@
 import type { Work } from '../../../common/work.js';
 import { type Db, reusedStatement } from '../../db/database.js';
 import { readAverages } from '../../store/fts-totals.js';
-import { phrasesOf, rankPhrases } from '../plan/phrases.js';
+import { phrasesOf } from '../plan/phrases.js';
 import { BM25 } from '../plan/sql.js';
 import { fts5Idf, luceneIdf } from './score.js';
 
@@ -118,20 +118,6 @@ export async function phraseRankingStepped(db: Db, rankMatch: string, work: Work
     step = steps.next();
   }
   return { factor: step.value, rest };
-}
-
-/** bm25() of each phrase alone where it counts, × how often the text names it (for the tests). */
-export function phraseParts(db: Db, rankMatch: string): Map<string, Map<number, number>> {
-  const parts = new Map<string, Map<number, number>>();
-  for (const phrase of rankPhrases(rankMatch)) {
-    const within = phrase.within;
-    const rows = db
-      .prepare<unknown[], [number, number]>(within === null ? ALONE : NARROWED)
-      .raw()
-      .all(...(within === null ? [phrase.expr] : [phrase.expr, within]));
-    parts.set(`${phrase.expr} within ${within}`, new Map(rows.map(([id, s]) => [id, phrase.times * s])));
-  }
-  return parts;
 }
 
 const current = new WeakMap<Db, PhraseRanking>();
