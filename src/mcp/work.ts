@@ -138,12 +138,15 @@ export async function tellIfCancelled(
   ctx: ServerContext,
   tool: string,
   result: Promise<CallToolResult>,
+  writes: boolean,
 ): Promise<CallToolResult> {
   const done = await result;
   if (ctx.mcpReq.signal.aborted) {
     const outcome = (done.structuredContent ?? {}) as Record<string, unknown>;
-    // `committed` said outright: a write the cancel raced was made all the same (SPEC 17.2).
-    const committed = done.isError === true ? (outcome.committed ?? false) : true;
+    // `committed` said outright: a write the cancel raced was made all the same (SPEC 17.2). A read,
+    // a dry run and a change staged for review changed nothing.
+    const changed = writes && done.isError !== true && outcome.dryRun !== true && outcome.staged !== true;
+    const committed = outcome.committed ?? changed;
     const said = outcome.indeterminate === true ? { indeterminate: true } : { committed };
     await ctx.mcpReq
       .log(
@@ -167,7 +170,7 @@ export function runWriteTool(
   tool: string,
   body: () => Promise<CallToolResult> | CallToolResult,
 ): Promise<CallToolResult> {
-  return tellIfCancelled(ctx, tool, runTool(true, body));
+  return tellIfCancelled(ctx, tool, runTool(true, body), true);
 }
 
 /**
@@ -189,6 +192,7 @@ export function runLongTool(
       if (result.isError !== true) await finish();
       return result;
     }),
+    true,
   );
 }
 
@@ -215,5 +219,6 @@ export function runReadTool(
         });
       }
     }),
+    false,
   );
 }

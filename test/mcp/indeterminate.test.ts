@@ -99,3 +99,48 @@ it('a cancel that races a write: the write is made, and the client that cancelle
   expect(made).toBe('made all the same\n');
   expect(told?.data?.outcome?.etag).toBe(etagOf(made));
 });
+
+it('a read or a dry run that finishes after the cancel is told as committed: false, a change it never made', async () => {
+  vault = await openTestVault({ 'a.md': 'alpha words\n' });
+  const v = vault;
+  const logs: { data?: { tool?: string; cancelled?: boolean; committed?: boolean } }[] = [];
+  v.client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params as never));
+  const access = v.opened.access;
+  for (const [tool, method, args] of [
+    ['search_notes', 'search', { query: 'alpha' }],
+    ['move_note', 'moveNote', { name: 'a', new_name: 'b', dry_run: true }],
+  ] as const) {
+    const real = (access[method] as (...a: unknown[]) => unknown).bind(access);
+    let entered: () => void = () => undefined;
+    const inside = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The call's work is done before the cancel comes: it is then answered, not stopped at a safe point.
+    const spy = vi.spyOn(access, method).mockImplementation((async (...a: unknown[]) => {
+      const answer = await real(...a);
+      entered();
+      await released;
+      return answer;
+    }) as never);
+    const controller = new AbortController();
+    const call = v.client.callTool({ name: tool, arguments: args }, { signal: controller.signal });
+    await inside;
+    controller.abort('changed my mind');
+    await expect(call).rejects.toThrow();
+    await v.client.ping();
+    release();
+    expect(await within(20_000, () => logs.some((l) => l.data?.tool === tool))).not.toBeNull();
+    spy.mockRestore();
+    expect(logs.find((l) => l.data?.tool === tool)?.data).toMatchObject({
+      tool,
+      cancelled: true,
+      committed: false,
+    });
+  }
+  // The dry run moved nothing.
+  expect((await v.call('read_note', { name: 'a' })).isError).toBe(false);
+});
