@@ -4,7 +4,7 @@
  * and the call then goes on exactly as if that path had been typed, so the policy, the scope guards
  * and staging apply unchanged. Results carry the id of each note they name (`idOf`).
  */
-import { NotedError } from '../common/errors.js';
+import { isNotedError, NotedError } from '../common/errors.js';
 import { NOTE_ID_PATTERN, noteIdAt, pathOfNoteId } from '../index/store/note-ids.js';
 import type { AccessContext } from './context.js';
 import type { Rules } from './rules/rules.js';
@@ -41,11 +41,25 @@ export function nameOfRef(ctx: AccessContext, rulesOf: () => Rules, ref: NoteRef
   const rules = rulesOf();
   ctx.index.refresh();
   const path = pathOfNoteId(ctx.index.db, id);
-  // A note the policy hides answers exactly as an id no note has (SPEC 4).
-  if (path === null || rules.accessOf(path) === 'hidden' || !ctx.vault.exists(path, rules.sight)) {
+  // A note the policy hides answers exactly as an id no note has (SPEC 4), and so does one reached
+  // through a link into a hidden folder, which the vault refuses as a dangling link (invalid_name,
+  // naming its path): a link whose target was deleted is not indexed, so its id is unknown.
+  if (
+    path === null ||
+    !usable(() => rules.accessOf(path) !== 'hidden' && ctx.vault.exists(path, rules.sight))
+  ) {
     throw unknownId(id);
   }
   return path;
+}
+
+function usable(seen: () => boolean): boolean {
+  try {
+    return seen();
+  } catch (err) {
+    if (isNotedError(err) && err.code === 'invalid_name') return false;
+    throw err;
+  }
 }
 
 function unknownId(id: string): NotedError {

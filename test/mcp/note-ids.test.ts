@@ -235,4 +235,22 @@ describe('note ids', () => {
     const r = await readById(v, wrongTag);
     expect(r.structured.code).toBe('not_found');
   });
+
+  it('the id of a link into a folder that became hidden answers as the id of a deleted note', async () => {
+    const v = await openTestVault(
+      { 'private/secret.md': 'secret words\n', 'open/gone.md': 'gone\n' },
+      { prepare: (dir) => fs.symlinkSync('../private/secret.md', path.join(dir, 'open', 'link.md')) },
+    );
+    vaults.push(v);
+    const link = await idOf(v, 'open/link');
+    const gone = await idOf(v, 'open/gone');
+    expect((await v.call('delete_note', { name: 'open/gone' })).isError).toBe(false);
+    fs.writeFileSync(path.join(v.dir, '.noted', 'mcp-policy.yaml'), 'folders:\n  private: hidden\n');
+    const hidden = await readById(v, link);
+    const deleted = await readById(v, gone);
+    expect(deleted.structured.code).toBe('not_found');
+    expect(hidden.structured.code).toBe('not_found');
+    expect(hidden.text.replaceAll(link, 'ID')).toBe(deleted.text.replaceAll(gone, 'ID'));
+    expect(hidden.text).not.toContain('private');
+  });
 });
