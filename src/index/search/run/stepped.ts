@@ -89,22 +89,33 @@ export async function steppedPage(
  * The matches that may still be in the page, by score: every one scoring at least the `limit`-th best
  * (ties at that score are kept, for the time and path to order) and after the page's start.
  */
-class TopScores {
+export class TopScores {
   private kept: { id: number; score: number }[] = [];
   /** The `limit`-th best score seen of those surely after the start: a match scoring less cannot be in the page. */
   private floor = Number.NEGATIVE_INFINITY;
+  /**
+   * How many kept matches the next prune waits for. Matches tied at the floor (or at the start's
+   * score) survive a prune, so after one it waits for twice what is left: with thousands of equal
+   * scores (template notes) a prune at every offer sorted them all each time, quadratic in the matches.
+   */
+  private pruneAt: number;
 
   constructor(
     private readonly limit: number,
     private readonly after: SearchPosition | undefined,
-  ) {}
+  ) {
+    this.pruneAt = 4 * limit + 256;
+  }
 
   offer(id: number, score: number): void {
     // A better score than the start's sorts before the page; an equal one is settled by time and path.
     if (this.after !== undefined && score > this.after.s) return;
     if (score < this.floor) return;
     this.kept.push({ id, score });
-    if (this.kept.length >= 4 * this.limit + 256) this.prune();
+    if (this.kept.length >= this.pruneAt) {
+      this.prune();
+      this.pruneAt = Math.max(4 * this.limit + 256, 2 * this.kept.length);
+    }
   }
 
   private prune(): void {
