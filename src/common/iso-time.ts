@@ -28,20 +28,24 @@ export function isoInstant(text: string): number | null {
   const hour = Number(h ?? 0);
   const minute = Number(mi ?? 0);
   const second = Number(s ?? 0);
-  if (month > 11 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
+  if (month < 0 || month > 11 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
+  const offset = offsetMs(zone);
+  if (offset === null) return null;
   // setUTCFullYear, not Date.UTC, which reads years 0–99 as 1900–1999.
   const at = new Date(0);
   at.setUTCFullYear(year, month, day);
   // An impossible day rolls over into the next month: such a date is refused, not moved.
   if (at.getUTCDate() !== day) return null;
   at.setUTCHours(hour, minute, second, Math.floor(Number(frac ?? 0) * 1000));
-  return at.getTime() - offsetMs(zone);
+  return at.getTime() - offset;
 }
 
-function offsetMs(zone: string | undefined): number {
+/** The zone's offset from UTC in ms; null for one no clock has (`+99:99`). */
+function offsetMs(zone: string | undefined): number | null {
   if (zone === undefined || zone.toUpperCase() === 'Z') return 0;
   const digits = zone.slice(1).replace(':', '');
   const hours = Number(digits.slice(0, 2));
   const minutes = Number(digits.slice(2));
+  if (hours > 23 || minutes > 59) return null;
   return (zone.startsWith('-') ? -1 : 1) * (hours * 60 + minutes) * 60_000;
 }
