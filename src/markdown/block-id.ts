@@ -131,12 +131,12 @@ function placeOf(lines: readonly Line[], block: Block, at: number): { inline: nu
   }
 }
 
-function checkWanted(wanted: string, taken: ReadonlyMap<string, number>): void {
-  const id = wanted.replace(/^\^/, '');
+/** `id` is the id to write, its one leading `^` already taken off: a second one is refused. */
+function checkWanted(id: string, taken: ReadonlyMap<string, number>): void {
   if (!BLOCK_ID.test(id) || id.length > MAX_ID_CHARS) {
     throw new NotedError(
       'validation_error',
-      `block_id ${JSON.stringify(wanted)} is not a block id: Obsidian's may hold only Latin letters, digits and dashes (no spaces or _), at most ${MAX_ID_CHARS} characters, e.g. "summary-2026". Leave block_id out for a fresh one.`,
+      `block_id ${JSON.stringify(id)} is not a block id: Obsidian's may hold only Latin letters, digits and dashes (no spaces or _), at most ${MAX_ID_CHARS} characters, e.g. "summary-2026". Leave block_id out for a fresh one.`,
     );
   }
   const line = taken.get(id.toLowerCase());

@@ -63,7 +63,7 @@ describe('addBlockId (LNK-42 placement)', () => {
     expect(() => addBlockId(text, 6)).toThrow(/thematic break/);
     expect(() => addBlockId(text, 99)).toThrow(/has 7 lines/);
     expect(() => addBlockId('Title\n===\n', 1)).toThrow(/heading/);
-    for (const bad of ['has space', 'under_score', 'é', '', '^']) {
+    for (const bad of ['has space', 'under_score', 'é', '', '^', '^^x']) {
       expect(() => addBlockId('para\n', 1, bad), bad).toThrow(/letters, digits and dashes/);
     }
     expect(() => addBlockId(text, 7, 'USED')).toThrow(/already has a block \^USED \(line 7\)/);
