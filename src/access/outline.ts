@@ -34,8 +34,8 @@ export interface NoteOutlineResult extends NoteOutline {
 export const MAX_OUTLINE_EMBEDS = 1_000;
 
 /**
- * `work` is asked at a safe point between the parts (an outline changes nothing, so a cancelled one
- * simply stops), and other clients are served there: each part walks the whole note in one piece.
+ * `work` is asked at a safe point between what the index gives and the outline of the text (an outline
+ * changes nothing, so a cancelled one simply stops), and other clients are served there.
  */
 export async function noteOutline(
   ctx: AccessContext,
@@ -59,7 +59,8 @@ export async function noteOutline(
     outgoing = outgoingLinkCount(ctx.index.db, name, visible);
   }
   const incoming = backlinksOf(ctx.index.db, name, visible);
-  await work.checkpoint();
+  // Read with the counts, before any safe point: a write let in at one would give embeds (and their
+  // lines) of a newer text than the one outlined below under the etag above.
   const embeds = embedLinks(ctx.index.db, name, MAX_OUTLINE_EMBEDS, visible) ?? { links: [], cut: false };
   await work.checkpoint();
   const { cut: partsCut, ...outline } = fullOutlineOf(stored.text);
