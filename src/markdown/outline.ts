@@ -98,6 +98,7 @@ export function outlineOf(text: string): NoteOutline {
 
 function outlineFrom(text: string, body: string, scan: ReturnType<typeof scanBody>): NoteOutline {
   const lines = text.split('\n');
+  const starts = paragraphStarts(lines);
   const open = scan.tasks.filter((t) => t.status === ' ').length;
   return {
     headings: findHeadings(text).map((h) => ({
@@ -107,7 +108,7 @@ function outlineFrom(text: string, body: string, scan: ReturnType<typeof scanBod
       anchor: headingAnchor(h.text),
     })),
     blocks: scan.blockIds.map((b) => {
-      const range = blockLines(lines, b.line);
+      const range = blockLines(lines, b.line, starts);
       return { id: b.id, line: b.line, lines: range, text: blockText(lines, range, b.id) };
     }),
     words: countWords(body),
@@ -132,14 +133,14 @@ const STANDALONE_ID = /^\s*\^[A-Za-z0-9-]+\s*$/;
  * list, quote or paragraph, blank lines between allowed); on a list item, the item and the items
  * nested in it; otherwise the paragraph ending on its line.
  */
-function blockLines(lines: readonly string[], idLine: number): [number, number] {
+function blockLines(lines: readonly string[], idLine: number, starts: readonly number[]): [number, number] {
   const at = idLine - 1;
   const here = lines[at] ?? '';
   if (STANDALONE_ID.test(here)) {
     let end = at - 1;
     while (end >= 0 && BLANK.test(lines[end] ?? '')) end--;
     if (end < 0) return [idLine, idLine];
-    return [paragraphStart(lines, end) + 1, idLine];
+    return [(starts[end] as number) + 1, idLine];
   }
   const item = LIST_ITEM.exec(here);
   if (item) {
@@ -155,24 +156,36 @@ function blockLines(lines: readonly string[], idLine: number): [number, number] 
     }
     return [idLine, end + 1];
   }
-  return [paragraphStart(lines, at) + 1, idLine];
+  return [(starts[at] as number) + 1, idLine];
 }
 
-/** The first line of the run of non-blank lines ending at `end` (0-based), stopping after a heading. */
-function paragraphStart(lines: readonly string[], end: number): number {
-  let start = end;
-  while (start > 0) {
-    const before = lines[start - 1] ?? '';
-    if (BLANK.test(before) || /^ {0,3}#{1,6}(\s|$)/.test(before) || /^ {0,3}(`{3,}|~{3,})/.test(before))
-      break;
-    start--;
+/**
+ * For each line (0-based), the first line of the run of non-blank lines ending there, stopping after a
+ * heading or a fence: in one pass, since a paragraph of thousands of lines each with an id walked back
+ * over the whole paragraph once per id.
+ */
+function paragraphStarts(lines: readonly string[]): number[] {
+  const starts = new Array<number>(lines.length);
+  for (let i = 0; i < lines.length; i++) {
+    const before = i === 0 ? undefined : (lines[i - 1] as string);
+    const breaks =
+      before === undefined ||
+      BLANK.test(before) ||
+      /^ {0,3}#{1,6}(\s|$)/.test(before) ||
+      /^ {0,3}(`{3,}|~{3,})/.test(before);
+    starts[i] = breaks ? i : (starts[i - 1] as number);
   }
-  return start;
+  return starts;
 }
 
 function blockText(lines: readonly string[], [from, to]: readonly [number, number], id: string): string {
+  // Only as many lines as the text shown can hold: a block of thousands of lines with an id on each
+  // joined the whole block once per id.
+  let last = from - 1;
+  for (let chars = 0; last < to - 1 && chars <= 2 * BLOCK_TEXT_CHARS; last++)
+    chars += (lines[last] as string).trim().length;
   const text = lines
-    .slice(from - 1, to)
+    .slice(from - 1, last + 1)
     .join('\n')
     .replace(new RegExp(`[ \\t]*\\^${id}[ \\t]*$`, 'm'), '')
     .trim();
