@@ -100,19 +100,30 @@ export function register({ server, access, session }: ToolDeps): void {
             : `- ${item.name} → ${item.newName}: ${item.dryRun ? 'would move' : 'moved'}, ${item.changesTotal} link(s) ${item.dryRun ? 'would change' : 'changed'}${item.notUpdated.length > 0 ? `, ${item.notUpdated.length} note(s) not updated` : ''}${item.staged.length > 0 ? `, ${item.staged.length} rewrite(s) staged` : ''}`,
         );
         const head = `${r.committedCount} of ${r.results.length} moved, ${r.refusedCount} refused (not a transaction: what was done stays done${r.group === undefined ? '' : `; journal group ${r.group}`}).`;
+        // Which items moved a note away from each name, in order: a note named as it was before an
+        // item's move is followed through the moves from that item on, one lookup a move it went
+        // through (walking every later item for each link was items² × links).
+        const movedFrom = new Map<string, number[]>();
+        r.results.forEach((later, j) => {
+          if ('code' in later || later.dryRun) return;
+          const list = movedFrom.get(later.name) ?? [];
+          list.push(j);
+          movedFrom.set(later.name, list);
+        });
         return toolResult(
           [head, ...lines].join('\n'),
           {
             ...r,
             results: r.results.map((item, i) => {
               if ('code' in item) return item;
-              // A note named as it was before this item's move, followed through the moves after it.
               const at = (path: string) => {
                 let now = path;
-                for (const later of r.results.slice(i)) {
-                  if (!('code' in later) && !later.dryRun && later.name === now) now = later.newName;
+                for (let from = i; ; ) {
+                  const next = movedFrom.get(now)?.find((j) => j >= from);
+                  if (next === undefined) return now;
+                  now = (r.results[next] as { newName: string }).newName;
+                  from = next + 1;
                 }
-                return now;
               };
               return {
                 ...withId(access, item, item.dryRun ? 'name' : 'newName'),
