@@ -83,10 +83,11 @@ export async function search(
   let matching: number | undefined;
   if (compiled.check === undefined) {
     const sql = searchSql(compiled, { ...scope, limit: limit + 1, ...(after ? { after } : {}) });
-    const found = await retriedAsync(ctx, rules, () =>
+    const found = await retried(ctx, rules, () =>
       runSearch(db, query, sql, rules.visibility.key, limit, work),
     );
-    if (compiled.where === '1' && folder === '' && !tag && dates.where.length === 0) matching = found.total;
+    // A text ranked alone (no condition beside it): its total is the count of the text's notes.
+    if (sql.top !== undefined) matching = found.total;
     // The index judged these notes visible; the policy of this request has the last word on each.
     const rows = found.rows.filter((row) => visible(row.path));
     page = { rows, total: found.total - (found.rows.length - rows.length), more: found.more };
@@ -94,7 +95,7 @@ export async function search(
     const check = compiled.check;
     const sql = candidateSql(compiled, scope);
     // The scopes the index answers read word positions instead of the notes, with the candidates.
-    const found = retried(ctx, rules, () =>
+    const found = await retried(ctx, rules, async () =>
       runCandidates(db, query, sql, rules.visibility.key, (rows) =>
         formatOf(ctx.vault).name !== 'markdown'
           ? null
@@ -119,7 +120,8 @@ export async function search(
   const ids = page.rows.map((row) => row.id);
   const tags = tagsOfNotes(db, ids);
   const facts = noteFacts(db, ids);
-  // SPEC 17.7: the score shown is Lucene's BM25 for one word or phrase, and recency for operator-only hits.
+  // SPEC 17.7: the score shown is Lucene's BM25 (for one word or phrase, bm25() times one factor) and
+  // recency for operator-only hits.
   const rankMatch = compiled.rankMatch;
   const scale = rankMatch === null || page.rows.length === 0 ? 1 : scoreScale(db, rankMatch, matching);
   const nowMs = ctx.now().getTime();
@@ -151,21 +153,12 @@ export async function search(
   };
 }
 
-function retried<T>(ctx: AccessContext, rules: Rules, run: () => T | null): T {
-  let found = healed(ctx, run);
+/** Runs the search with the index in line with the request's rules; another process may be changing it. */
+async function retried<T>(ctx: AccessContext, rules: Rules, run: () => Promise<T | null>): Promise<T> {
+  let found = await healed(ctx, run);
   for (let attempt = 1; found === null && attempt < SEARCH_ATTEMPTS; attempt++) {
     ctx.index.useVisibility(rules.visibility);
-    found = healed(ctx, run);
-  }
-  return foundOrBusy(found);
-}
-
-/** {@link retried} for a run with safe points. */
-async function retriedAsync<T>(ctx: AccessContext, rules: Rules, run: () => Promise<T | null>): Promise<T> {
-  let found = await healedAsync(ctx, run);
-  for (let attempt = 1; found === null && attempt < SEARCH_ATTEMPTS; attempt++) {
-    ctx.index.useVisibility(rules.visibility);
-    found = await healedAsync(ctx, run);
+    found = await healed(ctx, run);
   }
   return foundOrBusy(found);
 }
@@ -175,16 +168,7 @@ async function retriedAsync<T>(ctx: AccessContext, rules: Rules, run: () => Prom
  * rows and rows are there (another program wrote the averages record): the totals are put right, as
  * the next start would, and the search runs once more. Any other damage is reported as it was.
  */
-function healed<T>(ctx: AccessContext, run: () => T): T {
-  try {
-    return run();
-  } catch (err) {
-    if (!totalsBroken(err) || !repairFtsTotals(ctx.index.db)) throw err;
-    return run();
-  }
-}
-
-async function healedAsync<T>(ctx: AccessContext, run: () => Promise<T>): Promise<T> {
+async function healed<T>(ctx: AccessContext, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {

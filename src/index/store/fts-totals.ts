@@ -15,7 +15,7 @@
  * correction commits with the deletes or not at all. FTS5 keeps a transaction's totals in memory and
  * writes them over the record when it commits; opening a savepoint makes it write them out first and
  * read the record again afterwards (its xSavepoint flushes to disk), so the corrected record is the
- * one that commits. `settleWithinProbe` checks once that this SQLite does so.
+ * one that commits. `settleWithinTransaction` checks once that this SQLite does so.
  *
  * The correction once ran in a transaction of its own after the commit. Two servers building one new
  * index lost it: the other server's `repairFtsTotals`, run between the commit and the correction, set

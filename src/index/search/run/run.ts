@@ -92,13 +92,18 @@ export async function runSearch(
             keepRanking(db, reader, top.rankMatch, best, total),
         }
       : undefined;
-  const page =
-    found === 'step'
-      ? ((await steppedPage(db, sql.stepped!, inLine, work, keep)) ??
-        db.transaction(() =>
-          inLine(db) ? rankedNow(db, sql.phraseRank, () => ordered(db, sql, writing)) : null,
-        )())
-      : found;
+  let page = found;
+  if (page === 'step') {
+    const stepped = await steppedPage(db, sql.stepped!, inLine, work, keep);
+    // Null: the index follows other rules now, which the caller puts right and retries. Undefined: no
+    // reader could be opened, and the ordered statements answer in one piece.
+    page =
+      stepped !== undefined
+        ? stepped
+        : db.transaction(() =>
+            inLine(db) ? rankedNow(db, sql.phraseRank, () => ordered(db, sql, writing)) : null,
+          )();
+  }
   if (page === null) return null;
   return {
     rows: page.rows.slice(0, limit).map((r) => ({
