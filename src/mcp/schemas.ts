@@ -63,7 +63,7 @@ export const noteRefArguments = {
 export const noteIdField = z
   .string()
   .describe(
-    "The note's id: pass it as id to any tool that takes name; it stays the same when the note moves",
+    "The note's id: pass it as id, instead of name, to any tool that names an existing note (not restore_note, whose id is a deletion's); it stays the same when the note moves",
   );
 
 export const etagField = z

@@ -339,10 +339,6 @@ function damagedChange(id: string, reason: string): NotedError {
 }
 
 /**
- * The ids of the changes kept as `<id>.json` in `dir` (pending or rejected), sorted; none when the
- * folder does not exist. Temporary files of atomic writes start with "." and are never changes.
- */
-/**
  * A change file's JSON, read by `read`: `missing(id)` when the id is not one this store could have made
  * or its file is gone, `damaged(why)` when it is not JSON.
  */
@@ -368,6 +364,10 @@ export function parseChangeFile(
   }
 }
 
+/**
+ * The ids of the changes kept as `<id>.json` in `dir` (pending or rejected), sorted; none when the
+ * folder does not exist. Temporary files of atomic writes start with "." and are never changes.
+ */
 export function changeIdsIn(dir: string): string[] {
   let names: string[];
   try {
