@@ -16,12 +16,18 @@ export function foldedParts(pathLower: string): { folder: string; file: string }
 }
 
 /**
- * When the file was made: its birth time, or, on a file system that keeps none (0), the earlier of its
- * change and modification times, as query_notes' `file.ctime` reads it (table/load.ts) — but never
- * later than its modification: a file copied or synced with its time kept was born after it was last
- * written, and a note is not created after it was modified.
+ * A file's `file.ctime` as query_notes and bases read it: its birth time, or, on a file system that
+ * keeps none (0), the earlier of its change and modification times.
+ */
+export function fileCtime(birthtimeMs: number, ctimeMs: number, mtimeMs: number): number {
+  return birthtimeMs > 0 ? birthtimeMs : Math.min(ctimeMs, mtimeMs);
+}
+
+/**
+ * When the note was created, as list_notes and search_notes give it: {@link fileCtime}, but never
+ * later than its modification (a file copied or synced with its time kept was born after it was last
+ * written, and a note is not created after it was modified).
  */
 export function birthTime(file: FileEntry): number {
-  const born = file.birthtimeMs > 0 ? file.birthtimeMs : file.ctimeMs;
-  return Math.min(born, file.mtimeMs);
+  return Math.min(fileCtime(file.birthtimeMs, file.ctimeMs, file.mtimeMs), file.mtimeMs);
 }

@@ -14,8 +14,8 @@ import type { BasesHost, FileFacts, FileLink } from '../../bases/host.js';
 import { type Db, reusedStatement } from '../db/database.js';
 import { escapeLike } from '../db/like.js';
 import { backlinks as backlinksOf, resolveLinkTarget, resolveLinkTargets } from '../queries/links.js';
+import { fileCtime } from '../store/file-facts.js';
 import { hiddenNotesOut, type VisibilityOption, type Visible, visibleRows } from '../store/visibility.js';
-import { fileCtime } from './load.js';
 
 /** Paths of the visible `.base` files, by path. */
 export function baseFilePaths(db: Db, visible: Visible | undefined): string[] {

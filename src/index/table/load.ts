@@ -12,6 +12,7 @@ import { foldName } from '../../markdown/link-key.js';
 import type { Db } from '../db/database.js';
 import { linkingNoteIds, resolveLinkTarget, unresolvedLinkerIds } from '../queries/links.js';
 import { nameCandidates } from '../queries/notes.js';
+import { fileCtime } from '../store/file-facts.js';
 import { indexEnding } from '../store/index-format.js';
 import { type VisibilityOption, type Visible, visibleRows } from '../store/visibility.js';
 import type { FilterNode, QueryPlan } from './spec.js';
@@ -261,12 +262,4 @@ function linkingIds(db: Db, name: string, at: string, options: VisibilityOption)
   const target = notes[0] ?? resolveLinkTarget(db, name, '', options);
   if (target === null) return unresolvedLinkerIds(db, name, options);
   return linkingNoteIds(db, target, options) ?? new Set();
-}
-
-/**
- * `file.ctime` as Obsidian reads it: the birth time, or where the file system keeps none (0) the earlier
- * of the change and modification times.
- */
-export function fileCtime(birthtimeMs: number, ctimeMs: number, mtimeMs: number): number {
-  return birthtimeMs > 0 ? birthtimeMs : Math.min(ctimeMs, mtimeMs);
 }
