@@ -19,6 +19,7 @@
 import { type Db, reusedStatement } from '../../db/database.js';
 import { ftsAddedHigh, ftsAddedSince } from '../../store/fts-added.js';
 import { readAverages } from '../../store/fts-totals.js';
+import { singlePhrase } from '../plan/phrases.js';
 import type { SearchPosition } from '../plan/sql.js';
 import { BM25, rankBy } from '../plan/sql.js';
 import { comparePosition, compareRows } from './order.js';
@@ -159,14 +160,12 @@ function keptOf(
     bound,
     added: ftsAddedHigh(db),
     base:
-      ONE_PHRASE.test(rankMatch) && stats
+      singlePhrase(rankMatch) && stats
         ? { bound, idf: fts5Idf(stats.rows, total), avgdl: stats.avgdl }
         : null,
   };
 }
 
-/** A plain phrase (one word or several): bm25() gives it one idf, from the rows it matches. */
-const ONE_PHRASE = /^"(?:[^"]|"")*"$/;
 /** The most rows a ranking kept from before may score again; past it, the text is ranked anew. */
 const MAX_RESCORED = 20_000;
 /** Room for the last bits of difference between this idf and bm25()'s, both from the same counts. */

@@ -154,6 +154,7 @@ const RANKED_ALONE = [
   'common usual',
   'usual OR river',
   'common -zebra',
+  'content:common',
 ];
 
 describe('pages from kept rows after the average length and the idf change', () => {
@@ -291,6 +292,18 @@ describe('pages from kept rows', () => {
     expect((await page('common', 10, undefined, true)).rows.some((r) => r.path === 'f0/new-best.md')).toBe(
       false,
     );
+  });
+
+  it('score a phrase in the body alone (content:) again after a write, as one word is, with the same pages', async () => {
+    forgetKeptRows(v.db);
+    await expectSamePages('content:common', 10, 2);
+    const ranked = keptRankings();
+    v.write('f0/body-best.md', 'common common common common common\n');
+    expect((await page('content:common', 10, undefined, true)).rows[0]?.path).toBe('f0/body-best.md');
+    expect(keptRankings()).toBe(ranked);
+    await expectSamePages('content:common', 10, 2);
+    v.remove('f0/body-best.md');
+    await expectSamePages('content:common', 10, 2);
   });
 
   it('rank anew once the log of rows written no longer reaches back to them', async () => {
