@@ -18,7 +18,6 @@ import { scanBody } from './scan.js';
 const BLOCK_ID = /^[A-Za-z0-9-]+$/;
 const MAX_ID_CHARS = 100;
 const STANDALONE_ID = /^\s*\^([A-Za-z0-9-]+)\s*$/;
-const CLOSING_FENCE = /^ {0,3}(?:`{3,}|~{3,})\s*$/;
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 export interface BlockIdAdded {
@@ -62,6 +61,9 @@ export function addBlockId(
     );
   }
   const at = line - 1 - offset;
+  const here = lines[at] as Line;
+  // A blank line inside a loose list or between blocks belongs to none, whatever the list holds around it.
+  if (/^\s*$/.test(here.text) && !here.inCode) throw noBlock(line, 'is blank');
   const block = blocksOf(lines).find((b) => b.from <= at && at <= b.to);
   if (block === undefined) throw noBlock(line, 'is blank');
   if (block.kind === 'heading') {
@@ -71,10 +73,7 @@ export function addBlockId(
     );
   }
   if (block.kind === 'rule') throw noBlock(line, 'is a thematic break');
-  if (
-    block.kind === 'code' &&
-    (block.to === block.from || !CLOSING_FENCE.test((lines[block.to] as Line).text))
-  ) {
+  if (block.kind === 'code' && block.closed !== true) {
     throw noBlock(line, 'is in a code block that is never closed (an id after it would be code too)');
   }
   const id = wantedId ?? freshId(taken, random);

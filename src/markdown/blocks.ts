@@ -15,6 +15,8 @@ export interface Block {
   readonly kind: BlockKind;
   readonly from: number;
   readonly to: number;
+  /** Fenced code: whether its closing fence was found (else it runs to the end of the note). */
+  readonly closed?: boolean;
 }
 
 const BLANK = /^\s*$/;
@@ -44,8 +46,9 @@ export function blocksOf(lines: readonly Line[]): Block[] {
     }
     const from = i;
     if (line.inCode) {
-      i = fenceEnd(lines, i);
-      out.push({ kind: 'code', from, to: i - 1 });
+      const fence = fenceEnd(lines, i);
+      i = fence.end;
+      out.push({ kind: 'code', from, to: i - 1, closed: fence.closed });
     } else if (ATX.test(t)) {
       out.push({ kind: 'heading', from, to: i++ });
     } else if (RULE.test(t)) {
@@ -57,7 +60,13 @@ export function blocksOf(lines: readonly Line[]): Block[] {
       out.push({ kind: 'table', from, to: i - 1 });
     } else if (QUOTE.test(t)) {
       i++;
-      while (i < lines.length && !BLANK.test((lines[i] as Line).text) && !(lines[i] as Line).inCode) i++;
+      // Quoted lines, and lines of text carried on lazily; a heading, list, rule or code ends it.
+      while (
+        i < lines.length &&
+        !BLANK.test((lines[i] as Line).text) &&
+        (QUOTE.test((lines[i] as Line).text) || !interrupts(lines, i))
+      )
+        i++;
       out.push({ kind: 'quote', from, to: i - 1 });
     } else if (LIST_ITEM.test(t)) {
       i = listEnd(lines, i);
@@ -84,16 +93,17 @@ export function blocksOf(lines: readonly Line[]): Block[] {
 
 /**
  * The line after the fenced code opening at `open`: after its closing fence (the opening's character,
- * at least as many, nothing else but spaces), or the end when it is never closed, as splitLines reads it.
+ * at least as many, nothing else but spaces), or the end when it is never closed, as splitLines reads
+ * it; and whether it was closed.
  */
-function fenceEnd(lines: readonly Line[], open: number): number {
+function fenceEnd(lines: readonly Line[], open: number): { end: number; closed: boolean } {
   const fence = /^ {0,3}(`{3,}|~{3,})/.exec((lines[open] as Line).text)?.[1] ?? '```';
   const closing = new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`);
   for (let i = open + 1; i < lines.length; i++) {
-    if (!(lines[i] as Line).inCode) return i;
-    if (closing.test((lines[i] as Line).text)) return i + 1;
+    if (!(lines[i] as Line).inCode) return { end: i, closed: true };
+    if (closing.test((lines[i] as Line).text)) return { end: i + 1, closed: true };
   }
-  return lines.length;
+  return { end: lines.length, closed: false };
 }
 
 /** The line after a list: it runs on through blank lines while indented text or another item follows. */

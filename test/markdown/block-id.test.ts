@@ -68,6 +68,19 @@ describe('addBlockId (LNK-42 placement)', () => {
     }
     expect(() => addBlockId(text, 7, 'USED')).toThrow(/already has a block \^USED \(line 7\)/);
     expect(() => addBlockId('```\ncode\n', 2, 'c')).toThrow(/never closed/);
+    // A shorter fence does not close a longer one, even as the note's last line.
+    expect(() => addBlockId('````\ncode\n```', 2, 'c')).toThrow(/never closed/);
+    expect(() => addBlockId('~~~~\ncode\n~~~\n', 2, 'c')).toThrow(/never closed/);
+    // The blank line between the items of a loose list is no item's.
+    expect(() => addBlockId('- a\n\n- b\n', 2, 'c')).toThrow(/blank/);
+  });
+
+  it('ends a quote where a heading, list or rule begins, as CommonMark does', () => {
+    const added = addBlockId('> quoted\n# Heading\ntext\n', 1, 'q');
+    expect(added.text).toBe('> quoted\n\n^q\n\n# Heading\ntext\n');
+    expect(addBlockId('> quoted\ncarried on\n\nafter\n', 1, 'q').text).toBe(
+      '> quoted\ncarried on\n\n^q\n\nafter\n',
+    );
   });
 
   it('accepts an id given with its ^', () => {
